@@ -1,0 +1,51 @@
+// The features a client can ask for and their options, named and bounded as libvmaf's extractors.
+#ifndef SSIMD_ENGINE_FEATURES_H_
+#define SSIMD_ENGINE_FEATURES_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "engine/picture.h"
+
+namespace ssimd {
+
+// libvmaf `float_ssim`: luma, binary32 planes, 11-tap Gaussian, optional decimation.
+struct FloatSsimOptions {
+  int scale = 0;  // 0 = automatic; 1..10 forced (libvmaf's option range)
+  bool enable_db = false;
+  bool clip_db = false;
+  bool enable_lcs = false;  // also float_ssim_l, float_ssim_c, float_ssim_s
+};
+
+// The integer `ssim` extractor (9-tap integer window, int64 moments).
+struct IntegerSsimOptions {
+  bool enable_db = false;
+  // Sum per-pixel terms in libvmaf's raster order at every size (bit-identical, slower on a GPU).
+  // Without it a GPU sums pictures above 4096 pixels with a tree (bounded difference; see docs).
+  bool exact = false;
+};
+
+struct FeatureSet {
+  std::optional<FloatSsimOptions> float_ssim;
+  std::optional<IntegerSsimOptions> ssim;
+};
+
+// OK, or INVALID_ARGUMENT naming the option and its accepted range.
+absl::Status ValidateFeatureSet(const FeatureSet& features);
+
+// Parses libvmaf CLI style feature arguments: "float_ssim", "float_ssim=scale=2:enable_db=true",
+// "ssim=enable_db=1". Repeated features, unknown features or options, and bad values are
+// INVALID_ARGUMENT with a message naming them.
+absl::StatusOr<FeatureSet> ParseFeatureArgs(const std::vector<std::string>& args);
+
+// One frame's scores keyed by libvmaf's metric names: float_ssim, float_ssim_l, float_ssim_c,
+// float_ssim_s, ssim. Values are exactly what libvmaf reports (dB where enable_db is set).
+using FrameScores = std::map<std::string, double>;
+
+}  // namespace ssimd
+
+#endif  // SSIMD_ENGINE_FEATURES_H_

@@ -1,0 +1,50 @@
+// The GPU backend: HIP kernels on every usable device, through a pool of stream slots.
+#ifndef SSIMD_ENGINE_GPU_GPU_SCORER_H_
+#define SSIMD_ENGINE_GPU_GPU_SCORER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/scorer.h"
+
+namespace ssimd {
+
+struct GpuOptions {
+  int streams_per_device = 4;        // stream slots per device (frames in flight per device)
+  std::vector<int> device_indices;   // empty = every device found
+  int pool_repeat = 1;               // list each device this many times (tests: fake multi-GPU)
+};
+
+struct GpuDeviceInfo {
+  int index = 0;
+  std::string name;
+  int64_t total_memory_bytes = 0;
+  std::string arch;  // e.g. "sm_90" or "gfx90a"
+};
+
+// Per-device counters for metrics (frames scored, slots in use, device memory held).
+struct GpuDeviceStats {
+  int index = 0;
+  int64_t frames_scored = 0;
+  int slots_in_use = 0;
+  int slots_total = 0;
+  int64_t memory_in_use_bytes = 0;
+  bool lost = false;
+};
+
+class GpuScorer : public Scorer {
+ public:
+  virtual std::vector<GpuDeviceInfo> Devices() const = 0;
+  virtual std::vector<GpuDeviceStats> Stats() const = 0;
+};
+
+// UNAVAILABLE with the reason when no device can be used (no GPU, no driver, or a build without
+// GPU support: "ssimd was built without GPU support (build with --config=nvidia or --config=rocm)").
+absl::StatusOr<std::unique_ptr<GpuScorer>> MakeGpuScorer(const GpuOptions& options = {});
+
+}  // namespace ssimd
+
+#endif  // SSIMD_ENGINE_GPU_GPU_SCORER_H_

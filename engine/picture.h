@@ -1,0 +1,72 @@
+// Pictures as ssimd sees them: a geometry (size, bit depth, chroma layout) and read-only views of
+// luma planes. Only luma is scored; the chroma layout matters for reading whole frames from files.
+#ifndef SSIMD_ENGINE_PICTURE_H_
+#define SSIMD_ENGINE_PICTURE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+
+namespace ssimd {
+
+enum class ChromaFormat { k400, k420, k422, k444 };
+
+// Largest side accepted. libvmaf's automatic scale reaches its device limit (128) at a 32640-pixel
+// short side; 32768 leaves that reachable while rejecting absurd sizes before any allocation.
+inline constexpr int kMaxDimension = 32768;
+// Largest picture accepted, in pixels (16K x 16K). Bounds memory per frame.
+inline constexpr int64_t kMaxPixels = int64_t{16384} * 16384;
+
+struct Geometry {
+  int width = 0;
+  int height = 0;
+  int bit_depth = 8;  // 8, 10, 12 or 16
+  ChromaFormat chroma = ChromaFormat::k420;
+};
+
+// OK, or INVALID_ARGUMENT naming the field and the accepted values.
+absl::Status ValidateGeometry(const Geometry& geometry);
+
+// Bytes per sample: 1 at 8 bit, 2 (little-endian) above.
+int BytesPerSample(int bit_depth);
+// Largest sample value, 2^bit_depth - 1.
+uint32_t PeakValue(int bit_depth);
+// Bytes of one tightly packed luma plane.
+size_t LumaBytes(const Geometry& geometry);
+// Bytes of one whole planar frame in a raw .yuv file (luma plus chroma; chroma sides are
+// ceil(w/2) / ceil(h/2) where subsampled, as ffmpeg writes odd sizes).
+size_t FrameBytes(const Geometry& geometry);
+
+std::string ChromaFormatName(ChromaFormat format);  // "420", "422", "444", "400"
+
+// A read-only luma plane. Samples are uint8 at 8 bit and little-endian uint16 above.
+struct LumaView {
+  const uint8_t* data = nullptr;
+  size_t stride_bytes = 0;
+  int width = 0;
+  int height = 0;
+  int bit_depth = 8;
+
+  uint32_t Sample(int x, int y) const {
+    const uint8_t* row = data + static_cast<size_t>(y) * stride_bytes;
+    if (bit_depth == 8) return row[x];
+    return static_cast<uint32_t>(row[2 * x]) | (static_cast<uint32_t>(row[2 * x + 1]) << 8);
+  }
+};
+
+// A view of a tightly packed luma plane; INVALID_ARGUMENT if `bytes` does not hold exactly
+// LumaBytes(geometry) bytes (the message says how many were expected). `what` names the buffer in
+// messages, e.g. "reference luma".
+absl::StatusOr<LumaView> MakeLumaView(const Geometry& geometry, absl::Span<const uint8_t> bytes,
+                                      const std::string& what);
+
+// INVALID_ARGUMENT naming the first sample above the bit depth's peak (only possible above 8 bit).
+absl::Status ValidateSampleRange(const LumaView& view, const std::string& what);
+
+}  // namespace ssimd
+
+#endif  // SSIMD_ENGINE_PICTURE_H_

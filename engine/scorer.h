@@ -1,0 +1,60 @@
+// The one interface every backend implements: score one frame pair.
+#ifndef SSIMD_ENGINE_SCORER_H_
+#define SSIMD_ENGINE_SCORER_H_
+
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "engine/features.h"
+#include "engine/picture.h"
+
+namespace ssimd {
+
+struct FramePair {
+  LumaView reference;
+  LumaView distorted;
+};
+
+// Seconds spent in each stage of one frame; stages a backend does not have stay 0.
+struct StageTimings {
+  double queue_wait = 0;   // waiting for a device slot or CPU worker
+  double upload = 0;       // host to device
+  double compute = 0;      // kernels (or the CPU arithmetic)
+  double readback = 0;     // device to host
+  double host_finish = 0;  // host sums, means, dB
+  double total = 0;
+};
+
+struct ScoreResult {
+  FrameScores scores;
+  std::string backend;          // "cpu" or "gpu:<index>"
+  std::string fallback_reason;  // empty unless the dispatcher fell back to the CPU
+  StageTimings timings;
+};
+
+class Scorer {
+ public:
+  virtual ~Scorer() = default;
+
+  // "cpu" or "gpu".
+  virtual std::string_view name() const = 0;
+
+  // OK if this backend can score pictures of this geometry with these features, else
+  // FAILED_PRECONDITION whose message says why (used by the dispatcher to fall back).
+  virtual absl::Status CheckContext(const Geometry& geometry, const FeatureSet& features) const = 0;
+
+  // Scores one pair. Thread-safe: called concurrently from many streams. The views must match
+  // `geometry` (validated by the caller). Errors: INVALID_ARGUMENT for bad input, UNAVAILABLE or
+  // INTERNAL for backend failures.
+  virtual absl::StatusOr<ScoreResult> Score(const Geometry& geometry, const FeatureSet& features,
+                                            const FramePair& pair) = 0;
+
+  // False once the backend can no longer serve (e.g. its device was lost).
+  virtual bool Healthy() const { return true; }
+};
+
+}  // namespace ssimd
+
+#endif  // SSIMD_ENGINE_SCORER_H_

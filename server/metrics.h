@@ -1,0 +1,54 @@
+// Prometheus metrics of the service (prometheus-cpp; served on /metrics over HTTP).
+// Names follow Prometheus conventions: ssimd_ prefix, _total counters, _seconds histograms.
+#ifndef SSIMD_SERVER_METRICS_H_
+#define SSIMD_SERVER_METRICS_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "engine/features.h"
+#include "engine/gpu/gpu_scorer.h"
+#include "engine/scorer.h"
+
+namespace ssimd {
+
+struct MetricsOptions {
+  int max_titles = 1000;  // per-title gauges kept; the least recently updated are evicted
+};
+
+class ServiceMetrics {
+ public:
+  explicit ServiceMetrics(const MetricsOptions& options = {});
+  ~ServiceMetrics();
+
+  // Serves /metrics on `address` ("0.0.0.0:9090"); INVALID_ARGUMENT / UNAVAILABLE on failure.
+  absl::Status StartHttp(const std::string& address);
+  // The port actually bound (useful with port 0), or 0 when not serving.
+  int HttpPort() const;
+
+  // One scored frame: frames by feature and backend, stage latencies, score histograms, and a
+  // fallback (by feature and reason) when result.fallback_reason is set.
+  void RecordFrame(const FeatureSet& features, const ScoreResult& result);
+  // One finished RPC, by method ("ScoreClip", ...) and gRPC status code name ("OK", ...).
+  void RecordRpc(std::string_view method, std::string_view status_code);
+  void StreamStarted();
+  void StreamFinished();
+  void FramesInFlightChanged(int delta);
+  // The latest pooled (mean) score of a title for a feature; bounded by max_titles.
+  void RecordTitleScore(const std::string& title, const std::string& feature, double score);
+  // Device slots and memory, refreshed by the service (e.g. after each frame or on scrape).
+  void UpdateDevices(const std::vector<GpuDeviceStats>& devices);
+  // Text exposition of everything registered (for tests and debugging).
+  std::string Serialize() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ssimd
+
+#endif  // SSIMD_SERVER_METRICS_H_

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what ssimd needs to build and test on Debian 12, from Debian's own archive only.
+# Idempotent: packages already present are skipped, and apt is not touched when nothing is missing.
+# Set SSIMD_WITH_HIPCC=1 to also install Debian's hipcc (AMD compile checks, about 650 MB).
+set -euo pipefail
+
+packages=(
+  bazel-bootstrap bazel-rules-java bazel-skylib
+  protobuf-compiler protobuf-compiler-grpc libgrpc++-dev libprotobuf-dev libabsl-dev
+  libspdlog-dev libfmt-dev prometheus-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev
+  pkg-config python3 python3-grpcio python3-protobuf xz-utils
+)
+if [[ "${SSIMD_WITH_HIPCC:-0}" == 1 ]]; then
+  packages+=(hipcc)
+fi
+if [[ -n "${SSIMD_EXTRA_PACKAGES:-}" ]]; then
+  read -r -a extra <<<"${SSIMD_EXTRA_PACKAGES}"
+  packages+=("${extra[@]}")
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  echo "install_deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+echo "install_deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+sudo_cmd=()
+[[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
+"${sudo_cmd[@]}" apt-get update -q
+"${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
