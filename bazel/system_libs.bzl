@@ -9,7 +9,11 @@ def _system_libs_impl(rctx):
     if not pkg_config:
         fail("pkg-config is not installed: run tools/install_deps.sh")
     lines = ['package(default_visibility = ["//visibility:public"])']
-    for name, modules in rctx.attr.libs.items():
+    for name, entries in rctx.attr.libs.items():
+        # Entries starting with "-" are extra linker flags, for libraries Debian ships without a
+        # .pc file (e.g. "-lgrpc++_reflection").
+        modules = [e for e in entries if not e.startswith("-")]
+        extra = [e for e in entries if e.startswith("-")]
         cflags = rctx.execute([pkg_config, "--cflags"] + modules)
         libs = rctx.execute([pkg_config, "--libs"] + modules)
         if cflags.return_code or libs.return_code:
@@ -17,7 +21,7 @@ def _system_libs_impl(rctx):
                  (name, modules, cflags.stderr, libs.stderr))
         defines = [f[2:] for f in _words(cflags.stdout) if f.startswith("-D")]
         lines.append("cc_library(name = %r, defines = %r, linkopts = %r)" %
-                     (name, defines, _words(libs.stdout)))
+                     (name, defines, extra + _words(libs.stdout)))
     rctx.file("WORKSPACE", "")
     rctx.file("BUILD.bazel", "\n".join(lines) + "\n")
 

@@ -42,6 +42,14 @@ absl::Status ValidateFeatureSet(const FeatureSet& features);
 // INVALID_ARGUMENT with a message naming them.
 absl::StatusOr<FeatureSet> ParseFeatureArgs(const std::vector<std::string>& args);
 
+// The inverse of ParseFeatureArgs: one canonical argument per requested feature, every option
+// spelled out (e.g. "float_ssim=scale=0:enable_db=false:clip_db=false:enable_lcs=false").
+std::vector<std::string> FormatFeatureArgs(const FeatureSet& features);
+
+// The metric names a frame scored with `features` carries, in a fixed order: float_ssim,
+// float_ssim_l, float_ssim_c, float_ssim_s (with enable_lcs), ssim.
+std::vector<std::string> MetricNames(const FeatureSet& features);
+
 // One frame's scores keyed by libvmaf's metric names: float_ssim, float_ssim_l, float_ssim_c,
 // float_ssim_s, ssim. Values are exactly what libvmaf reports (dB where enable_db is set).
 using FrameScores = std::map<std::string, double>;

@@ -34,6 +34,7 @@ SSIMD_HD inline int AutomaticScale(int width, int height) {
 
 // KBND_SYMMETRIC in its periodic form (period 2n): -1 -> 0, n -> n-1, valid for any offset.
 SSIMD_HD inline int ReflectSymmetric(int i, int n) {
+  if (i >= 0 && i < n) return i;  // the common case, without the division below
   const int period = 2 * n;
   int m = i % period;
   if (m < 0) m += period;

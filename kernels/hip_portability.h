@@ -20,6 +20,11 @@ typedef cudaDeviceProp hipDeviceProp_t;
 #define hipErrorNotReady cudaErrorNotReady
 #define hipErrorNoDevice cudaErrorNoDevice
 #define hipErrorInsufficientDriver cudaErrorInsufficientDriver
+#define hipErrorInvalidValue cudaErrorInvalidValue
+#define hipErrorOutOfMemory cudaErrorMemoryAllocation
+#define hipErrorMemoryAllocation cudaErrorMemoryAllocation
+#define hipErrorIllegalAddress cudaErrorIllegalAddress
+#define hipErrorLaunchFailure cudaErrorLaunchFailure
 #define hipMalloc cudaMalloc
 #define hipFree cudaFree
 #define hipHostMalloc(ptr, size, flags) cudaHostAlloc((ptr), (size), (flags))

@@ -9,6 +9,7 @@ packages=(
   protobuf-compiler protobuf-compiler-grpc libgrpc++-dev libprotobuf-dev libabsl-dev
   libspdlog-dev libfmt-dev prometheus-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev
   pkg-config python3 python3-grpcio python3-protobuf xz-utils
+  prometheus yamllint
 )
 if [[ "${SSIMD_WITH_HIPCC:-0}" == 1 ]]; then
   packages+=(hipcc)

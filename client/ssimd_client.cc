@@ -1,0 +1,180 @@
+#include "client/ssimd_client.h"
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/synchronization/mutex.h"
+
+namespace ssimd {
+namespace {
+
+absl::StatusOr<std::string> ReadFile(const std::string& path, const char* what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::InvalidArgumentError(absl::StrCat(what, ": cannot read ", path));
+  std::stringstream contents;
+  contents << in.rdbuf();
+  return contents.str();
+}
+
+void SetDeadline(grpc::ClientContext* context, absl::Duration timeout) {
+  context->set_deadline(std::chrono::system_clock::now() + absl::ToChronoMilliseconds(timeout));
+}
+
+// Takes the results of a ScoreClip/ScoreFiles stream until the server closes it.
+template <typename Reader>
+void CollectResults(Reader* reader, const FrameCallback& on_frame, ClipReport* report,
+                    absl::Status* protocol_error) {
+  v1::ScoreClipResponse response;
+  while (reader->Read(&response)) {
+    if (response.has_frame()) {
+      if (on_frame) on_frame(response.frame());
+      report->frames.push_back(std::move(*response.mutable_frame()));
+    } else if (response.has_summary()) {
+      report->summary = std::move(*response.mutable_summary());
+    } else if (protocol_error->ok()) {
+      *protocol_error = absl::InternalError("the server sent a response with neither frame nor summary");
+    }
+  }
+}
+
+}  // namespace
+
+absl::Status FromGrpcStatus(const grpc::Status& status) {
+  if (status.ok()) return absl::OkStatus();
+  return absl::Status(static_cast<absl::StatusCode>(status.error_code()), status.error_message());
+}
+
+absl::StatusOr<std::unique_ptr<SsimdClient>> SsimdClient::Connect(const ClientOptions& options) {
+  std::shared_ptr<grpc::ChannelCredentials> credentials;
+  if (options.tls || !options.ca_file.empty() || !options.cert_file.empty() ||
+      !options.key_file.empty()) {
+    grpc::SslCredentialsOptions ssl;
+    if (!options.ca_file.empty()) {
+      auto ca = ReadFile(options.ca_file, "CA file");
+      if (!ca.ok()) return ca.status();
+      ssl.pem_root_certs = *ca;
+    }
+    if (options.cert_file.empty() != options.key_file.empty()) {
+      return absl::InvalidArgumentError(
+          "a client certificate needs both the certificate file and its key file");
+    }
+    if (!options.cert_file.empty()) {
+      auto cert = ReadFile(options.cert_file, "client certificate");
+      if (!cert.ok()) return cert.status();
+      auto key = ReadFile(options.key_file, "client key");
+      if (!key.ok()) return key.status();
+      ssl.pem_cert_chain = *cert;
+      ssl.pem_private_key = *key;
+    }
+    credentials = grpc::SslCredentials(ssl);
+  } else {
+    credentials = grpc::InsecureChannelCredentials();
+  }
+  grpc::ChannelArguments args;
+  args.SetMaxSendMessageSize(static_cast<int>(options.max_message_bytes));
+  args.SetMaxReceiveMessageSize(static_cast<int>(options.max_message_bytes));
+  return std::make_unique<SsimdClient>(
+      grpc::CreateCustomChannel(options.target, credentials, args));
+}
+
+SsimdClient::SsimdClient(std::shared_ptr<grpc::Channel> channel)
+    : channel_(std::move(channel)),
+      stub_(v1::ScoringService::NewStub(channel_)),
+      health_(grpc::health::v1::Health::NewStub(channel_)) {}
+
+absl::StatusOr<v1::Capabilities> SsimdClient::GetCapabilities(absl::Duration timeout) {
+  grpc::ClientContext context;
+  SetDeadline(&context, timeout);
+  v1::Capabilities out;
+  grpc::Status status = stub_->GetCapabilities(&context, v1::GetCapabilitiesRequest(), &out);
+  if (!status.ok()) return FromGrpcStatus(status);
+  return out;
+}
+
+absl::StatusOr<v1::FrameResult> SsimdClient::ScorePair(const v1::ScorePairRequest& request,
+                                                       absl::Duration timeout) {
+  grpc::ClientContext context;
+  SetDeadline(&context, timeout);
+  v1::ScorePairResponse response;
+  grpc::Status status = stub_->ScorePair(&context, request, &response);
+  if (!status.ok()) return FromGrpcStatus(status);
+  return response.result();
+}
+
+absl::StatusOr<grpc::health::v1::HealthCheckResponse::ServingStatus> SsimdClient::CheckHealth(
+    const std::string& service, absl::Duration timeout) {
+  grpc::ClientContext context;
+  SetDeadline(&context, timeout);
+  grpc::health::v1::HealthCheckRequest request;
+  request.set_service(service);
+  grpc::health::v1::HealthCheckResponse response;
+  grpc::Status status = health_->Check(&context, request, &response);
+  if (!status.ok()) return FromGrpcStatus(status);
+  return response.status();
+}
+
+absl::StatusOr<ClipReport> SsimdClient::ScoreClip(const v1::ClipConfig& config,
+                                                  const FramePairSource& next_pair,
+                                                  const FrameCallback& on_frame,
+                                                  absl::Duration timeout) {
+  grpc::ClientContext context;
+  SetDeadline(&context, timeout);
+  auto stream = stub_->ScoreClip(&context);
+
+  // The sender runs beside the receiver: a sync stream may Write on one thread while it Reads on
+  // another, which lets the server keep several frames in flight.
+  absl::Status send_error;
+  std::thread sender([&] {
+    v1::ScoreClipRequest request;
+    *request.mutable_config() = config;
+    bool open = stream->Write(request);
+    for (uint64_t index = 0; open; ++index) {
+      request.Clear();
+      v1::FramePair* frame = request.mutable_frame();
+      frame->set_index(index);
+      absl::StatusOr<bool> more =
+          next_pair(frame->mutable_reference_luma(), frame->mutable_distorted_luma());
+      if (!more.ok()) {
+        send_error = more.status();
+        context.TryCancel();
+        return;
+      }
+      if (!*more) break;
+      open = stream->Write(request);
+    }
+    // When a write failed the server has ended the stream; Finish says why.
+    stream->WritesDone();
+  });
+
+  ClipReport report;
+  absl::Status protocol_error;
+  CollectResults(stream.get(), on_frame, &report, &protocol_error);
+  sender.join();
+  grpc::Status status = stream->Finish();
+  if (!send_error.ok()) return send_error;
+  if (!status.ok()) return FromGrpcStatus(status);
+  if (!protocol_error.ok()) return protocol_error;
+  return report;
+}
+
+absl::StatusOr<ClipReport> SsimdClient::ScoreFiles(const v1::ScoreFilesRequest& request,
+                                                   const FrameCallback& on_frame,
+                                                   absl::Duration timeout) {
+  grpc::ClientContext context;
+  SetDeadline(&context, timeout);
+  auto reader = stub_->ScoreFiles(&context, request);
+  ClipReport report;
+  absl::Status protocol_error;
+  CollectResults(reader.get(), on_frame, &report, &protocol_error);
+  grpc::Status status = reader->Finish();
+  if (!status.ok()) return FromGrpcStatus(status);
+  if (!protocol_error.ok()) return protocol_error;
+  return report;
+}
+
+}  // namespace ssimd

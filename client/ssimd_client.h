@@ -1,0 +1,86 @@
+// C++ client of ssimd.v1.ScoringService: connection settings, the unary calls, and a clip stream
+// that pipelines frames (one thread sends while another receives, so the server's read-ahead is
+// used and neither side waits on the other).
+//
+//   auto client = SsimdClient::Connect({.target = "127.0.0.1:50051"});
+//   auto report = (*client)->ScoreClip(config, next_pair, on_frame, absl::Minutes(10));
+#ifndef SSIMD_CLIENT_SSIMD_CLIENT_H_
+#define SSIMD_CLIENT_SSIMD_CLIENT_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "grpcpp/grpcpp.h"
+#include "proto/grpc/health/v1/health.grpc.pb.h"
+#include "proto/ssimd/v1/ssimd.grpc.pb.h"
+
+namespace ssimd {
+
+struct ClientOptions {
+  std::string target = "127.0.0.1:50051";  // host:port or any gRPC target URI
+  // TLS: on when tls is true or any file is set. ca_file verifies the server (system roots when
+  // empty); cert_file and key_file present a client certificate (mTLS).
+  bool tls = false;
+  std::string ca_file;
+  std::string cert_file;
+  std::string key_file;
+  // Largest message sent or received; must be at least what a frame pair needs.
+  int64_t max_message_bytes = int64_t{160} << 20;
+};
+
+// What a clip stream produced: every frame's result in order, then the summary.
+struct ClipReport {
+  std::vector<v1::FrameResult> frames;
+  v1::ClipSummary summary;
+};
+
+// Fills the two luma planes of the next frame pair; false when there are no more frames.
+using FramePairSource = std::function<absl::StatusOr<bool>(std::string* reference,
+                                                           std::string* distorted)>;
+// Called for each frame result as it arrives (e.g. to draw progress); may be empty.
+using FrameCallback = std::function<void(const v1::FrameResult&)>;
+
+class SsimdClient {
+ public:
+  // INVALID_ARGUMENT when a TLS file cannot be read. Connecting itself is lazy.
+  static absl::StatusOr<std::unique_ptr<SsimdClient>> Connect(const ClientOptions& options);
+  explicit SsimdClient(std::shared_ptr<grpc::Channel> channel);
+
+  absl::StatusOr<v1::Capabilities> GetCapabilities(absl::Duration timeout);
+  absl::StatusOr<v1::FrameResult> ScorePair(const v1::ScorePairRequest& request,
+                                            absl::Duration timeout);
+  // grpc.health.v1 Check for `service` ("" = the whole server).
+  absl::StatusOr<grpc::health::v1::HealthCheckResponse::ServingStatus> CheckHealth(
+      const std::string& service, absl::Duration timeout);
+
+  // Streams one clip through ScoreClip: sends `config`, then frames from `next_pair` (indices
+  // 0, 1, ...), and collects the results. The whole stream must end within `timeout`. Errors
+  // carry the server's status code and message.
+  absl::StatusOr<ClipReport> ScoreClip(const v1::ClipConfig& config,
+                                       const FramePairSource& next_pair,
+                                       const FrameCallback& on_frame, absl::Duration timeout);
+
+  // ScoreFiles: the server reads the files from its files root.
+  absl::StatusOr<ClipReport> ScoreFiles(const v1::ScoreFilesRequest& request,
+                                        const FrameCallback& on_frame, absl::Duration timeout);
+
+  grpc::Channel* channel() const { return channel_.get(); }
+
+ private:
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::ScoringService::Stub> stub_;
+  std::unique_ptr<grpc::health::v1::Health::Stub> health_;
+};
+
+// grpc::Status to absl::Status (the codes share their numbers).
+absl::Status FromGrpcStatus(const grpc::Status& status);
+
+}  // namespace ssimd
+
+#endif  // SSIMD_CLIENT_SSIMD_CLIENT_H_

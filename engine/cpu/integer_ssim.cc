@@ -1,0 +1,132 @@
+#include "engine/cpu/integer_ssim.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "engine/cpu/sample_plane.h"
+#include "kernels/db.h"
+#include "kernels/integer_ssim_math.h"
+#include "kernels/ssim_constants.h"
+
+namespace ssimd {
+namespace {
+
+int64_t RowGrain(int64_t rows, int threads) {
+  return std::max<int64_t>(1, rows / (4 * static_cast<int64_t>(threads)));
+}
+
+// Horizontal moments of one row: the 9-tap window clipped at the row's ends (spec 2.3).
+template <typename Sample>
+void HorizontalRow(const Sample* ref, const Sample* dist, int width, IntegerMoments* out) {
+  for (int x = 0; x < width; ++x) {
+    IntegerMoments m;
+    for (int t = 0; t < kIntegerTaps; ++t) {
+      const int c = x + t - kIntegerRadius;
+      if (c < 0 || c >= width) continue;
+      AccumulateMoments(m, IntegerTap(t), ref[c], dist[c]);
+    }
+    out[x] = m;
+  }
+}
+
+// Horizontal moments of a band of rows, (band height + 8) rows of the picture.
+struct MomentBand {
+  int width = 0;
+  int64_t first_row = 0;
+  int64_t end_row = 0;
+  std::vector<IntegerMoments> rows;
+
+  IntegerMoments* Row(int64_t r) { return rows.data() + static_cast<size_t>(r - first_row) * width; }
+  const IntegerMoments* Row(int64_t r) const {
+    return rows.data() + static_cast<size_t>(r - first_row) * width;
+  }
+  void Slide(int64_t from) {
+    if (from >= end_row) {
+      first_row = end_row = from;
+      return;
+    }
+    const size_t offset = static_cast<size_t>(from - first_row) * width;
+    const size_t count = static_cast<size_t>(end_row - from) * width;
+    std::memmove(rows.data(), rows.data() + offset, count * sizeof(IntegerMoments));
+    first_row = from;
+  }
+};
+
+constexpr int64_t kBandPixels = int64_t{1} << 18;
+
+}  // namespace
+
+double ComputeIntegerSsim(const LumaView& reference, const LumaView& distorted, ThreadPool& pool,
+                          int64_t band_rows) {
+  const SamplePlane ref(reference);
+  const SamplePlane dist(distorted);
+  const int w = ref.width();
+  const int h = ref.height();
+  const double peak_squared = IntegerSsimPeakSquared(ref.bit_depth());
+
+  std::vector<int64_t> column_weight(w);
+  for (int x = 0; x < w; ++x) column_weight[x] = ClippedWindowWeight(x, w);
+
+  if (band_rows <= 0) band_rows = std::max<int64_t>(16, kBandPixels / w);
+  band_rows = std::min<int64_t>(h, band_rows);
+  MomentBand band;
+  band.width = w;
+  band.rows.resize(static_cast<size_t>(band_rows + 2 * kIntegerRadius) * w);
+  std::vector<double> terms(static_cast<size_t>(band_rows) * w);
+
+  double ssim_sum = 0.0;
+  double weight_sum = 0.0;
+  for (int64_t y0 = 0; y0 < h; y0 += band_rows) {
+    const int64_t y1 = std::min<int64_t>(h, y0 + band_rows);
+    band.Slide(std::max<int64_t>(0, y0 - kIntegerRadius));
+    const int64_t need_end = std::min<int64_t>(h, y1 + kIntegerRadius);
+    const int64_t new_begin = band.end_row;
+    pool.ParallelFor(need_end - new_begin, RowGrain(need_end - new_begin, pool.threads()),
+                     [&](int64_t begin, int64_t end) {
+                       for (int64_t i = begin; i < end; ++i) {
+                         const int64_t r = new_begin + i;
+                         IntegerMoments* out = band.Row(r);
+                         if (ref.wide()) {
+                           HorizontalRow(ref.words() + r * ref.stride(),
+                                         dist.words() + r * dist.stride(), w, out);
+                         } else {
+                           HorizontalRow(ref.bytes() + r * ref.stride(),
+                                         dist.bytes() + r * dist.stride(), w, out);
+                         }
+                       }
+                     });
+    band.end_row = need_end;
+    pool.ParallelFor(y1 - y0, RowGrain(y1 - y0, pool.threads()), [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        const int64_t y = y0 + i;
+        double* out = terms.data() + static_cast<size_t>(i) * w;
+        for (int x = 0; x < w; ++x) {
+          IntegerMoments m;
+          for (int t = 0; t < kIntegerTaps; ++t) {
+            const int64_t r = y + t - kIntegerRadius;
+            if (r < 0 || r >= h) continue;
+            AccumulateWeighted(m, IntegerTap(t), band.Row(r)[x]);
+          }
+          out[x] = IntegerSsimPixel(m, peak_squared);
+        }
+      }
+    });
+    // libvmaf's two binary64 sums in raster order; the weight sum is exact (integers < 2^53).
+    for (int64_t y = y0; y < y1; ++y) {
+      const int64_t row_weight = ClippedWindowWeight(static_cast<int>(y), h);
+      const double* row_terms = terms.data() + static_cast<size_t>(y - y0) * w;
+      for (int x = 0; x < w; ++x) {
+        ssim_sum += row_terms[x];
+        weight_sum += static_cast<double>(row_weight * column_weight[x]);
+      }
+    }
+  }
+  return ssim_sum / weight_sum;
+}
+
+void AddIntegerSsimScore(const IntegerSsimOptions& options, double score, FrameScores& scores) {
+  scores["ssim"] = options.enable_db ? IntegerSsimToDb(score) : score;
+}
+
+}  // namespace ssimd

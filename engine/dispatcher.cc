@@ -1,0 +1,106 @@
+#include "engine/dispatcher.h"
+
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "spdlog/spdlog.h"
+
+namespace ssimd {
+namespace {
+
+// Each distinct fallback reason is logged once: a clip on a picture size the GPU refuses would
+// otherwise log every frame. The response and the metric still carry every occurrence.
+void LogFallbackOnce(const std::string& reason) {
+  static absl::Mutex mu(absl::kConstInit);
+  static std::set<std::string>* seen = new std::set<std::string>();  // guarded by mu
+  constexpr size_t kMaxRemembered = 1024;
+  {
+    absl::MutexLock lock(&mu);
+    if (seen->count(reason) > 0 || seen->size() >= kMaxRemembered) return;
+    seen->insert(reason);
+  }
+  spdlog::warn("scoring on the CPU instead of the GPU: {}", reason);
+}
+
+}  // namespace
+
+Dispatcher::Dispatcher(std::unique_ptr<Scorer> cpu, std::unique_ptr<Scorer> gpu,
+                       std::string gpu_unavailable_reason)
+    : cpu_(std::move(cpu)),
+      gpu_(std::move(gpu)),
+      gpu_unavailable_reason_(std::move(gpu_unavailable_reason)) {}
+
+absl::Status Dispatcher::CheckRequest(const Geometry& geometry, const FeatureSet& features,
+                                      BackendPreference preference) const {
+  // The CPU's check also validates the request itself: an invalid one fails on every backend.
+  if (absl::Status status = cpu_->CheckContext(geometry, features); !status.ok()) return status;
+  if (preference != BackendPreference::kGpu) return absl::OkStatus();
+  if (gpu_ == nullptr) {
+    return absl::UnavailableError(
+        absl::StrCat("backend gpu was requested but no GPU is available: ", gpu_unavailable_reason_));
+  }
+  if (!gpu_->Healthy()) {
+    return absl::UnavailableError(
+        "backend gpu was requested but the GPU was lost; use backend auto or cpu");
+  }
+  if (absl::Status status = gpu_->CheckContext(geometry, features); !status.ok()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "backend gpu cannot serve this request: ", status.message(),
+        "; use backend auto or cpu to score it on the CPU"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ScoreResult> Dispatcher::Score(const Geometry& geometry, const FeatureSet& features,
+                                              const FramePair& pair,
+                                              BackendPreference preference) {
+  switch (preference) {
+    case BackendPreference::kCpu:
+      return cpu_->Score(geometry, features, pair);
+    case BackendPreference::kGpu: {
+      if (absl::Status status = CheckRequest(geometry, features, preference); !status.ok()) {
+        return status;
+      }
+      return gpu_->Score(geometry, features, pair);
+    }
+    case BackendPreference::kAuto:
+      break;
+  }
+
+  std::string reason;
+  if (gpu_ == nullptr) {
+    reason = absl::StrCat("gpu unavailable: ", gpu_unavailable_reason_);
+  } else if (!gpu_->Healthy()) {
+    reason = "gpu unavailable: the GPU was lost";
+  } else if (absl::Status refused = gpu_->CheckContext(geometry, features); !refused.ok()) {
+    // An invalid request is not the GPU's to refuse: the CPU reports it below.
+    if (refused.code() != absl::StatusCode::kInvalidArgument) {
+      reason = absl::StrCat("gpu refused: ", refused.message());
+    }
+  } else {
+    absl::StatusOr<ScoreResult> result = gpu_->Score(geometry, features, pair);
+    if (result.ok() || result.status().code() == absl::StatusCode::kInvalidArgument) {
+      return result;
+    }
+    reason = absl::StrCat("gpu error: ", result.status().message());
+  }
+
+  absl::StatusOr<ScoreResult> result = cpu_->Score(geometry, features, pair);
+  if (result.ok() && !reason.empty()) {
+    LogFallbackOnce(reason);
+    result->fallback_reason = std::move(reason);
+  }
+  return result;
+}
+
+std::string Dispatcher::DefaultBackend() const { return GpuHealthy() ? "gpu" : "cpu"; }
+
+bool Dispatcher::CanServe(BackendPreference preference) const {
+  return preference != BackendPreference::kGpu || GpuHealthy();
+}
+
+bool Dispatcher::GpuHealthy() const { return gpu_ != nullptr && gpu_->Healthy(); }
+
+}  // namespace ssimd

@@ -1,0 +1,40 @@
+#include "engine/gpu/context_gate.h"
+
+#include "absl/strings/str_format.h"
+#include "kernels/decimate.h"
+#include "kernels/ssim_constants.h"
+
+namespace ssimd {
+
+int GpuFloatSsimScale(const Geometry& geometry, const FloatSsimOptions& options) {
+  return options.scale > 0 ? options.scale : AutomaticScale(geometry.width, geometry.height);
+}
+
+absl::Status CheckGpuFloatSsimLimits(int width, int height, int scale) {
+  if (scale > kMaxExactDecimation) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "float_ssim scale %d on %dx%d is above %d, the largest scale at which the device's "
+        "decimation is exact",
+        scale, width, height, kMaxExactDecimation));
+  }
+  const int window = kGaussianTaps;
+  const int plane_width = DecimatedSize(width, scale);
+  const int plane_height = DecimatedSize(height, scale);
+  if (plane_width < window || plane_height < window) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "float_ssim on %dx%d at scale %d works on a %dx%d plane, smaller than the %dx%d Gaussian "
+        "window",
+        width, height, scale, plane_width, plane_height, window, window));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckGpuContext(const Geometry& geometry, const FeatureSet& features) {
+  if (absl::Status status = ValidateGeometry(geometry); !status.ok()) return status;
+  if (absl::Status status = ValidateFeatureSet(features); !status.ok()) return status;
+  if (!features.float_ssim.has_value()) return absl::OkStatus();
+  return CheckGpuFloatSsimLimits(geometry.width, geometry.height,
+                                 GpuFloatSsimScale(geometry, *features.float_ssim));
+}
+
+}  // namespace ssimd

@@ -1,0 +1,30 @@
+// The GPU backend's context gate: which requests the device can compute exactly. It refuses only
+// what the device cannot do (ADR-1405's rule), so every other request runs on the GPU.
+#ifndef SSIMD_ENGINE_GPU_CONTEXT_GATE_H_
+#define SSIMD_ENGINE_GPU_CONTEXT_GATE_H_
+
+#include "absl/status/status.h"
+#include "engine/features.h"
+#include "engine/picture.h"
+
+namespace ssimd {
+
+// The decimation factor float_ssim uses: the forced option when > 0, else libvmaf's automatic
+// scale (not capped at 10).
+int GpuFloatSsimScale(const Geometry& geometry, const FloatSsimOptions& options);
+
+// The device's limits for float_ssim on a width x height picture at `scale`, without validating
+// the request (CheckGpuContext does both).
+absl::Status CheckGpuFloatSsimLimits(int width, int height, int scale);
+
+// OK when the device can score this request bit-identically to the CPU; FAILED_PRECONDITION with a
+// reason naming the limit otherwise:
+//  - float_ssim whose decimated plane is smaller than the 11x11 Gaussian window (libvmaf's value
+//    there is a NaN or a signed zero from an empty sum, which the CPU produces), or
+//  - float_ssim at a scale above 128, where the exact decimation sum no longer holds.
+// Integer ssim runs at every size. Malformed requests are INVALID_ARGUMENT.
+absl::Status CheckGpuContext(const Geometry& geometry, const FeatureSet& features);
+
+}  // namespace ssimd
+
+#endif  // SSIMD_ENGINE_GPU_CONTEXT_GATE_H_

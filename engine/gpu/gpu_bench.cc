@@ -1,0 +1,169 @@
+// Kernel benchmark: device time per frame (events around the kernels) for float_ssim at 576x324,
+// 1080p and 4K (8- and 10-bit, automatic scale) and ssim at 1080p, beside the CPU engine's time
+// for the same frame in the same run, then the throughput of several streams sharing the GPU.
+//
+// Usage: gpu_bench [frames per case, default 50]
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/cpu/cpu_scorer.h"
+#include "engine/gpu/gpu_scorer.h"
+
+namespace ssimd {
+namespace {
+
+struct Planes {
+  Geometry geometry;
+  std::vector<uint8_t> ref, dist;
+  FramePair pair() const {
+    const size_t stride = static_cast<size_t>(geometry.width) * BytesPerSample(geometry.bit_depth);
+    return FramePair{LumaView{ref.data(), stride, geometry.width, geometry.height,
+                              geometry.bit_depth},
+                     LumaView{dist.data(), stride, geometry.width, geometry.height,
+                              geometry.bit_depth}};
+  }
+};
+
+// Smooth content with noise, and a distorted copy: realistic work for every stage.
+Planes MakePlanes(int width, int height, int bit_depth) {
+  Planes p;
+  p.geometry.width = width;
+  p.geometry.height = height;
+  p.geometry.bit_depth = bit_depth;
+  const size_t bytes = LumaBytes(p.geometry);
+  p.ref.resize(bytes);
+  p.dist.resize(bytes);
+  std::mt19937 rng(width * 31 + height);
+  const int peak = static_cast<int>(PeakValue(bit_depth));
+  const int bps = BytesPerSample(bit_depth);
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      const int base = static_cast<int>((x * 7 + y * 3) % (peak + 1));
+      const int r = std::clamp(base + static_cast<int>(rng() % 9) - 4, 0, peak);
+      const int d = std::clamp(r + static_cast<int>(rng() % 17) - 8, 0, peak);
+      const size_t i = (static_cast<size_t>(y) * width + x) * bps;
+      p.ref[i] = r & 0xff;
+      p.dist[i] = d & 0xff;
+      if (bps == 2) {
+        p.ref[i + 1] = static_cast<uint8_t>(r >> 8);
+        p.dist[i + 1] = static_cast<uint8_t>(d >> 8);
+      }
+    }
+  }
+  return p;
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+struct Case {
+  const char* name;
+  int width, height, bit_depth;
+  FeatureSet features;
+};
+
+FeatureSet FloatSsimAuto() {
+  FeatureSet f;
+  f.float_ssim = FloatSsimOptions{};
+  return f;
+}
+
+FeatureSet IntegerSsim(bool exact) {
+  FeatureSet f;
+  f.ssim = IntegerSsimOptions{};
+  f.ssim->exact = exact;
+  return f;
+}
+
+int Run(int frames) {
+  GpuOptions options;
+  options.streams_per_device = 1;
+  auto gpu = MakeGpuScorer(options);
+  if (!gpu.ok()) {
+    std::printf("no GPU: %s\n", std::string(gpu.status().message()).c_str());
+    return 1;
+  }
+  for (const GpuDeviceInfo& d : (*gpu)->Devices()) {
+    std::printf("device %d: %s (%s)\n", d.index, d.name.c_str(), d.arch.c_str());
+  }
+  auto cpu = MakeCpuScorer();
+  const std::vector<Case> cases = {
+      {"float_ssim", 576, 324, 8, FloatSsimAuto()},     {"float_ssim", 1920, 1080, 8, FloatSsimAuto()},
+      {"float_ssim", 1920, 1080, 10, FloatSsimAuto()},  {"float_ssim", 3840, 2160, 8, FloatSsimAuto()},
+      {"float_ssim", 3840, 2160, 10, FloatSsimAuto()},  {"ssim", 1920, 1080, 8, IntegerSsim(false)},
+      {"ssim exact", 1920, 1080, 8, IntegerSsim(true)},
+  };
+  std::printf("%-11s %-10s %4s | %12s %12s %12s %12s %12s | %12s\n", "feature", "size", "bit",
+              "device us", "device min", "upload us", "readback us", "total us", "cpu us");
+  for (const Case& c : cases) {
+    const Planes planes = MakePlanes(c.width, c.height, c.bit_depth);
+    std::vector<double> compute, upload, readback, total, cpu_total;
+    for (int i = 0; i < frames + 3; ++i) {
+      auto r = (*gpu)->Score(planes.geometry, c.features, planes.pair());
+      if (!r.ok()) {
+        std::printf("%s %dx%d failed: %s\n", c.name, c.width, c.height,
+                    std::string(r.status().message()).c_str());
+        return 1;
+      }
+      if (i < 3) continue;  // warm-up: first-use allocations
+      compute.push_back(r->timings.compute * 1e6);
+      upload.push_back(r->timings.upload * 1e6);
+      readback.push_back(r->timings.readback * 1e6);
+      total.push_back(r->timings.total * 1e6);
+    }
+    for (int i = 0; i < 3; ++i) {
+      auto r = cpu->Score(planes.geometry, c.features, planes.pair());
+      if (r.ok()) cpu_total.push_back(r->timings.total * 1e6);
+    }
+    char size[32];
+    std::snprintf(size, sizeof(size), "%dx%d", c.width, c.height);
+    std::printf("%-11s %-10s %4d | %12.1f %12.1f %12.1f %12.1f %12.1f | %12.0f\n", c.name, size,
+                c.bit_depth, Median(compute), *std::min_element(compute.begin(), compute.end()),
+                Median(upload), Median(readback), Median(total), Median(cpu_total));
+  }
+
+  // Throughput: 4 stream slots, 8 client threads, float_ssim + ssim per frame.
+  GpuOptions shared;
+  shared.streams_per_device = 4;
+  auto pool = MakeGpuScorer(shared);
+  if (!pool.ok()) return 1;
+  for (auto [w, h] : {std::pair{1920, 1080}, {3840, 2160}}) {
+    const Planes planes = MakePlanes(w, h, 8);
+    FeatureSet both = FloatSsimAuto();
+    both.ssim = IntegerSsimOptions{};
+    std::atomic<int> done{0};
+    const auto start = std::chrono::steady_clock::now();
+    const auto until = start + std::chrono::seconds(2);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 8; ++t) {
+      threads.emplace_back([&] {
+        while (std::chrono::steady_clock::now() < until) {
+          if ((*pool)->Score(planes.geometry, both, planes.pair()).ok()) ++done;
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("throughput %dx%d 8-bit float_ssim+ssim, 8 threads on 4 slots: %.0f frames/s\n", w,
+                h, done / seconds);
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace ssimd
+
+int main(int argc, char** argv) {
+  const int frames = argc > 1 ? std::max(1, std::atoi(argv[1])) : 50;
+  return ssimd::Run(frames);
+}

@@ -1,0 +1,30 @@
+// One frame on one leased stream slot: upload, kernels, read-back and the host finish (exact
+// sums, means, dB). GPU builds only.
+#ifndef SSIMD_ENGINE_GPU_GPU_FRAME_H_
+#define SSIMD_ENGINE_GPU_GPU_FRAME_H_
+
+#include "absl/status/status.h"
+#include "engine/features.h"
+#include "engine/gpu/gpu_test_hooks.h"
+#include "engine/gpu/stream_slot.h"
+#include "engine/picture.h"
+#include "engine/scorer.h"
+
+namespace ssimd {
+
+// What a frame did besides its scores (for device statistics).
+struct GpuFrameReport {
+  bool float_ordered_sum = false;  // float_ssim's mean needed the raster-order host sum
+  bool ssim_ordered_sum = false;   // ssim's per-pixel terms were summed on the host in order
+};
+
+// Scores `pair` on `slot` (already leased; the request already passed the context gate).
+// Fills scores and the upload / compute / readback / host_finish timings. On error the slot's
+// stream is drained before returning, so the slot can be leased again at once.
+absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
+                              const FeatureSet& features, const FramePair& pair,
+                              GpuTestHooks* hooks, ScoreResult& result, GpuFrameReport& report);
+
+}  // namespace ssimd
+
+#endif  // SSIMD_ENGINE_GPU_GPU_FRAME_H_

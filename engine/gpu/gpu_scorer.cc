@@ -1,0 +1,235 @@
+// The GPU backend: a pool of stream slots over every usable device, each frame on one leased slot.
+#include "engine/gpu/gpu_scorer.h"
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "engine/gpu/context_gate.h"
+#include "engine/gpu/gpu_frame.h"
+#include "engine/gpu/gpu_test_hooks.h"
+#include "engine/gpu/hip_status.h"
+#include "engine/gpu/slot_pool.h"
+#include "engine/gpu/stream_slot.h"
+#include "kernels/hip_portability.h"
+
+namespace ssimd {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// State shared by every pool entry that lists the same physical device.
+struct PhysicalDevice {
+  GpuDeviceInfo info;
+  std::atomic<int64_t> memory_bytes{0};
+};
+
+// One pool entry: a device (or a repeat of one) with its own slots and counters.
+struct PoolEntry {
+  PhysicalDevice* device = nullptr;
+  std::vector<std::unique_ptr<StreamSlot>> slots;
+  std::atomic<int64_t> frames_scored{0};
+  std::atomic<int64_t> float_ordered_sums{0};
+  std::atomic<int64_t> ssim_ordered_sums{0};
+};
+
+absl::Status CheckView(const Geometry& geometry, const LumaView& view, const char* what) {
+  if (view.data == nullptr) {
+    return absl::InvalidArgumentError(absl::StrFormat("%s luma has no data", what));
+  }
+  if (view.width != geometry.width || view.height != geometry.height ||
+      view.bit_depth != geometry.bit_depth) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s luma is %dx%d %d-bit but the stream's geometry is %dx%d %d-bit", what, view.width,
+        view.height, view.bit_depth, geometry.width, geometry.height, geometry.bit_depth));
+  }
+  const size_t row_bytes = static_cast<size_t>(view.width) * BytesPerSample(view.bit_depth);
+  if (view.stride_bytes < row_bytes) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s luma stride is %d bytes, less than one %d-pixel row (%d bytes)", what,
+                        view.stride_bytes, view.width, row_bytes));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<GpuDeviceInfo> QueryDevice(int index) {
+  hipDeviceProp_t props;
+  SSIMD_HIP_RETURN_IF_ERROR(hipGetDeviceProperties(&props, index),
+                            absl::StrFormat("reading the properties of GPU %d", index));
+  GpuDeviceInfo info;
+  info.index = index;
+  info.name = props.name;
+  info.total_memory_bytes = static_cast<int64_t>(props.totalGlobalMem);
+#if defined(SSIMD_GPU_NVIDIA)
+  info.arch = absl::StrFormat("sm_%d%d", props.major, props.minor);
+#else
+  info.arch = props.gcnArchName;
+#endif
+  return info;
+}
+
+class HipGpuScorer final : public GpuScorer {
+ public:
+  HipGpuScorer(std::vector<std::unique_ptr<PhysicalDevice>> devices,
+               std::vector<std::unique_ptr<PoolEntry>> entries, std::shared_ptr<GpuTestHooks> hooks)
+      : devices_(std::move(devices)),
+        entries_(std::move(entries)),
+        pool_(SlotCounts(entries_)),
+        hooks_(std::move(hooks)) {}
+
+  std::string_view name() const override { return "gpu"; }
+
+  absl::Status CheckContext(const Geometry& geometry, const FeatureSet& features) const override {
+    return CheckGpuContext(geometry, features);
+  }
+
+  absl::StatusOr<ScoreResult> Score(const Geometry& geometry, const FeatureSet& features,
+                                    const FramePair& pair) override {
+    const auto start = Clock::now();
+    if (absl::Status s = CheckContext(geometry, features); !s.ok()) return s;
+    if (absl::Status s = CheckView(geometry, pair.reference, "reference"); !s.ok()) return s;
+    if (absl::Status s = CheckView(geometry, pair.distorted, "distorted"); !s.ok()) return s;
+
+    absl::StatusOr<SlotPool::Lease> lease = pool_.Acquire();
+    if (!lease.ok()) return lease.status();
+    PoolEntry& entry = *entries_[lease->entry()];
+    StreamSlot& slot = *entry.slots[lease->slot()];
+
+    ScoreResult result;
+    result.backend = absl::StrFormat("gpu:%d", lease->entry());
+    result.timings.queue_wait = lease->wait_seconds();
+    GpuFrameReport report;
+    const absl::Status status =
+        ScoreFrameOnSlot(slot, geometry, features, pair, hooks_.get(), result, report);
+    if (!status.ok()) {
+      if (status.code() == absl::StatusCode::kInvalidArgument) return status;
+      return DeviceFailure(*lease, status);
+    }
+    entry.frames_scored.fetch_add(1);
+    if (report.float_ordered_sum) entry.float_ordered_sums.fetch_add(1);
+    if (report.ssim_ordered_sum) entry.ssim_ordered_sums.fetch_add(1);
+    result.timings.total = std::chrono::duration<double>(Clock::now() - start).count();
+    return result;
+  }
+
+  bool Healthy() const override { return pool_.AnyUsable(); }
+
+  std::vector<GpuDeviceInfo> Devices() const override {
+    std::vector<GpuDeviceInfo> out;
+    for (size_t e = 0; e < entries_.size(); ++e) {
+      GpuDeviceInfo info = entries_[e]->device->info;
+      info.index = static_cast<int>(e);
+      out.push_back(std::move(info));
+    }
+    return out;
+  }
+
+  std::vector<GpuDeviceStats> Stats() const override {
+    std::vector<GpuDeviceStats> out;
+    for (size_t e = 0; e < entries_.size(); ++e) {
+      const PoolEntry& entry = *entries_[e];
+      GpuDeviceStats stats;
+      stats.index = static_cast<int>(e);
+      stats.frames_scored = entry.frames_scored.load();
+      stats.slots_in_use = pool_.SlotsInUse(static_cast<int>(e));
+      stats.slots_total = pool_.SlotsTotal(static_cast<int>(e));
+      stats.memory_in_use_bytes = entry.device->memory_bytes.load();
+      stats.lost = pool_.IsLost(static_cast<int>(e));
+      stats.float_ssim_ordered_sums = entry.float_ordered_sums.load();
+      stats.ssim_ordered_sums = entry.ssim_ordered_sums.load();
+      out.push_back(stats);
+    }
+    return out;
+  }
+
+ private:
+  static std::vector<int> SlotCounts(const std::vector<std::unique_ptr<PoolEntry>>& entries) {
+    std::vector<int> counts;
+    for (const auto& entry : entries) counts.push_back(static_cast<int>(entry->slots.size()));
+    return counts;
+  }
+
+  // A frame failed on the device. If the device's context is gone, every entry on that device
+  // leaves the pool (health turns false once none is left); either way the caller gets
+  // UNAVAILABLE or INTERNAL and may retry on the CPU.
+  absl::Status DeviceFailure(const SlotPool::Lease& lease, const absl::Status& status) {
+    PoolEntry& entry = *entries_[lease.entry()];
+    (void)hipSetDevice(entry.device->info.index);
+    if (!CurrentDeviceLost()) return status;
+    const std::string reason =
+        absl::StrFormat("GPU %d (%s) was lost: %s", entry.device->info.index,
+                        entry.device->info.name, status.message());
+    for (size_t e = 0; e < entries_.size(); ++e) {
+      if (entries_[e]->device == entry.device) pool_.MarkLost(static_cast<int>(e), reason);
+    }
+    return absl::UnavailableError(reason);
+  }
+
+  std::vector<std::unique_ptr<PhysicalDevice>> devices_;
+  std::vector<std::unique_ptr<PoolEntry>> entries_;
+  SlotPool pool_;
+  std::shared_ptr<GpuTestHooks> hooks_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<GpuScorer>> MakeGpuScorerWithHooks(
+    const GpuOptions& options, std::shared_ptr<GpuTestHooks> hooks) {
+  if (options.streams_per_device < 1 || options.pool_repeat < 1) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "GPU options need streams_per_device >= 1 and pool_repeat >= 1 (got %d and %d)",
+        options.streams_per_device, options.pool_repeat));
+  }
+  int count = 0;
+  const hipError_t error = hipGetDeviceCount(&count);
+  if (error != hipSuccess || count == 0) {
+    return absl::UnavailableError(absl::StrFormat(
+        "no usable GPU: %s",
+        error != hipSuccess ? absl::StrFormat("%s (%s)", hipGetErrorName(error),
+                                              hipGetErrorString(error))
+                            : std::string("the runtime found no device")));
+  }
+  std::vector<int> indices = options.device_indices;
+  if (indices.empty()) {
+    for (int i = 0; i < count; ++i) indices.push_back(i);
+  }
+  std::vector<std::unique_ptr<PhysicalDevice>> devices;
+  for (int index : indices) {
+    if (index < 0 || index >= count) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "GPU index %d does not exist: this machine has %d GPU(s), indices 0..%d", index, count,
+          count - 1));
+    }
+    absl::StatusOr<GpuDeviceInfo> info = QueryDevice(index);
+    if (!info.ok()) return absl::UnavailableError(info.status().message());
+    auto device = std::make_unique<PhysicalDevice>();
+    device->info = *std::move(info);
+    devices.push_back(std::move(device));
+  }
+  std::vector<std::unique_ptr<PoolEntry>> entries;
+  for (int r = 0; r < options.pool_repeat; ++r) {
+    for (const auto& device : devices) {
+      auto entry = std::make_unique<PoolEntry>();
+      entry->device = device.get();
+      for (int s = 0; s < options.streams_per_device; ++s) {
+        absl::StatusOr<std::unique_ptr<StreamSlot>> slot =
+            StreamSlot::Create(device->info.index, &device->memory_bytes);
+        if (!slot.ok()) return absl::UnavailableError(slot.status().message());
+        entry->slots.push_back(*std::move(slot));
+      }
+      entries.push_back(std::move(entry));
+    }
+  }
+  return std::unique_ptr<GpuScorer>(
+      new HipGpuScorer(std::move(devices), std::move(entries), std::move(hooks)));
+}
+
+absl::StatusOr<std::unique_ptr<GpuScorer>> MakeGpuScorer(const GpuOptions& options) {
+  return MakeGpuScorerWithHooks(options, nullptr);
+}
+
+}  // namespace ssimd

@@ -1,0 +1,44 @@
+// One stream slot: a device stream, its timing events and the buffers one frame needs. A frame
+// holds the slot from upload to read-back, so the buffers never need locking. GPU builds only.
+#ifndef SSIMD_ENGINE_GPU_STREAM_SLOT_H_
+#define SSIMD_ENGINE_GPU_STREAM_SLOT_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "engine/gpu/device_buffers.h"
+#include "kernels/hip_portability.h"
+
+namespace ssimd {
+
+struct StreamSlot {
+  // Creates the stream and events on `device`; buffers are allocated by the first frame.
+  static absl::StatusOr<std::unique_ptr<StreamSlot>> Create(int device,
+                                                            std::atomic<int64_t>* device_bytes);
+  ~StreamSlot();
+
+  int device = 0;
+  hipStream_t stream = nullptr;
+  // Upload start, upload done, kernels done, read-back done.
+  hipEvent_t events[4] = {};
+
+  GrowableBuffer upload{MemoryKind::kPinnedHost, nullptr};
+  GrowableBuffer readback{MemoryKind::kPinnedHost, nullptr};
+  GrowableBuffer luma;          // reference then distorted raw luma, packed rows
+  GrowableBuffer decimated;     // float_ssim: the two decimated binary32 planes
+  GrowableBuffer filtered;      // float_ssim: the five horizontally filtered planes
+  GrowableBuffer float_partials;
+  GrowableBuffer float_terms;   // float_ssim: per-pixel terms, only for an ordered host sum
+  GrowableBuffer moments;       // ssim: five int64 planes of horizontal moments
+  GrowableBuffer ssim_partials;
+  GrowableBuffer ssim_terms;    // ssim: per-pixel terms for the ordered host sum
+
+ private:
+  explicit StreamSlot(std::atomic<int64_t>* device_bytes);
+};
+
+}  // namespace ssimd
+
+#endif  // SSIMD_ENGINE_GPU_STREAM_SLOT_H_

@@ -1,0 +1,204 @@
+#include "engine/io/frame_reader.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "engine/io/y4m_header.h"
+
+namespace ssimd {
+namespace {
+
+// The header line is short in practice (about 50 bytes); a cap keeps a file that is not a y4m
+// at all from being read whole in search of a newline.
+constexpr size_t kMaxY4mLine = 4096;
+
+absl::Status ErrnoStatus(int err, const std::string& what) {
+  const std::string message = absl::StrCat(what, ": ", std::strerror(err));
+  switch (err) {
+    case ENOENT:
+    case ENOTDIR:
+      return absl::NotFoundError(message);
+    case EACCES:
+    case EPERM:
+      return absl::PermissionDeniedError(message);
+    default:
+      return absl::UnavailableError(message);
+  }
+}
+
+// Reads one line (without its '\n') of at most kMaxY4mLine bytes. false at a clean end of file.
+absl::StatusOr<bool> ReadLine(std::FILE* file, const std::string& name, std::string* line) {
+  line->clear();
+  for (;;) {
+    const int c = std::fgetc(file);
+    if (c == EOF) {
+      if (line->empty()) return false;
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s: the file ends inside a y4m header line (\"%s\")", name, *line));
+    }
+    if (c == '\n') return true;
+    if (line->size() >= kMaxY4mLine) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s: a y4m header line is longer than %d bytes; is this a y4m file?", name,
+          kMaxY4mLine));
+    }
+    line->push_back(static_cast<char>(c));
+  }
+}
+
+std::string GeometryText(const Geometry& g) {
+  return absl::StrFormat("%dx%d %d-bit %s", g.width, g.height, g.bit_depth,
+                         ChromaFormatName(g.chroma));
+}
+
+}  // namespace
+
+FileFormat FileFormatForPath(absl::string_view path) {
+  return absl::EndsWithIgnoreCase(path, ".y4m") ? FileFormat::kY4m : FileFormat::kRawYuv;
+}
+
+absl::StatusOr<std::unique_ptr<FrameReader>> FrameReader::Open(
+    const std::string& path, const std::optional<Geometry>& raw_geometry) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus(errno, absl::StrCat("cannot open ", path));
+  return FromFd(fd, path, FileFormatForPath(path), raw_geometry);
+}
+
+absl::StatusOr<std::unique_ptr<FrameReader>> FrameReader::FromFd(
+    int fd, std::string name, FileFormat format, const std::optional<Geometry>& raw_geometry) {
+  std::FILE* file = ::fdopen(fd, "rb");
+  if (file == nullptr) {
+    const int err = errno;
+    ::close(fd);
+    return ErrnoStatus(err, absl::StrCat("cannot read ", name));
+  }
+  // Frames are large and read whole: a bigger buffer saves system calls for the small ones.
+  std::setvbuf(file, nullptr, _IOFBF, 1 << 20);
+  Geometry geometry;
+  uint64_t header_bytes = 0;
+  if (format == FileFormat::kRawYuv) {
+    if (!raw_geometry.has_value()) {
+      std::fclose(file);
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s: a raw .yuv file needs its width, height, bit depth and pixel format", name));
+    }
+    geometry = *raw_geometry;
+  } else {
+    std::string line;
+    auto got = ReadLine(file, name, &line);
+    if (got.ok() && !*got) {
+      got = absl::InvalidArgumentError(absl::StrCat(name, ": the file is empty"));
+    }
+    absl::StatusOr<Y4mHeader> header =
+        got.ok() ? ParseY4mHeader(line) : absl::StatusOr<Y4mHeader>(got.status());
+    if (!header.ok()) {
+      std::fclose(file);
+      return absl::Status(header.status().code(),
+                          absl::StrCat(name, ": ", header.status().message()));
+    }
+    geometry = header->geometry;
+    header_bytes = line.size() + 1;
+    if (raw_geometry.has_value() &&
+        (raw_geometry->width != geometry.width || raw_geometry->height != geometry.height ||
+         raw_geometry->bit_depth != geometry.bit_depth)) {
+      std::fclose(file);
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s: the y4m header says %s but %s was given; leave the geometry out for .y4m files",
+          name, GeometryText(geometry), GeometryText(*raw_geometry)));
+    }
+  }
+  absl::Status valid = ValidateGeometry(geometry);
+  if (!valid.ok()) {
+    std::fclose(file);
+    return absl::InvalidArgumentError(absl::StrCat(name, ": ", valid.message()));
+  }
+  std::unique_ptr<FrameReader> reader(new FrameReader(file, std::move(name), format, geometry));
+  reader->header_bytes_ = header_bytes;
+  return reader;
+}
+
+std::optional<uint64_t> FrameReader::EstimatedFrames() const {
+  struct stat st;
+  if (::fstat(::fileno(file_), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  const uint64_t frame_header = format_ == FileFormat::kY4m ? 6 : 0;  // "FRAME\n"
+  const uint64_t size = static_cast<uint64_t>(st.st_size);
+  if (size < header_bytes_) return 0;
+  return (size - header_bytes_) / (FrameBytes(geometry_) + frame_header);
+}
+
+FrameReader::FrameReader(std::FILE* file, std::string name, FileFormat format,
+                         const Geometry& geometry)
+    : file_(file), name_(std::move(name)), format_(format), geometry_(geometry) {}
+
+FrameReader::~FrameReader() { std::fclose(file_); }
+
+size_t FrameReader::ReadBytes(char* dst, size_t size) {
+  size_t done = 0;
+  while (done < size) {
+    const size_t n = std::fread(dst + done, 1, size - done, file_);
+    if (n == 0) break;
+    done += n;
+  }
+  return done;
+}
+
+absl::Status FrameReader::Truncated(size_t expected, size_t got) const {
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "%s: frame %d is truncated: the file ends after %d of its %d bytes (%s)", name_,
+      frames_read_, got, expected, GeometryText(geometry_)));
+}
+
+absl::StatusOr<bool> FrameReader::ReadFrameHeader() {
+  std::string line;
+  auto got = ReadLine(file_, name_, &line);
+  if (!got.ok() || !*got) return got;
+  if (line != "FRAME" && !absl::StartsWith(line, "FRAME ")) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: frame %d does not start with a y4m FRAME line (found \"%s\"); the file is damaged or "
+        "its header does not describe its frames",
+        name_, frames_read_, line.substr(0, 32)));
+  }
+  return true;
+}
+
+absl::StatusOr<bool> FrameReader::ReadLuma(std::string* luma) {
+  if (format_ == FileFormat::kY4m) {
+    auto header = ReadFrameHeader();
+    if (!header.ok() || !*header) return header;
+  }
+  const size_t luma_bytes = LumaBytes(geometry_);
+  const size_t chroma_bytes = FrameBytes(geometry_) - luma_bytes;
+  luma->resize(luma_bytes);
+  const size_t got = ReadBytes(luma->data(), luma_bytes);
+  if (got == 0 && format_ == FileFormat::kRawYuv) return false;
+  if (got < luma_bytes) return Truncated(luma_bytes + chroma_bytes, got);
+  chroma_scratch_.resize(chroma_bytes);
+  const size_t got_chroma = ReadBytes(chroma_scratch_.data(), chroma_bytes);
+  if (got_chroma < chroma_bytes) return Truncated(luma_bytes + chroma_bytes, luma_bytes + got_chroma);
+  ++frames_read_;
+  return true;
+}
+
+absl::Status FrameReader::Skip(uint64_t frames) {
+  std::string scratch;
+  for (uint64_t i = 0; i < frames; ++i) {
+    auto got = ReadLuma(&scratch);
+    if (!got.ok()) return got.status();
+    if (!*got) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s: cannot skip %d frames: the file has only %d", name_, frames, frames_read_));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace ssimd

@@ -1,0 +1,78 @@
+// Reads the luma planes of video files frame by frame: raw planar .yuv (geometry given by the
+// caller) and YUV4MPEG2 .y4m (geometry from the header). Chroma is skipped, since only luma is
+// scored, but it sets where each frame starts.
+#ifndef SSIMD_ENGINE_IO_FRAME_READER_H_
+#define SSIMD_ENGINE_IO_FRAME_READER_H_
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include "absl/strings/string_view.h"
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "engine/picture.h"
+
+namespace ssimd {
+
+enum class FileFormat { kRawYuv, kY4m };
+
+// kY4m for names ending in ".y4m" (any case), else kRawYuv.
+FileFormat FileFormatForPath(absl::string_view path);
+
+class FrameReader {
+ public:
+  // Opens `path`. Raw .yuv needs `raw_geometry`; for .y4m it is optional and, when given, must
+  // match the header's. NOT_FOUND / PERMISSION_DENIED from the file system, INVALID_ARGUMENT for a
+  // bad header or geometry.
+  static absl::StatusOr<std::unique_ptr<FrameReader>> Open(
+      const std::string& path, const std::optional<Geometry>& raw_geometry);
+
+  // Same, reading from an open descriptor, which the reader takes over (closed on destruction).
+  // `name` is used in messages.
+  static absl::StatusOr<std::unique_ptr<FrameReader>> FromFd(
+      int fd, std::string name, FileFormat format, const std::optional<Geometry>& raw_geometry);
+
+  ~FrameReader();
+  FrameReader(const FrameReader&) = delete;
+  FrameReader& operator=(const FrameReader&) = delete;
+
+  const Geometry& geometry() const { return geometry_; }
+  const std::string& name() const { return name_; }
+  // Frames returned or skipped so far.
+  uint64_t frames_read() const { return frames_read_; }
+  // Frames in the file, from its size (exact for raw files; for .y4m it assumes frame headers
+  // without parameters); empty when the size is unknown (a pipe).
+  std::optional<uint64_t> EstimatedFrames() const;
+
+  // Reads the next frame's luma, tightly packed (LumaBytes(geometry()) bytes), into *luma.
+  // false at the end of the file; INVALID_ARGUMENT naming the file and frame when the file ends
+  // inside a frame or a .y4m frame header is malformed.
+  absl::StatusOr<bool> ReadLuma(std::string* luma);
+
+  // Skips `frames` frames; INVALID_ARGUMENT when the file has fewer.
+  absl::Status Skip(uint64_t frames);
+
+ private:
+  FrameReader(std::FILE* file, std::string name, FileFormat format, const Geometry& geometry);
+
+  // Reads exactly `size` bytes unless the file ends first; returns the count read.
+  size_t ReadBytes(char* dst, size_t size);
+  // At the start of a .y4m frame: consumes "FRAME[ params]\n". false at a clean end of file.
+  absl::StatusOr<bool> ReadFrameHeader();
+  absl::Status Truncated(size_t expected, size_t got) const;
+
+  std::FILE* file_;
+  const std::string name_;
+  const FileFormat format_;
+  const Geometry geometry_;
+  uint64_t frames_read_ = 0;
+  uint64_t header_bytes_ = 0;
+  std::string chroma_scratch_;
+};
+
+}  // namespace ssimd
+
+#endif  // SSIMD_ENGINE_IO_FRAME_READER_H_

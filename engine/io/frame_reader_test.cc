@@ -1,0 +1,163 @@
+#include "engine/io/frame_reader.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace ssimd {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string TempPath(const std::string& name) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  return absl::StrCat(dir != nullptr ? dir : "/tmp", "/", name);
+}
+
+void WriteFile(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out << bytes;
+}
+
+// A frame whose luma bytes are `value + i` and chroma bytes 0xee, so a reader that mixes up
+// planes shows it.
+std::string RawFrame(const Geometry& g, int value) {
+  const size_t luma = LumaBytes(g);
+  std::string frame(FrameBytes(g), static_cast<char>(0xee));
+  for (size_t i = 0; i < luma; ++i) frame[i] = static_cast<char>(value + i);
+  return frame;
+}
+
+TEST(FrameReaderTest, RawYuvOddSize420SkipsChroma) {
+  const Geometry g{5, 3, 8, ChromaFormat::k420};  // chroma 3x2 per plane
+  ASSERT_EQ(FrameBytes(g), 15u + 12u);
+  const std::string path = TempPath("odd.yuv");
+  WriteFile(path, RawFrame(g, 0) + RawFrame(g, 100));
+  auto reader = FrameReader::Open(path, g);
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  std::string luma;
+  ASSERT_TRUE(*(*reader)->ReadLuma(&luma));
+  EXPECT_EQ(luma, RawFrame(g, 0).substr(0, 15));
+  ASSERT_TRUE(*(*reader)->ReadLuma(&luma));
+  EXPECT_EQ(luma, RawFrame(g, 100).substr(0, 15));
+  EXPECT_EQ((*reader)->EstimatedFrames(), 2u);
+  auto end = (*reader)->ReadLuma(&luma);
+  ASSERT_TRUE(end.ok());
+  EXPECT_FALSE(*end);
+  EXPECT_EQ((*reader)->frames_read(), 2u);
+}
+
+TEST(FrameReaderTest, RawYuvHighBitDepth422) {
+  const Geometry g{4, 2, 10, ChromaFormat::k422};
+  ASSERT_EQ(LumaBytes(g), 16u);
+  const std::string path = TempPath("hbd.yuv");
+  WriteFile(path, RawFrame(g, 7));
+  auto reader = FrameReader::Open(path, g);
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  std::string luma;
+  ASSERT_TRUE(*(*reader)->ReadLuma(&luma));
+  EXPECT_EQ(luma, RawFrame(g, 7).substr(0, 16));
+}
+
+TEST(FrameReaderTest, RawYuvTruncatedLastFrame) {
+  const Geometry g{4, 4, 8, ChromaFormat::k420};
+  const std::string path = TempPath("short.yuv");
+  WriteFile(path, RawFrame(g, 0) + RawFrame(g, 1).substr(0, 20));
+  auto reader = FrameReader::Open(path, g);
+  ASSERT_TRUE(reader.ok());
+  std::string luma;
+  ASSERT_TRUE(*(*reader)->ReadLuma(&luma));
+  auto second = (*reader)->ReadLuma(&luma);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(second.status().message()), HasSubstr("frame 1 is truncated"));
+  EXPECT_THAT(std::string(second.status().message()), HasSubstr("after 20 of its 24 bytes"));
+}
+
+TEST(FrameReaderTest, RawYuvNeedsGeometry) {
+  const std::string path = TempPath("nogeo.yuv");
+  WriteFile(path, "x");
+  auto reader = FrameReader::Open(path, std::nullopt);
+  EXPECT_EQ(reader.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(FrameReaderTest, Y4mFramesWithParameters) {
+  const Geometry g{3, 2, 8, ChromaFormat::k444};
+  const std::string path = TempPath("clip.y4m");
+  WriteFile(path, absl::StrCat("YUV4MPEG2 W3 H2 F25:1 Ip C444\n", "FRAME\n", RawFrame(g, 1),
+                               "FRAME Ixyz\n", RawFrame(g, 50)));
+  auto reader = FrameReader::Open(path, std::nullopt);
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  EXPECT_EQ((*reader)->geometry().chroma, ChromaFormat::k444);
+  EXPECT_EQ((*reader)->EstimatedFrames(), 2u);
+  std::string luma;
+  ASSERT_TRUE(*(*reader)->ReadLuma(&luma));
+  EXPECT_EQ(luma, RawFrame(g, 1).substr(0, 6));
+  ASSERT_TRUE(*(*reader)->ReadLuma(&luma));
+  EXPECT_EQ(luma, RawFrame(g, 50).substr(0, 6));
+  EXPECT_FALSE(*(*reader)->ReadLuma(&luma));
+}
+
+TEST(FrameReaderTest, Y4mSkip) {
+  const Geometry g{2, 2, 8, ChromaFormat::k400};
+  const std::string path = TempPath("skip.y4m");
+  WriteFile(path, absl::StrCat("YUV4MPEG2 W2 H2 Cmono\n", "FRAME\n", RawFrame(g, 1), "FRAME\n",
+                               RawFrame(g, 9)));
+  auto reader = FrameReader::Open(path, std::nullopt);
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  ASSERT_TRUE((*reader)->Skip(1).ok());
+  std::string luma;
+  ASSERT_TRUE(*(*reader)->ReadLuma(&luma));
+  EXPECT_EQ(luma, RawFrame(g, 9));
+  EXPECT_THAT(std::string((*reader)->Skip(5).message()), HasSubstr("has only 2"));
+}
+
+TEST(FrameReaderTest, Y4mTruncatedAndDamaged) {
+  const Geometry g{4, 2, 8, ChromaFormat::k420};
+  const std::string truncated = TempPath("trunc.y4m");
+  WriteFile(truncated, absl::StrCat("YUV4MPEG2 W4 H2\nFRAME\n", RawFrame(g, 0).substr(0, 5)));
+  auto reader = FrameReader::Open(truncated, std::nullopt);
+  ASSERT_TRUE(reader.ok());
+  std::string luma;
+  auto got = (*reader)->ReadLuma(&luma);
+  EXPECT_EQ(got.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(got.status().message()), HasSubstr("frame 0 is truncated"));
+
+  const std::string damaged = TempPath("damaged.y4m");
+  WriteFile(damaged, absl::StrCat("YUV4MPEG2 W4 H2\nFRAME\n", RawFrame(g, 0), "GARBAGE\n"));
+  reader = FrameReader::Open(damaged, std::nullopt);
+  ASSERT_TRUE(reader.ok());
+  ASSERT_TRUE(*(*reader)->ReadLuma(&luma));
+  got = (*reader)->ReadLuma(&luma);
+  EXPECT_THAT(std::string(got.status().message()), HasSubstr("does not start with a y4m FRAME"));
+
+  const std::string headless = TempPath("headless.y4m");
+  WriteFile(headless, "YUV4MPEG2 W4 H2");
+  EXPECT_THAT(std::string(FrameReader::Open(headless, std::nullopt).status().message()),
+              HasSubstr("ends inside a y4m header line"));
+}
+
+TEST(FrameReaderTest, Y4mGeometryMustMatchWhenGiven) {
+  const std::string path = TempPath("match.y4m");
+  WriteFile(path, "YUV4MPEG2 W4 H2 C420p10\n");
+  auto reader = FrameReader::Open(path, Geometry{4, 2, 8, ChromaFormat::k420});
+  EXPECT_THAT(std::string(reader.status().message()), HasSubstr("the y4m header says 4x2 10-bit"));
+}
+
+TEST(FrameReaderTest, MissingFileIsNotFound) {
+  auto reader = FrameReader::Open(TempPath("absent.yuv"), Geometry{4, 4, 8, ChromaFormat::k420});
+  EXPECT_EQ(reader.status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST(FrameReaderTest, FormatFromExtension) {
+  EXPECT_EQ(FileFormatForPath("a/b.Y4M"), FileFormat::kY4m);
+  EXPECT_EQ(FileFormatForPath("a/b.yuv"), FileFormat::kRawYuv);
+  EXPECT_EQ(FileFormatForPath("y4m"), FileFormat::kRawYuv);
+}
+
+}  // namespace
+}  // namespace ssimd

@@ -1,0 +1,49 @@
+// ScoreFiles: the server reads a reference and a distorted file (raw .yuv or .y4m) from its files
+// root and streams results as ScoreClip does. Opening and reading run on the worker pool, one read
+// at a time, so no gRPC thread waits on the disk.
+#ifndef SSIMD_SERVER_FILES_REACTOR_H_
+#define SSIMD_SERVER_FILES_REACTOR_H_
+
+#include <memory>
+
+#include "engine/io/frame_reader.h"
+#include "grpcpp/grpcpp.h"
+#include "proto/ssimd/v1/ssimd.pb.h"
+#include "server/service_context.h"
+#include "server/stream_pipeline.h"
+
+namespace ssimd {
+
+class FilesReactor final : public grpc::ServerWriteReactor<v1::ScoreClipResponse>,
+                           private StreamPipeline::Host {
+ public:
+  // Copies what it needs from `request`. Deletes itself when the RPC is over.
+  FilesReactor(ServiceContext* ctx, grpc::CallbackServerContext* call,
+               const v1::ScoreFilesRequest& request);
+
+  void OnWriteDone(bool ok) override { pipeline_.WriteDone(ok); }
+  void OnCancel() override { pipeline_.Cancelled(); }
+  void OnDone() override { pipeline_.Done(); }
+
+ private:
+  void HostFetch() override;
+  void HostWrite(const v1::ScoreClipResponse* response) override { StartWrite(response); }
+  void HostFinish(grpc::Status status) override { Finish(std::move(status)); }
+  void HostDestroy() override { delete this; }
+
+  // On the worker pool, never two at once (the pipeline fetches one thing at a time).
+  void Open();
+  void ReadNext();
+
+  ServiceContext* const ctx_;
+  const v1::ScoreFilesRequest request_;
+  std::unique_ptr<FrameReader> reference_;
+  std::unique_ptr<FrameReader> distorted_;
+  uint64_t frames_left_ = 0;  // 0: until a file ends
+  bool limited_ = false;
+  StreamPipeline pipeline_;
+};
+
+}  // namespace ssimd
+
+#endif  // SSIMD_SERVER_FILES_REACTOR_H_

@@ -1,0 +1,28 @@
+#include "server/grpc_convert.h"
+
+namespace ssimd {
+
+grpc::Status ToGrpcStatus(const absl::Status& status) {
+  if (status.ok()) return grpc::Status::OK;
+  return grpc::Status(static_cast<grpc::StatusCode>(status.code()), std::string(status.message()));
+}
+
+std::string StatusCodeName(grpc::StatusCode code) {
+  return absl::StatusCodeToString(static_cast<absl::StatusCode>(code));
+}
+
+void FillFrameResult(uint64_t index, const ScoreResult& result, v1::FrameResult* out) {
+  out->set_index(index);
+  for (const auto& [metric, value] : result.scores) (*out->mutable_scores())[metric] = value;
+  out->set_backend(result.backend);
+  out->set_fallback_reason(result.fallback_reason);
+  v1::StageTimings* t = out->mutable_timings();
+  t->set_queue_wait(result.timings.queue_wait);
+  t->set_upload(result.timings.upload);
+  t->set_compute(result.timings.compute);
+  t->set_readback(result.timings.readback);
+  t->set_host_finish(result.timings.host_finish);
+  t->set_total(result.timings.total);
+}
+
+}  // namespace ssimd

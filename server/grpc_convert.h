@@ -1,0 +1,25 @@
+// Small conversions between the engine's types and gRPC's.
+#ifndef SSIMD_SERVER_GRPC_CONVERT_H_
+#define SSIMD_SERVER_GRPC_CONVERT_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "engine/scorer.h"
+#include "grpcpp/grpcpp.h"
+#include "proto/ssimd/v1/ssimd.pb.h"
+
+namespace ssimd {
+
+// The codes are numerically the same in both libraries.
+grpc::Status ToGrpcStatus(const absl::Status& status);
+
+// "OK", "INVALID_ARGUMENT", ... (the label metrics use).
+std::string StatusCodeName(grpc::StatusCode code);
+
+void FillFrameResult(uint64_t index, const ScoreResult& result, v1::FrameResult* out);
+
+}  // namespace ssimd
+
+#endif  // SSIMD_SERVER_GRPC_CONVERT_H_

@@ -1,0 +1,41 @@
+// Turns what the engine and the service report into bounded Prometheus label values. Every label
+// here takes one of a handful of values whatever clients send, so the number of series stays fixed;
+// the free text (a fallback's full reason, a device name) belongs in the logs.
+#ifndef SSIMD_SERVER_METRIC_LABELS_H_
+#define SSIMD_SERVER_METRIC_LABELS_H_
+
+#include <string>
+#include <string_view>
+
+#include "engine/features.h"
+
+namespace ssimd {
+
+// ScoreResult.backend split for labels: "cpu" -> {"cpu", ""}, "gpu:3" -> {"gpu", "3"}. Anything
+// else is {"other", ""}.
+struct BackendLabel {
+  std::string backend;
+  std::string device;
+};
+BackendLabel ParseBackendLabel(std::string_view backend);
+
+// The requested feature set as one label value: "float_ssim", "ssim" or "float_ssim+ssim" (empty
+// set: "none"). One frame is one observation whatever it asks for, so sums over the label stay
+// meaningful.
+std::string FeatureSetLabel(const FeatureSet& features);
+
+// A fallback's free-text reason reduced to a category: "gpu_unavailable" (no usable device, or a
+// build without GPU support), "context_refused" (the device cannot serve this geometry/feature),
+// "device_error" (the device failed while scoring), or "other".
+std::string FallbackReasonLabel(std::string_view reason);
+
+// A gRPC status code name ("OK", "INVALID_ARGUMENT", ...) checked against the 17 canonical ones;
+// anything else is "UNKNOWN".
+std::string StatusCodeLabel(std::string_view code);
+
+// An RPC method name kept to [A-Za-z0-9_.] and 64 bytes; empty or anything else is "other".
+std::string MethodLabel(std::string_view method);
+
+}  // namespace ssimd
+
+#endif  // SSIMD_SERVER_METRIC_LABELS_H_

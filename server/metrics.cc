@@ -1,0 +1,289 @@
+#include "server/metrics.h"
+
+#include <cmath>
+#include <exception>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "prometheus/counter.h"
+#include "prometheus/exposer.h"
+#include "prometheus/family.h"
+#include "prometheus/gauge.h"
+#include "prometheus/histogram.h"
+#include "prometheus/registry.h"
+#include "prometheus/text_serializer.h"
+#include "server/metric_labels.h"
+#include "server/title_gauges.h"
+
+namespace ssimd {
+namespace {
+
+using prometheus::Counter;
+using prometheus::Family;
+using prometheus::Gauge;
+using prometheus::Histogram;
+using prometheus::Registry;
+
+// From 50 us (one stage of a small GPU frame) to 10 s (a 16K frame on a busy CPU), about 2.5x
+// apart: enough resolution for percentiles without a series per microsecond.
+const Histogram::BucketBoundaries& LatencyBuckets() {
+  static const auto* const kBuckets = new Histogram::BucketBoundaries{
+      0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+      0.05,    0.1,    0.25,    0.5,    1,     2.5,    5,     10};
+  return *kBuckets;
+}
+
+// SSIM of encoded video sits close to 1, so the buckets crowd there.
+const Histogram::BucketBoundaries& ScoreBuckets() {
+  static const auto* const kBuckets = new Histogram::BucketBoundaries{
+      0.5, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.96, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999, 1};
+  return *kBuckets;
+}
+
+// enable_db scores: -10*log10(1 - ssim); 10 dB is SSIM 0.9, 30 dB is 0.999.
+const Histogram::BucketBoundaries& DecibelBuckets() {
+  static const auto* const kBuckets =
+      new Histogram::BucketBoundaries{5, 10, 12.5, 15, 17.5, 20, 22.5, 25, 30, 35, 40, 50, 60, 80};
+  return *kBuckets;
+}
+
+// The frame-score names the engine reports; anything else is not turned into a series.
+bool IsScoreName(const std::string& name) {
+  return name == "float_ssim" || name == "float_ssim_l" || name == "float_ssim_c" ||
+         name == "float_ssim_s" || name == "ssim";
+}
+
+bool IsDecibelScore(const std::string& name, const FeatureSet& features) {
+  if (name == "float_ssim") return features.float_ssim && features.float_ssim->enable_db;
+  if (name == "ssim") return features.ssim && features.ssim->enable_db;
+  return false;  // float_ssim_l/_c/_s are never converted (spec 1.9)
+}
+
+template <typename T>
+Family<T>& Build(prometheus::detail::Builder<T> builder, Registry& registry, const char* name,
+                 const char* help) {
+  return builder.Name(name).Help(help).Register(registry);
+}
+
+// "host:port" with a port of 0..65535 (0 = any free port); IPv6 hosts in brackets.
+absl::Status ValidateAddress(const std::string& address) {
+  const size_t colon = address.rfind(':');
+  int port = -1;
+  if (colon == std::string::npos || colon == 0 ||
+      !absl::SimpleAtoi(address.substr(colon + 1), &port) || port < 0 || port > 65535) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "metrics address \"", address,
+        "\" must be host:port with a port from 0 to 65535, e.g. 0.0.0.0:9090 or 127.0.0.1:0"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+struct ServiceMetrics::Impl {
+  explicit Impl(const MetricsOptions& options);
+
+  void RecordStages(const std::string& feature, const std::string& backend,
+                    const StageTimings& timings);
+  void RecordScores(const FeatureSet& features, const FrameScores& scores);
+
+  std::shared_ptr<Registry> registry = std::make_shared<Registry>();
+
+  Family<Histogram>& stage_seconds;
+  Family<Histogram>& frame_seconds;
+  Family<Counter>& frames;
+  Family<Counter>& fallbacks;
+  Family<Counter>& rpcs;
+  Gauge& active_streams;
+  Gauge& frames_in_flight;
+  Gauge& devices;
+  Family<Gauge>& device_up;
+  Family<Gauge>& device_slots;
+  Family<Gauge>& device_slots_in_use;
+  Family<Gauge>& device_memory;
+  Family<Counter>& device_frames;
+  Family<Histogram>& score;
+  Family<Histogram>& score_db;
+  Family<Gauge>& title_score;
+  Counter& title_evictions;
+  Gauge& titles_tracked;
+  TitleGauges titles;
+
+  mutable absl::Mutex http_mu;
+  std::unique_ptr<prometheus::Exposer> exposer ABSL_GUARDED_BY(http_mu);
+};
+
+ServiceMetrics::Impl::Impl(const MetricsOptions& options)
+    : stage_seconds(Build(prometheus::BuildHistogram(), *registry, "ssimd_frame_stage_seconds",
+                          "Seconds one frame spent in a stage: queue_wait, upload, compute, "
+                          "readback, host_finish (upload and readback on GPUs only).")),
+      frame_seconds(Build(prometheus::BuildHistogram(), *registry, "ssimd_frame_seconds",
+                          "Seconds from a frame's arrival at the engine to its scores.")),
+      frames(Build(prometheus::BuildCounter(), *registry, "ssimd_frames_scored_total",
+                   "Frames scored, by requested feature set and backend.")),
+      fallbacks(Build(prometheus::BuildCounter(), *registry, "ssimd_fallbacks_total",
+                      "Frames scored on the CPU although a GPU was preferred, by feature set and "
+                      "reason category; the full reason is logged once per stream.")),
+      rpcs(Build(prometheus::BuildCounter(), *registry, "ssimd_rpcs_total",
+                 "Finished RPCs, by method and gRPC status code.")),
+      active_streams(Build(prometheus::BuildGauge(), *registry, "ssimd_active_streams",
+                           "Scoring streams open now.")
+                         .Add({})),
+      frames_in_flight(Build(prometheus::BuildGauge(), *registry, "ssimd_frames_in_flight",
+                             "Frames received and not yet answered.")
+                           .Add({})),
+      devices(Build(prometheus::BuildGauge(), *registry, "ssimd_devices",
+                    "GPU devices usable now (0 when the service runs on the CPU only).")
+                  .Add({})),
+      device_up(Build(prometheus::BuildGauge(), *registry, "ssimd_device_up",
+                      "1 while a GPU device serves, 0 once it is lost.")),
+      device_slots(Build(prometheus::BuildGauge(), *registry, "ssimd_device_slots",
+                         "Stream slots of a GPU device (frames it can hold at once).")),
+      device_slots_in_use(Build(prometheus::BuildGauge(), *registry,
+                                "ssimd_device_slots_in_use",
+                                "Stream slots of a GPU device leased now.")),
+      device_memory(Build(prometheus::BuildGauge(), *registry, "ssimd_device_memory_used_bytes",
+                          "Device memory ssimd holds on a GPU, in bytes.")),
+      device_frames(Build(prometheus::BuildCounter(), *registry, "ssimd_device_frames_total",
+                          "Frames scored on each GPU device.")),
+      score(Build(prometheus::BuildHistogram(), *registry, "ssimd_frame_score",
+                  "Per-frame scores (SSIM, unitless) by metric name.")),
+      score_db(Build(prometheus::BuildHistogram(), *registry, "ssimd_frame_score_decibels",
+                     "Per-frame scores requested in dB (enable_db), by metric name; infinite "
+                     "scores are not observed.")),
+      title_score(Build(prometheus::BuildGauge(), *registry, "ssimd_title_score",
+                        "Latest pooled (mean) score of a title, by metric name; only the most "
+                        "recently updated titles are kept (option max_titles).")),
+      title_evictions(Build(prometheus::BuildCounter(), *registry,
+                            "ssimd_title_evictions_total",
+                            "Titles dropped from ssimd_title_score to keep the title cap.")
+                          .Add({})),
+      titles_tracked(Build(prometheus::BuildGauge(), *registry, "ssimd_titles_tracked",
+                           "Titles held in ssimd_title_score now.")
+                         .Add({})),
+      titles(title_score, title_evictions, titles_tracked, options.max_titles) {}
+
+void ServiceMetrics::Impl::RecordStages(const std::string& feature, const std::string& backend,
+                                        const StageTimings& timings) {
+  const bool gpu = backend == "gpu";
+  const std::pair<const char*, double> stages[] = {
+      {"queue_wait", timings.queue_wait}, {"upload", timings.upload},
+      {"compute", timings.compute},       {"readback", timings.readback},
+      {"host_finish", timings.host_finish},
+  };
+  for (const auto& [stage, seconds] : stages) {
+    // The CPU has no transfers: zeros there would only drag the GPU stages' percentiles down.
+    const bool transfer = std::string_view(stage) == "upload" ||
+                          std::string_view(stage) == "readback";
+    if (transfer && !gpu) continue;
+    stage_seconds.Add({{"stage", stage}, {"feature", feature}, {"backend", backend}},
+                      LatencyBuckets())
+        .Observe(seconds);
+  }
+  frame_seconds.Add({{"feature", feature}, {"backend", backend}}, LatencyBuckets())
+      .Observe(timings.total);
+}
+
+void ServiceMetrics::Impl::RecordScores(const FeatureSet& features, const FrameScores& scores) {
+  for (const auto& [name, value] : scores) {
+    // NaN (tiny frames) and +inf (dB of a perfect match) have no bucket and would poison _sum.
+    if (!IsScoreName(name) || !std::isfinite(value)) continue;
+    if (IsDecibelScore(name, features)) {
+      score_db.Add({{"feature", name}}, DecibelBuckets()).Observe(value);
+    } else {
+      score.Add({{"feature", name}}, ScoreBuckets()).Observe(value);
+    }
+  }
+}
+
+ServiceMetrics::ServiceMetrics(const MetricsOptions& options)
+    : impl_(std::make_unique<Impl>(options)) {}
+
+ServiceMetrics::~ServiceMetrics() {
+  // Stop serving before the families an in-progress scrape may be reading go away.
+  absl::MutexLock lock(&impl_->http_mu);
+  impl_->exposer.reset();
+}
+
+absl::Status ServiceMetrics::StartHttp(const std::string& address) {
+  if (absl::Status status = ValidateAddress(address); !status.ok()) return status;
+  absl::MutexLock lock(&impl_->http_mu);
+  if (impl_->exposer) {
+    return absl::FailedPreconditionError("metrics are already served over HTTP");
+  }
+  try {
+    auto exposer = std::make_unique<prometheus::Exposer>(address, /*num_threads=*/2);
+    exposer->RegisterCollectable(impl_->registry);
+    impl_->exposer = std::move(exposer);
+  } catch (const std::exception& e) {
+    return absl::UnavailableError(absl::StrCat("cannot serve metrics on ", address, ": ",
+                                               e.what(),
+                                               " (is another process using the port?)"));
+  }
+  return absl::OkStatus();
+}
+
+int ServiceMetrics::HttpPort() const {
+  absl::MutexLock lock(&impl_->http_mu);
+  if (!impl_->exposer) return 0;
+  const std::vector<int> ports = impl_->exposer->GetListeningPorts();
+  return ports.empty() ? 0 : ports.front();
+}
+
+void ServiceMetrics::RecordFrame(const FeatureSet& features, const ScoreResult& result) {
+  const std::string feature = FeatureSetLabel(features);
+  const BackendLabel backend = ParseBackendLabel(result.backend);
+  impl_->frames.Add({{"feature", feature}, {"backend", backend.backend}}).Increment();
+  if (!backend.device.empty()) {
+    impl_->device_frames.Add({{"device", backend.device}}).Increment();
+  }
+  if (!result.fallback_reason.empty()) {
+    impl_->fallbacks
+        .Add({{"feature", feature}, {"reason", FallbackReasonLabel(result.fallback_reason)}})
+        .Increment();
+  }
+  impl_->RecordStages(feature, backend.backend, result.timings);
+  impl_->RecordScores(features, result.scores);
+}
+
+void ServiceMetrics::RecordRpc(std::string_view method, std::string_view status_code) {
+  impl_->rpcs.Add({{"method", MethodLabel(method)}, {"code", StatusCodeLabel(status_code)}})
+      .Increment();
+}
+
+void ServiceMetrics::StreamStarted() { impl_->active_streams.Increment(); }
+
+void ServiceMetrics::StreamFinished() { impl_->active_streams.Decrement(); }
+
+void ServiceMetrics::FramesInFlightChanged(int delta) {
+  impl_->frames_in_flight.Increment(static_cast<double>(delta));
+}
+
+void ServiceMetrics::RecordTitleScore(const std::string& title, const std::string& feature,
+                                      double score) {
+  impl_->titles.Set(title, feature, score);
+}
+
+void ServiceMetrics::UpdateDevices(const std::vector<GpuDeviceStats>& devices) {
+  int usable = 0;
+  for (const GpuDeviceStats& device : devices) {
+    const prometheus::Labels labels = {{"device", std::to_string(device.index)}};
+    impl_->device_up.Add(labels).Set(device.lost ? 0 : 1);
+    impl_->device_slots.Add(labels).Set(device.slots_total);
+    impl_->device_slots_in_use.Add(labels).Set(device.slots_in_use);
+    impl_->device_memory.Add(labels).Set(static_cast<double>(device.memory_in_use_bytes));
+    if (!device.lost) ++usable;
+  }
+  impl_->devices.Set(usable);
+}
+
+std::string ServiceMetrics::Serialize() const {
+  return prometheus::TextSerializer().Serialize(impl_->registry->Collect());
+}
+
+}  // namespace ssimd

@@ -1,0 +1,430 @@
+#include "server/metrics.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace ssimd {
+namespace {
+
+using ::testing::Contains;
+using ::testing::IsEmpty;
+using ::testing::Not;
+
+// One sample line of the text exposition format: name{k="v",...} value.
+struct Sample {
+  std::string name;
+  std::map<std::string, std::string> labels;
+  double value = 0;
+};
+
+struct Exposition {
+  std::map<std::string, std::string> types;  // family name -> counter, gauge, histogram, ...
+  std::vector<Sample> samples;
+
+  std::vector<Sample> Find(const std::string& name,
+                           const std::map<std::string, std::string>& labels = {}) const {
+    std::vector<Sample> out;
+    for (const Sample& s : samples) {
+      if (s.name != name) continue;
+      bool match = true;
+      for (const auto& [k, v] : labels) {
+        auto it = s.labels.find(k);
+        match = match && it != s.labels.end() && it->second == v;
+      }
+      if (match) out.push_back(s);
+    }
+    return out;
+  }
+
+  // The single sample matching, or NaN (and a test failure) when there is not exactly one.
+  double Value(const std::string& name, const std::map<std::string, std::string>& labels = {}) const {
+    const auto found = Find(name, labels);
+    EXPECT_EQ(found.size(), 1u) << name;
+    return found.size() == 1 ? found[0].value : std::nan("");
+  }
+};
+
+// Parses what prometheus-cpp writes (label values without escaped quotes, as in these tests).
+Exposition Parse(const std::string& text) {
+  Exposition out;
+  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
+    if (absl::StartsWith(line, "# TYPE ")) {
+      std::vector<std::string> parts = absl::StrSplit(line, ' ');
+      out.types[parts[2]] = parts[3];
+      continue;
+    }
+    if (absl::StartsWith(line, "#")) continue;
+    Sample sample;
+    const size_t brace = line.find('{');
+    const size_t space = line.rfind(' ');
+    if (brace != absl::string_view::npos) {
+      sample.name = std::string(line.substr(0, brace));
+      const size_t close = line.rfind('}');
+      for (absl::string_view pair :
+           absl::StrSplit(line.substr(brace + 1, close - brace - 1), "\",", absl::SkipEmpty())) {
+        std::vector<std::string> kv = absl::StrSplit(pair, absl::MaxSplits("=\"", 1));
+        if (kv.size() == 2) {
+          if (absl::EndsWith(kv[1], "\"")) kv[1].pop_back();
+          sample.labels[kv[0]] = kv[1];
+        }
+      }
+    } else {
+      sample.name = std::string(line.substr(0, space));
+    }
+    std::string value(line.substr(space + 1));
+    if (value == "+Inf") {
+      sample.value = std::numeric_limits<double>::infinity();
+    } else if (value == "NaN") {
+      sample.value = std::nan("");
+    } else {
+      EXPECT_TRUE(absl::SimpleAtod(value, &sample.value)) << line;
+    }
+    out.samples.push_back(sample);
+  }
+  return out;
+}
+
+FeatureSet FloatSsim(bool enable_db = false) {
+  FeatureSet features;
+  features.float_ssim = FloatSsimOptions{};
+  features.float_ssim->enable_db = enable_db;
+  return features;
+}
+
+ScoreResult GpuResult(int device) {
+  ScoreResult result;
+  result.backend = absl::StrCat("gpu:", device);
+  result.scores = {{"float_ssim", 0.987}};
+  result.timings = {0.0001, 0.0004, 0.0002, 0.0003, 0.00005, 0.00105};
+  return result;
+}
+
+ScoreResult CpuFallbackResult(const std::string& reason) {
+  ScoreResult result;
+  result.backend = "cpu";
+  result.fallback_reason = reason;
+  result.scores = {{"float_ssim", 0.95}};
+  result.timings = {0.001, 0, 0.02, 0, 0.0001, 0.0211};
+  return result;
+}
+
+TEST(ServiceMetricsTest, FamiliesFollowPrometheusNaming) {
+  ServiceMetrics metrics;
+  metrics.RecordFrame(FloatSsim(), GpuResult(0));
+  metrics.RecordFrame(FloatSsim(), CpuFallbackResult("gpu refused: too big"));
+  metrics.RecordRpc("ScoreClip", "OK");
+  metrics.RecordTitleScore("t", "float_ssim", 0.9);
+  metrics.UpdateDevices({GpuDeviceStats{}});
+  const Exposition e = Parse(metrics.Serialize());
+
+  ASSERT_THAT(e.types, Not(IsEmpty()));
+  for (const auto& [name, type] : e.types) {
+    SCOPED_TRACE(name);
+    EXPECT_TRUE(absl::StartsWith(name, "ssimd_"));
+    EXPECT_EQ(absl::EndsWith(name, "_total"), type == "counter");
+    if (type == "histogram" && name != "ssimd_frame_score" &&
+        name != "ssimd_frame_score_decibels") {
+      EXPECT_TRUE(absl::EndsWith(name, "_seconds"));
+    }
+  }
+  const std::map<std::string, std::string> expected = {
+      {"ssimd_frame_stage_seconds", "histogram"},
+      {"ssimd_frame_seconds", "histogram"},
+      {"ssimd_frames_scored_total", "counter"},
+      {"ssimd_fallbacks_total", "counter"},
+      {"ssimd_rpcs_total", "counter"},
+      {"ssimd_active_streams", "gauge"},
+      {"ssimd_frames_in_flight", "gauge"},
+      {"ssimd_devices", "gauge"},
+      {"ssimd_device_slots_in_use", "gauge"},
+      {"ssimd_device_memory_used_bytes", "gauge"},
+      {"ssimd_title_score", "gauge"},
+      {"ssimd_title_evictions_total", "counter"},
+      {"ssimd_frame_score", "histogram"},
+  };
+  for (const auto& [name, type] : expected) {
+    auto it = e.types.find(name);
+    ASSERT_NE(it, e.types.end()) << name;
+    EXPECT_EQ(it->second, type) << name;
+  }
+}
+
+TEST(ServiceMetricsTest, FramesAreCountedByFeatureSetAndBackendWithDeviceSeparate) {
+  ServiceMetrics metrics;
+  metrics.RecordFrame(FloatSsim(), GpuResult(0));
+  metrics.RecordFrame(FloatSsim(), GpuResult(1));
+  metrics.RecordFrame(FloatSsim(), GpuResult(1));
+  FeatureSet both = FloatSsim();
+  both.ssim = IntegerSsimOptions{};
+  metrics.RecordFrame(both, CpuFallbackResult("gpu unavailable: no device"));
+  const Exposition e = Parse(metrics.Serialize());
+
+  EXPECT_EQ(e.Value("ssimd_frames_scored_total", {{"feature", "float_ssim"}, {"backend", "gpu"}}),
+            3);
+  EXPECT_EQ(e.Value("ssimd_frames_scored_total",
+                    {{"feature", "float_ssim+ssim"}, {"backend", "cpu"}}),
+            1);
+  EXPECT_EQ(e.Value("ssimd_device_frames_total", {{"device", "1"}}), 2);
+  EXPECT_EQ(e.Value("ssimd_device_frames_total", {{"device", "0"}}), 1);
+  // The device index never becomes part of the backend label.
+  for (const Sample& s : e.Find("ssimd_frames_scored_total")) {
+    EXPECT_THAT((std::set<std::string>{"cpu", "gpu"}), Contains(s.labels.at("backend")));
+  }
+}
+
+TEST(ServiceMetricsTest, FallbacksAreCountedByReasonCategory) {
+  ServiceMetrics metrics;
+  for (int i = 0; i < 3; ++i) {
+    metrics.RecordFrame(FloatSsim(), CpuFallbackResult(absl::StrCat("gpu error: fault ", i)));
+  }
+  metrics.RecordFrame(FloatSsim(), CpuFallbackResult("gpu refused: 16-bit"));
+  metrics.RecordFrame(FloatSsim(), GpuResult(0));
+  const Exposition e = Parse(metrics.Serialize());
+
+  EXPECT_EQ(e.Value("ssimd_fallbacks_total", {{"feature", "float_ssim"}, {"reason", "device_error"}}),
+            3);
+  EXPECT_EQ(
+      e.Value("ssimd_fallbacks_total", {{"feature", "float_ssim"}, {"reason", "context_refused"}}),
+      1);
+  // Three distinct free-text reasons, still one series.
+  EXPECT_EQ(e.Find("ssimd_fallbacks_total").size(), 2u);
+}
+
+TEST(ServiceMetricsTest, StageHistogramsCoverEachStageOfTheBackend) {
+  ServiceMetrics metrics;
+  metrics.RecordFrame(FloatSsim(), GpuResult(0));
+  metrics.RecordFrame(FloatSsim(), CpuFallbackResult("gpu unavailable"));
+  const Exposition e = Parse(metrics.Serialize());
+
+  std::set<std::string> gpu_stages;
+  std::set<std::string> cpu_stages;
+  for (const Sample& s : e.Find("ssimd_frame_stage_seconds_count")) {
+    EXPECT_EQ(s.value, 1);
+    EXPECT_EQ(s.labels.at("feature"), "float_ssim");
+    (s.labels.at("backend") == "gpu" ? gpu_stages : cpu_stages).insert(s.labels.at("stage"));
+  }
+  EXPECT_EQ(gpu_stages,
+            (std::set<std::string>{"queue_wait", "upload", "compute", "readback", "host_finish"}));
+  EXPECT_EQ(cpu_stages, (std::set<std::string>{"queue_wait", "compute", "host_finish"}));
+  EXPECT_DOUBLE_EQ(
+      e.Value("ssimd_frame_stage_seconds_sum", {{"stage", "upload"}, {"backend", "gpu"}}), 0.0004);
+  EXPECT_DOUBLE_EQ(e.Value("ssimd_frame_seconds_sum", {{"backend", "cpu"}}), 0.0211);
+  // Buckets are cumulative: a 1.05 ms frame is under 2.5 ms but not under 1 ms.
+  EXPECT_EQ(e.Value("ssimd_frame_seconds_bucket", {{"backend", "gpu"}, {"le", "0.001"}}), 0);
+  EXPECT_EQ(e.Value("ssimd_frame_seconds_bucket", {{"backend", "gpu"}, {"le", "0.0025"}}), 1);
+  EXPECT_EQ(e.Value("ssimd_frame_seconds_bucket", {{"backend", "gpu"}, {"le", "+Inf"}}), 1);
+}
+
+TEST(ServiceMetricsTest, ScoreHistogramsSeparateDecibelsAndSkipNonFinite) {
+  ServiceMetrics metrics;
+  ScoreResult linear = GpuResult(0);
+  linear.scores = {{"float_ssim", 0.97}, {"float_ssim_l", 0.999}, {"ssim", 0.5}};
+  FeatureSet both = FloatSsim();
+  both.ssim = IntegerSsimOptions{};
+  metrics.RecordFrame(both, linear);
+  ScoreResult db = GpuResult(0);
+  db.scores = {{"float_ssim", 23.5}, {"float_ssim_l", 0.9}};
+  metrics.RecordFrame(FloatSsim(/*enable_db=*/true), db);
+  ScoreResult odd = GpuResult(0);
+  odd.scores = {{"float_ssim", std::numeric_limits<double>::infinity()},
+                {"ssim", std::nan("")},
+                {"not_a_feature", 0.5}};
+  metrics.RecordFrame(both, odd);
+  const Exposition e = Parse(metrics.Serialize());
+
+  EXPECT_EQ(e.Value("ssimd_frame_score_count", {{"feature", "float_ssim"}}), 1);
+  EXPECT_EQ(e.Value("ssimd_frame_score_count", {{"feature", "float_ssim_l"}}), 2);
+  EXPECT_EQ(e.Value("ssimd_frame_score_count", {{"feature", "ssim"}}), 1);
+  EXPECT_EQ(e.Value("ssimd_frame_score_decibels_count", {{"feature", "float_ssim"}}), 1);
+  EXPECT_DOUBLE_EQ(e.Value("ssimd_frame_score_decibels_sum", {{"feature", "float_ssim"}}), 23.5);
+  EXPECT_EQ(e.Value("ssimd_frame_score_bucket", {{"feature", "float_ssim"}, {"le", "0.97"}}), 1);
+  EXPECT_EQ(e.Value("ssimd_frame_score_bucket", {{"feature", "float_ssim"}, {"le", "0.96"}}), 0);
+  EXPECT_THAT(e.Find("ssimd_frame_score_count", {{"feature", "not_a_feature"}}), IsEmpty());
+}
+
+TEST(ServiceMetricsTest, RpcsAreCountedByMethodAndCanonicalCode) {
+  ServiceMetrics metrics;
+  metrics.RecordRpc("ScoreClip", "OK");
+  metrics.RecordRpc("ScoreClip", "OK");
+  metrics.RecordRpc("ScoreClip", "INVALID_ARGUMENT");
+  metrics.RecordRpc("ScorePair", "bogus");
+  const Exposition e = Parse(metrics.Serialize());
+
+  EXPECT_EQ(e.Value("ssimd_rpcs_total", {{"method", "ScoreClip"}, {"code", "OK"}}), 2);
+  EXPECT_EQ(e.Value("ssimd_rpcs_total", {{"method", "ScoreClip"}, {"code", "INVALID_ARGUMENT"}}),
+            1);
+  EXPECT_EQ(e.Value("ssimd_rpcs_total", {{"method", "ScorePair"}, {"code", "UNKNOWN"}}), 1);
+}
+
+TEST(ServiceMetricsTest, GaugesFollowStreamsFramesAndDevices) {
+  ServiceMetrics metrics;
+  // Present from the start, so dashboards and the no-device alert see 0 rather than nothing.
+  Exposition e = Parse(metrics.Serialize());
+  EXPECT_EQ(e.Value("ssimd_active_streams"), 0);
+  EXPECT_EQ(e.Value("ssimd_devices"), 0);
+  EXPECT_EQ(e.Value("ssimd_title_evictions_total"), 0);
+
+  metrics.StreamStarted();
+  metrics.StreamStarted();
+  metrics.StreamFinished();
+  metrics.FramesInFlightChanged(5);
+  metrics.FramesInFlightChanged(-2);
+  GpuDeviceStats healthy{/*index=*/0, /*frames_scored=*/10, /*slots_in_use=*/3,
+                         /*slots_total=*/4, /*memory_in_use_bytes=*/int64_t{3} << 30,
+                         /*lost=*/false};
+  GpuDeviceStats lost{/*index=*/1, 0, 0, 4, 0, /*lost=*/true};
+  metrics.UpdateDevices({healthy, lost});
+  e = Parse(metrics.Serialize());
+  EXPECT_EQ(e.Value("ssimd_active_streams"), 1);
+  EXPECT_EQ(e.Value("ssimd_frames_in_flight"), 3);
+  EXPECT_EQ(e.Value("ssimd_devices"), 1);
+  EXPECT_EQ(e.Value("ssimd_device_up", {{"device", "0"}}), 1);
+  EXPECT_EQ(e.Value("ssimd_device_up", {{"device", "1"}}), 0);
+  EXPECT_EQ(e.Value("ssimd_device_slots_in_use", {{"device", "0"}}), 3);
+  EXPECT_EQ(e.Value("ssimd_device_slots", {{"device", "0"}}), 4);
+  EXPECT_EQ(e.Value("ssimd_device_memory_used_bytes", {{"device", "0"}}), 3.0 * (1 << 30));
+}
+
+std::set<std::string> TitlesIn(const Exposition& e) {
+  std::set<std::string> titles;
+  for (const Sample& s : e.Find("ssimd_title_score")) titles.insert(s.labels.at("title"));
+  return titles;
+}
+
+TEST(ServiceMetricsTest, TitleGaugesStayAtTheCapAndCountEvictions) {
+  constexpr int kCap = 4;
+  constexpr int kTitles = 25;
+  ServiceMetrics metrics(MetricsOptions{kCap});
+  for (int i = 0; i < kTitles; ++i) {
+    metrics.RecordTitleScore(absl::StrCat("title-", i), "float_ssim", 0.9 + i / 1000.0);
+    metrics.RecordTitleScore(absl::StrCat("title-", i), "ssim", 0.8);
+    const Exposition e = Parse(metrics.Serialize());
+    const int kept = std::min(i + 1, kCap);
+    ASSERT_EQ(TitlesIn(e).size(), static_cast<size_t>(kept)) << "after title " << i;
+    ASSERT_EQ(e.Find("ssimd_title_score").size(), static_cast<size_t>(2 * kept));
+    ASSERT_EQ(e.Value("ssimd_titles_tracked"), kept);
+  }
+  const Exposition e = Parse(metrics.Serialize());
+  EXPECT_EQ(e.Value("ssimd_title_evictions_total"), kTitles - kCap);
+  EXPECT_EQ(TitlesIn(e),
+            (std::set<std::string>{"title-21", "title-22", "title-23", "title-24"}));
+  EXPECT_DOUBLE_EQ(e.Value("ssimd_title_score", {{"title", "title-24"}, {"feature", "float_ssim"}}),
+                   0.924);
+}
+
+TEST(ServiceMetricsTest, TitleEvictionDropsTheLeastRecentlyUpdated) {
+  ServiceMetrics metrics(MetricsOptions{2});
+  metrics.RecordTitleScore("a", "float_ssim", 0.9);
+  metrics.RecordTitleScore("b", "float_ssim", 0.9);
+  metrics.RecordTitleScore("a", "float_ssim", 0.95);  // a is now newer than b
+  metrics.RecordTitleScore("c", "float_ssim", 0.9);
+  const Exposition e = Parse(metrics.Serialize());
+  EXPECT_EQ(TitlesIn(e), (std::set<std::string>{"a", "c"}));
+  EXPECT_EQ(e.Value("ssimd_title_score", {{"title", "a"}}), 0.95);
+  EXPECT_EQ(e.Value("ssimd_title_evictions_total"), 1);
+}
+
+TEST(ServiceMetricsTest, TitleLabelsAreBoundedAndValid) {
+  ServiceMetrics metrics(MetricsOptions{10});
+  metrics.RecordTitleScore(std::string(500, 'x'), "float_ssim", 0.9);
+  metrics.RecordTitleScore("", "float_ssim", 0.9);            // no title: nothing to key on
+  metrics.RecordTitleScore("t", "Float SSIM", 0.9);           // not a metric name
+  metrics.RecordTitleScore("bad\xFFutf8", "float_ssim", 0.9);  // would break the exposition
+  const Exposition e = Parse(metrics.Serialize());
+  EXPECT_EQ(TitlesIn(e), (std::set<std::string>{std::string(128, 'x'), "bad\xEF\xBF\xBDutf8"}));
+}
+
+TEST(ServiceMetricsTest, ZeroCapKeepsNoTitles) {
+  ServiceMetrics metrics(MetricsOptions{0});
+  metrics.RecordTitleScore("a", "float_ssim", 0.9);
+  EXPECT_THAT(TitlesIn(Parse(metrics.Serialize())), IsEmpty());
+}
+
+TEST(ServiceMetricsTest, ConcurrentTitleUpdatesKeepTheCap) {
+  constexpr int kCap = 16;
+  ServiceMetrics metrics(MetricsOptions{kCap});
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&metrics, t] {
+      for (int i = 0; i < 500; ++i) {
+        metrics.RecordTitleScore(absl::StrCat("t", t, "-", i % 50), "float_ssim", 0.9);
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  const Exposition e = Parse(metrics.Serialize());
+  EXPECT_EQ(TitlesIn(e).size(), static_cast<size_t>(kCap));
+  EXPECT_EQ(e.Value("ssimd_titles_tracked"), kCap);
+}
+
+// A minimal HTTP/1.0 GET on loopback, to read /metrics as Prometheus would.
+std::string HttpGet(int port, const std::string& path) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) {
+    close(fd);
+    return "";
+  }
+  const std::string request = "GET " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+  if (write(fd, request.data(), request.size()) != static_cast<ssize_t>(request.size())) {
+    close(fd);
+    return "";
+  }
+  std::string response;
+  char buffer[4096];
+  for (ssize_t n; (n = read(fd, buffer, sizeof(buffer))) > 0;) response.append(buffer, n);
+  close(fd);
+  return response;
+}
+
+TEST(ServiceMetricsTest, ServesMetricsOverHttpOnAnyFreePort) {
+  ServiceMetrics metrics;
+  EXPECT_EQ(metrics.HttpPort(), 0);
+  ASSERT_TRUE(metrics.StartHttp("127.0.0.1:0").ok());
+  const int port = metrics.HttpPort();
+  ASSERT_GT(port, 0);
+  metrics.RecordRpc("ScoreClip", "OK");
+  const std::string response = HttpGet(port, "/metrics");
+  EXPECT_THAT(response, ::testing::StartsWith("HTTP/1.1 200"));
+  EXPECT_THAT(response, ::testing::HasSubstr("ssimd_rpcs_total{"));
+
+  EXPECT_EQ(metrics.StartHttp("127.0.0.1:0").code(), absl::StatusCode::kFailedPrecondition);
+  ServiceMetrics other;
+  const absl::Status busy = other.StartHttp(absl::StrCat("127.0.0.1:", port));
+  EXPECT_EQ(busy.code(), absl::StatusCode::kUnavailable) << busy;
+  EXPECT_EQ(other.HttpPort(), 0);
+}
+
+TEST(ServiceMetricsTest, RefusesMalformedAddresses) {
+  ServiceMetrics metrics;
+  for (const char* address : {"", "9090", ":9090", "localhost", "127.0.0.1:http",
+                              "127.0.0.1:65536", "127.0.0.1:-1"}) {
+    const absl::Status status = metrics.StartHttp(address);
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << address;
+    EXPECT_THAT(std::string(status.message()), ::testing::HasSubstr("host:port")) << address;
+  }
+}
+
+}  // namespace
+}  // namespace ssimd

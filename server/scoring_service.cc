@@ -1,0 +1,176 @@
+#include "server/scoring_service.h"
+
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "absl/types/span.h"
+#include "server/capabilities.h"
+#include "server/clip_reactor.h"
+#include "server/files_reactor.h"
+#include "server/grpc_convert.h"
+#include "server/logging.h"
+#include "server/request_parsing.h"
+
+namespace ssimd {
+namespace {
+
+// Answers a refused stream at once and cleans up after itself.
+template <typename Reactor>
+class Rejected final : public Reactor {
+ public:
+  explicit Rejected(grpc::Status status) { this->Finish(std::move(status)); }
+  void OnDone() override { delete this; }
+};
+
+absl::Span<const uint8_t> Bytes(const std::string& s) {
+  return absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+}
+
+}  // namespace
+
+bool ScoringServiceImpl::AdmitStream(const char* method) {
+  if (ctx_->active_streams.fetch_add(1) < ctx_->options.max_concurrent_streams) return true;
+  ctx_->active_streams.fetch_sub(1);
+  ctx_->metrics->RecordRpc(method, StatusCodeName(grpc::StatusCode::RESOURCE_EXHAUSTED));
+  LogEvent(spdlog::level::warn, "stream refused: too many concurrent streams",
+           {{"method", method},
+            {"max_concurrent_streams", absl::StrCat(ctx_->options.max_concurrent_streams)}});
+  return false;
+}
+
+grpc::Status ScoringServiceImpl::StreamsExhausted() const {
+  return grpc::Status(
+      grpc::StatusCode::RESOURCE_EXHAUSTED,
+      absl::StrFormat("this server already serves its maximum of %d concurrent streams "
+                      "(--max_concurrent_streams); retry with backoff or use another replica",
+                      ctx_->options.max_concurrent_streams));
+}
+
+grpc::ServerBidiReactor<v1::ScoreClipRequest, v1::ScoreClipResponse>*
+ScoringServiceImpl::ScoreClip(grpc::CallbackServerContext* call) {
+  if (!AdmitStream("ScoreClip")) {
+    return new Rejected<grpc::ServerBidiReactor<v1::ScoreClipRequest, v1::ScoreClipResponse>>(
+        StreamsExhausted());
+  }
+  return new ClipReactor(ctx_, call);
+}
+
+grpc::ServerWriteReactor<v1::ScoreClipResponse>* ScoringServiceImpl::ScoreFiles(
+    grpc::CallbackServerContext* call, const v1::ScoreFilesRequest* request) {
+  if (!AdmitStream("ScoreFiles")) {
+    return new Rejected<grpc::ServerWriteReactor<v1::ScoreClipResponse>>(StreamsExhausted());
+  }
+  return new FilesReactor(ctx_, call, *request);
+}
+
+void ScoringServiceImpl::FinishUnary(grpc::ServerUnaryReactor* reactor, const char* method,
+                                     const grpc::Status& status) {
+  ctx_->metrics->RecordRpc(method, StatusCodeName(status.error_code()));
+  if (!status.ok()) {
+    LogEvent(spdlog::level::info, "request refused",
+             {{"method", method},
+              {"status", StatusCodeName(status.error_code())},
+              {"error", status.error_message()}});
+  }
+  reactor->Finish(status);
+}
+
+grpc::ServerUnaryReactor* ScoringServiceImpl::ScorePair(grpc::CallbackServerContext* call,
+                                                        const v1::ScorePairRequest* request,
+                                                        v1::ScorePairResponse* response) {
+  grpc::ServerUnaryReactor* reactor = call->DefaultReactor();
+  if (ctx_->pending_pairs.fetch_add(1) >= ctx_->options.max_pending_pairs) {
+    ctx_->pending_pairs.fetch_sub(1);
+    FinishUnary(reactor, "ScorePair",
+                grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                             absl::StrFormat("this server already has %d ScorePair calls pending "
+                                             "(--max_pending_pairs); retry with backoff",
+                                             ctx_->options.max_pending_pairs)));
+    return reactor;
+  }
+  ClipSettings settings;
+  absl::Status status;
+  if (!request->has_geometry()) {
+    status = absl::InvalidArgumentError(
+        "geometry: missing; give width, height, bit_depth (and pixel_format)");
+  }
+  if (status.ok()) {
+    auto geometry = ParseGeometry(request->geometry(), "geometry");
+    if (geometry.ok()) settings.geometry = *geometry;
+    status = geometry.status();
+  }
+  if (status.ok()) {
+    auto features = ParseFeatures(request->features(), "features");
+    if (features.ok()) settings.features = *features;
+    status = features.status();
+  }
+  if (status.ok()) {
+    auto backend = ParseBackend(request->backend(), ctx_->options.backend_policy, "backend");
+    if (backend.ok()) settings.backend = *backend;
+    status = backend.status();
+  }
+  if (status.ok()) {
+    status = CheckPlaneSize(settings.geometry, request->reference_luma().size(), "reference_luma");
+  }
+  if (status.ok()) {
+    status = CheckPlaneSize(settings.geometry, request->distorted_luma().size(), "distorted_luma");
+  }
+  if (status.ok()) {
+    status = ctx_->dispatcher->CheckRequest(settings.geometry, settings.features, settings.backend);
+  }
+  if (!status.ok()) {
+    ctx_->pending_pairs.fetch_sub(1);
+    FinishUnary(reactor, "ScorePair", ToGrpcStatus(status));
+    return reactor;
+  }
+  const absl::Time submitted = absl::Now();
+  ctx_->pool->Submit([this, call, reactor, request, response, settings, submitted] {
+    ScorePairOnWorker(call, reactor, request, response, settings, submitted);
+  });
+  return reactor;
+}
+
+void ScoringServiceImpl::ScorePairOnWorker(grpc::CallbackServerContext* call,
+                                           grpc::ServerUnaryReactor* reactor,
+                                           const v1::ScorePairRequest* request,
+                                           v1::ScorePairResponse* response,
+                                           const ClipSettings& settings,
+                                           absl::Time submitted) {
+  const absl::Duration pool_wait = absl::Now() - submitted;
+  grpc::Status status;
+  if (call->IsCancelled()) {
+    status = grpc::Status(grpc::StatusCode::CANCELLED, "cancelled before it was scored");
+  } else {
+    auto ref = MakeLumaView(settings.geometry, Bytes(request->reference_luma()), "reference_luma");
+    auto dis = MakeLumaView(settings.geometry, Bytes(request->distorted_luma()), "distorted_luma");
+    absl::Status valid = !ref.ok() ? ref.status() : !dis.ok() ? dis.status() : absl::OkStatus();
+    if (valid.ok()) valid = ValidateSampleRange(*ref, "reference_luma");
+    if (valid.ok()) valid = ValidateSampleRange(*dis, "distorted_luma");
+    if (valid.ok()) {
+      absl::StatusOr<ScoreResult> result = ctx_->dispatcher->Score(
+          settings.geometry, settings.features, FramePair{*ref, *dis}, settings.backend);
+      if (result.ok()) {
+        result->timings.queue_wait += absl::ToDoubleSeconds(pool_wait);
+        ctx_->metrics->RecordFrame(settings.features, *result);
+        FillFrameResult(0, *result, response->mutable_result());
+      }
+      valid = result.status();
+    }
+    status = ToGrpcStatus(valid);
+  }
+  ctx_->pending_pairs.fetch_sub(1);
+  FinishUnary(reactor, "ScorePair", status);
+}
+
+grpc::ServerUnaryReactor* ScoringServiceImpl::GetCapabilities(
+    grpc::CallbackServerContext* call, const v1::GetCapabilitiesRequest* /*request*/,
+    v1::Capabilities* response) {
+  grpc::ServerUnaryReactor* reactor = call->DefaultReactor();
+  FillCapabilities(*ctx_, response);
+  FinishUnary(reactor, "GetCapabilities", grpc::Status::OK);
+  return reactor;
+}
+
+}  // namespace ssimd

@@ -1,0 +1,135 @@
+#include "server/server_flags.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+
+ABSL_FLAG(std::string, address, "127.0.0.1:50051",
+          "gRPC listening address, host:port (port 0 picks a free port). Use 0.0.0.0:PORT or "
+          "[::]:PORT to listen on every interface.");
+ABSL_FLAG(std::string, metrics_address, "127.0.0.1:9090",
+          "Prometheus /metrics over HTTP, host:port; empty turns it off.");
+ABSL_FLAG(std::string, backend, "auto",
+          "auto: the GPU where it can serve a request, else the CPU (and the response says why); "
+          "gpu: GPU only, no CPU fallback (health is NOT_SERVING without a usable GPU); cpu: never "
+          "use a GPU.");
+ABSL_FLAG(int, workers, 0,
+          "Threads that score frames (frames scored at once across all streams); 0 = one per "
+          "hardware thread.");
+ABSL_FLAG(int, cpu_threads, 1,
+          "Threads the CPU backend uses inside one frame; 0 = one per hardware thread. Scores do "
+          "not depend on it.");
+ABSL_FLAG(int, gpu_streams_per_device, 4, "Stream slots per GPU (frames one GPU works on at once).");
+ABSL_FLAG(std::vector<std::string>, gpu_devices, {},
+          "Comma-separated GPU indices to use; empty = every device found.");
+ABSL_FLAG(int, max_concurrent_streams, 64,
+          "ScoreClip/ScoreFiles streams open at once; more get RESOURCE_EXHAUSTED.");
+ABSL_FLAG(int, max_frames_in_flight, 4,
+          "Frames of one stream read but not yet answered; the stream is not read further until "
+          "one is answered (backpressure).");
+ABSL_FLAG(int, max_pending_pairs, 64,
+          "ScorePair calls queued or being scored at once; more get RESOURCE_EXHAUSTED.");
+ABSL_FLAG(int64_t, max_message_bytes, ssimd::kDefaultMaxMessageBytes,
+          "Largest request message in bytes. The default fits an 8K (8192x4320) 16-bit luma pair.");
+ABSL_FLAG(std::string, files_root, "",
+          "Directory ScoreFiles may read .yuv/.y4m files from; empty disables ScoreFiles.");
+ABSL_FLAG(std::vector<std::string>, default_percentiles,
+          std::vector<std::string>({"1", "5", "50", "95", "99"}),
+          "Percentiles (0-100) of each metric in a clip summary when the request names none.");
+ABSL_FLAG(absl::Duration, grace_period, absl::Seconds(30),
+          "On SIGTERM/SIGINT: how long running streams may take to finish before they are "
+          "cancelled.");
+ABSL_FLAG(absl::Duration, health_poll_interval, absl::Seconds(1),
+          "How often backend health (and device metrics) are refreshed.");
+ABSL_FLAG(bool, reflection, true, "Serve gRPC server reflection (for grpcurl and similar tools).");
+ABSL_FLAG(std::string, tls_cert_file, "", "PEM certificate chain; with --tls_key_file enables TLS.");
+ABSL_FLAG(std::string, tls_key_file, "", "PEM private key of --tls_cert_file.");
+ABSL_FLAG(std::string, tls_client_ca_file, "",
+          "PEM CA bundle; when set, clients must present a certificate signed by it (mTLS).");
+ABSL_FLAG(std::string, log_format, "text", "text, or json for one JSON object per line.");
+ABSL_FLAG(std::string, log_level, "info", "trace, debug, info, warn, error, critical or off.");
+ABSL_FLAG(int, max_titles, 1000, "Per-title score gauges kept in metrics (least recent evicted).");
+
+namespace ssimd {
+namespace {
+
+absl::Status BadFlag(const char* flag, const std::string& message) {
+  return absl::InvalidArgumentError(absl::StrCat("--", flag, ": ", message));
+}
+
+}  // namespace
+
+absl::StatusOr<ServerFlags> ServerFlagsFromCommandLine() {
+  ServerFlags out;
+  ServerOptions& server = out.server;
+  server.address = absl::GetFlag(FLAGS_address);
+  out.metrics_address = absl::GetFlag(FLAGS_metrics_address);
+
+  const std::string backend = absl::GetFlag(FLAGS_backend);
+  if (backend == "auto") {
+    server.service.backend_policy = BackendPreference::kAuto;
+  } else if (backend == "gpu") {
+    server.service.backend_policy = BackendPreference::kGpu;
+  } else if (backend == "cpu") {
+    server.service.backend_policy = BackendPreference::kCpu;
+  } else {
+    return BadFlag("backend", absl::StrCat("expected auto, gpu or cpu, got \"", backend, "\""));
+  }
+
+  server.workers = absl::GetFlag(FLAGS_workers);
+  if (server.workers < 0) return BadFlag("workers", "expected 0 (automatic) or more");
+  out.cpu.threads = absl::GetFlag(FLAGS_cpu_threads);
+  if (out.cpu.threads < 0) return BadFlag("cpu_threads", "expected 0 (automatic) or more");
+  out.gpu.streams_per_device = absl::GetFlag(FLAGS_gpu_streams_per_device);
+  if (out.gpu.streams_per_device < 1) return BadFlag("gpu_streams_per_device", "expected 1 or more");
+  for (const std::string& index : absl::GetFlag(FLAGS_gpu_devices)) {
+    int i = 0;
+    if (!absl::SimpleAtoi(index, &i) || i < 0) {
+      return BadFlag("gpu_devices",
+                     absl::StrCat("expected comma-separated device indices, got \"", index, "\""));
+    }
+    out.gpu.device_indices.push_back(i);
+  }
+
+  ServiceOptions& service = server.service;
+  service.max_concurrent_streams = absl::GetFlag(FLAGS_max_concurrent_streams);
+  service.max_frames_in_flight = absl::GetFlag(FLAGS_max_frames_in_flight);
+  service.max_pending_pairs = absl::GetFlag(FLAGS_max_pending_pairs);
+  service.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
+  service.files_root = absl::GetFlag(FLAGS_files_root);
+  service.default_percentiles.clear();
+  for (const std::string& text : absl::GetFlag(FLAGS_default_percentiles)) {
+    double p = 0;
+    if (!absl::SimpleAtod(text, &p) || !(p >= 0 && p <= 100)) {
+      return BadFlag("default_percentiles",
+                     absl::StrCat("expected numbers from 0 to 100, got \"", text, "\""));
+    }
+    service.default_percentiles.push_back(p);
+  }
+
+  out.grace_period = absl::GetFlag(FLAGS_grace_period);
+  if (out.grace_period < absl::ZeroDuration()) return BadFlag("grace_period", "must not be negative");
+  server.health_poll_interval = absl::GetFlag(FLAGS_health_poll_interval);
+  if (server.health_poll_interval <= absl::ZeroDuration()) {
+    return BadFlag("health_poll_interval", "must be positive, e.g. 1s");
+  }
+  server.reflection = absl::GetFlag(FLAGS_reflection);
+  server.tls.cert_file = absl::GetFlag(FLAGS_tls_cert_file);
+  server.tls.key_file = absl::GetFlag(FLAGS_tls_key_file);
+  server.tls.client_ca_file = absl::GetFlag(FLAGS_tls_client_ca_file);
+
+  auto format = ParseLogFormat(absl::GetFlag(FLAGS_log_format));
+  if (!format.ok()) return BadFlag("log_format", std::string(format.status().message()));
+  out.logging.format = *format;
+  out.logging.level = absl::GetFlag(FLAGS_log_level);
+  out.metrics.max_titles = absl::GetFlag(FLAGS_max_titles);
+  if (out.metrics.max_titles < 0) return BadFlag("max_titles", "expected 0 or more");
+  return out;
+}
+
+}  // namespace ssimd

@@ -1,0 +1,190 @@
+#include "server/server_runner.h"
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/health_check_service_interface.h"
+#include "grpcpp/impl/server_builder_option.h"
+#include "grpcpp/security/server_credentials.h"
+#include "server/logging.h"
+
+namespace ssimd {
+namespace {
+
+absl::StatusOr<std::string> ReadPem(const std::string& path, const char* flag) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::InvalidArgumentError(absl::StrCat("--", flag, ": cannot read ", path));
+  }
+  std::stringstream contents;
+  contents << in.rdbuf();
+  return contents.str();
+}
+
+absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeCredentials(const TlsOptions& tls) {
+  if (tls.cert_file.empty() && tls.key_file.empty()) {
+    if (!tls.client_ca_file.empty()) {
+      return absl::InvalidArgumentError(
+          "--tls_client_ca_file needs --tls_cert_file and --tls_key_file (mTLS is TLS plus client "
+          "certificates)");
+    }
+    return grpc::InsecureServerCredentials();
+  }
+  if (tls.cert_file.empty() || tls.key_file.empty()) {
+    return absl::InvalidArgumentError(
+        "TLS needs both --tls_cert_file and --tls_key_file, or neither for plaintext");
+  }
+  auto cert = ReadPem(tls.cert_file, "tls_cert_file");
+  if (!cert.ok()) return cert.status();
+  auto key = ReadPem(tls.key_file, "tls_key_file");
+  if (!key.ok()) return key.status();
+  grpc::SslServerCredentialsOptions ssl(GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE);
+  ssl.pem_key_cert_pairs.push_back({*key, *cert});
+  if (!tls.client_ca_file.empty()) {
+    auto ca = ReadPem(tls.client_ca_file, "tls_client_ca_file");
+    if (!ca.ok()) return ca.status();
+    ssl.pem_root_certs = *ca;
+    ssl.client_certificate_request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
+  }
+  return grpc::SslServerCredentials(ssl);
+}
+
+// Adds reflection to one server only; InitProtoReflectionServerBuilderPlugin() would add it to
+// every server the process builds afterwards.
+class ReflectionOption final : public grpc::ServerBuilderOption {
+ public:
+  void UpdateArguments(grpc::ChannelArguments* /*args*/) override {}
+  void UpdatePlugins(std::vector<std::unique_ptr<grpc::ServerBuilderPlugin>>* plugins) override {
+    plugins->push_back(std::make_unique<grpc::reflection::ProtoServerReflectionPlugin>());
+  }
+};
+
+bool CanServe(const ServiceContext& ctx) {
+  return ctx.dispatcher->CanServe(ctx.options.backend_policy);
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<ServerRunner>> ServerRunner::Start(const ServerOptions& options,
+                                                                  Backends backends,
+                                                                  ServiceMetrics* metrics) {
+  if (backends.dispatcher == nullptr || metrics == nullptr) {
+    return absl::InvalidArgumentError("ServerRunner needs a dispatcher and metrics");
+  }
+  const ServiceOptions& so = options.service;
+  if (so.max_concurrent_streams < 1 || so.max_frames_in_flight < 1 || so.max_pending_pairs < 1) {
+    return absl::InvalidArgumentError(
+        "--max_concurrent_streams, --max_frames_in_flight and --max_pending_pairs must be at "
+        "least 1");
+  }
+  if (so.max_message_bytes < 1024 || so.max_message_bytes > (int64_t{1} << 31) - 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--max_message_bytes must be from 1024 to 2147483647 (gRPC's limit), got ",
+        so.max_message_bytes));
+  }
+  auto credentials = MakeCredentials(options.tls);
+  if (!credentials.ok()) return credentials.status();
+
+  std::unique_ptr<ServerRunner> runner(new ServerRunner());
+  runner->backends_ = std::move(backends);
+  runner->health_poll_interval_ = options.health_poll_interval;
+  if (!so.files_root.empty()) {
+    auto guard = PathGuard::Create(so.files_root);
+    if (!guard.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--files_root: ", guard.status().message()));
+    }
+    runner->files_ = std::make_unique<PathGuard>(*std::move(guard));
+  }
+  runner->pool_ = std::make_unique<WorkerPool>(options.workers);
+  runner->ctx_ = std::make_unique<ServiceContext>();
+  ServiceContext& ctx = *runner->ctx_;
+  ctx.dispatcher = runner->backends_.dispatcher.get();
+  ctx.gpu = runner->backends_.gpu;
+  ctx.gpu_unavailable_reason = runner->backends_.gpu_unavailable_reason;
+  ctx.pool = runner->pool_.get();
+  ctx.metrics = metrics;
+  ctx.files = runner->files_.get();
+  ctx.options = so;
+  runner->service_ = std::make_unique<ScoringServiceImpl>(runner->ctx_.get());
+
+  // A process-wide switch (and not thread-safe): set once, before the first server is built.
+  static const bool health_enabled = [] {
+    grpc::EnableDefaultHealthCheckService(true);
+    return true;
+  }();
+  (void)health_enabled;
+
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(options.address, *credentials, &runner->port_);
+  builder.SetMaxReceiveMessageSize(static_cast<int>(so.max_message_bytes));
+  builder.RegisterService(runner->service_.get());
+  if (options.reflection) builder.SetOption(std::make_unique<ReflectionOption>());
+  runner->server_ = builder.BuildAndStart();
+  if (runner->server_ == nullptr || runner->port_ == 0) {
+    return absl::UnavailableError(absl::StrCat(
+        "cannot listen on ", options.address,
+        " (address in use, or not a local address?); choose another with --address"));
+  }
+  runner->UpdateHealth();
+  runner->health_thread_ = std::thread([r = runner.get()] { r->PollHealth(); });
+  return runner;
+}
+
+ServerRunner::~ServerRunner() { Shutdown(absl::ZeroDuration()); }
+
+bool ServerRunner::serving() const {
+  absl::MutexLock lock(&mu_);
+  return serving_;
+}
+
+void ServerRunner::UpdateHealth() {
+  const bool serving = CanServe(*ctx_);
+  if (ctx_->gpu != nullptr) ctx_->metrics->UpdateDevices(ctx_->gpu->Stats());
+  absl::MutexLock lock(&mu_);
+  if (shut_down_) return;
+  if (serving != serving_ || !health_published_) {
+    grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
+    if (health != nullptr) {
+      health->SetServingStatus("", serving);
+      health->SetServingStatus(kScoringServiceName, serving);
+    }
+    if (health_published_) {
+      LogEvent(serving ? spdlog::level::info : spdlog::level::err,
+               serving ? "health: SERVING" : "health: NOT_SERVING (no backend can serve)",
+               {{"default_backend", ctx_->dispatcher->DefaultBackend()}});
+    }
+    serving_ = serving;
+    health_published_ = true;
+  }
+}
+
+void ServerRunner::PollHealth() {
+  while (!stop_health_.WaitForNotificationWithTimeout(health_poll_interval_)) UpdateHealth();
+}
+
+void ServerRunner::Shutdown(absl::Duration grace) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (shut_down_) return;
+    shut_down_ = true;
+    serving_ = false;
+    // Probes see NOT_SERVING while the streams drain, so traffic moves elsewhere.
+    grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
+    if (health != nullptr) health->Shutdown();
+  }
+  stop_health_.Notify();
+  if (health_thread_.joinable()) health_thread_.join();
+  const auto deadline =
+      std::chrono::system_clock::now() + absl::ToChronoMilliseconds(grace);
+  server_->Shutdown(deadline);
+  server_->Wait();
+  // Frames still queued belong to finished streams; they end quickly and free their streams.
+  pool_.reset();
+}
+
+}  // namespace ssimd

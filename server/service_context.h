@@ -1,0 +1,35 @@
+// What every RPC of the scoring service shares: the engine, the worker pool, metrics, settings and
+// the counters behind the concurrency caps.
+#ifndef SSIMD_SERVER_SERVICE_CONTEXT_H_
+#define SSIMD_SERVER_SERVICE_CONTEXT_H_
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "engine/dispatcher.h"
+#include "engine/gpu/gpu_scorer.h"
+#include "server/metrics.h"
+#include "server/path_guard.h"
+#include "server/service_options.h"
+#include "server/worker_pool.h"
+
+namespace ssimd {
+
+struct ServiceContext {
+  Dispatcher* dispatcher = nullptr;
+  GpuScorer* gpu = nullptr;  // null when no device is usable; owned by the dispatcher
+  std::string gpu_unavailable_reason;
+  WorkerPool* pool = nullptr;
+  ServiceMetrics* metrics = nullptr;
+  const PathGuard* files = nullptr;  // null: ScoreFiles is disabled
+  ServiceOptions options;
+
+  std::atomic<int> active_streams{0};
+  std::atomic<int> pending_pairs{0};
+  std::atomic<uint64_t> next_stream_id{1};
+};
+
+}  // namespace ssimd
+
+#endif  // SSIMD_SERVER_SERVICE_CONTEXT_H_

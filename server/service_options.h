@@ -1,0 +1,37 @@
+// Settings of the scoring service that every RPC sees (set from flags in main, or by tests).
+#ifndef SSIMD_SERVER_SERVICE_OPTIONS_H_
+#define SSIMD_SERVER_SERVICE_OPTIONS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/dispatcher.h"
+
+namespace ssimd {
+
+// Fits an 8K (8192x4320) 16-bit luma pair, 135 MiB, with room for the message framing.
+inline constexpr int64_t kDefaultMaxMessageBytes = int64_t{160} << 20;
+
+struct ServiceOptions {
+  // ScoreClip and ScoreFiles streams open at once; more get RESOURCE_EXHAUSTED.
+  int max_concurrent_streams = 64;
+  // Frames of one stream read but not yet answered. The stream is not read further until one is
+  // answered, so a fast sender is slowed down by HTTP/2 flow control instead of filling memory.
+  int max_frames_in_flight = 4;
+  // ScorePair calls being scored or queued at once; more get RESOURCE_EXHAUSTED.
+  int max_pending_pairs = 64;
+  // Largest request message accepted (gRPC refuses larger ones with RESOURCE_EXHAUSTED).
+  int64_t max_message_bytes = kDefaultMaxMessageBytes;
+  // Directory ScoreFiles may read from; empty disables ScoreFiles.
+  std::string files_root;
+  // The server's policy: kAuto serves requests as they ask; kGpu turns kAuto requests into
+  // GPU-only ones (no CPU fallback); kCpu serves everything on the CPU.
+  BackendPreference backend_policy = BackendPreference::kAuto;
+  // Percentiles reported in a clip summary when the request names none.
+  std::vector<double> default_percentiles = {1, 5, 50, 95, 99};
+};
+
+}  // namespace ssimd
+
+#endif  // SSIMD_SERVER_SERVICE_OPTIONS_H_

@@ -1,0 +1,368 @@
+#include "server/stream_pipeline.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/types/span.h"
+#include "server/grpc_convert.h"
+
+namespace ssimd {
+namespace {
+
+absl::Span<const uint8_t> Bytes(const std::string& s) {
+  return absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+}
+
+std::string FeatureLabel(const FeatureSet& features) {
+  std::string out;
+  for (const std::string& arg : FormatFeatureArgs(features)) {
+    absl::StrAppend(&out, out.empty() ? "" : " ", arg);
+  }
+  return out;
+}
+
+const char* BackendName(BackendPreference p) {
+  switch (p) {
+    case BackendPreference::kAuto:
+      return "auto";
+    case BackendPreference::kGpu:
+      return "gpu";
+    case BackendPreference::kCpu:
+      return "cpu";
+  }
+  return "auto";
+}
+
+}  // namespace
+
+StreamPipeline::StreamPipeline(ServiceContext* ctx, Host* host, absl::string_view method,
+                               std::string peer)
+    : ctx_(ctx),
+      host_(host),
+      method_(method),
+      stream_id_(absl::StrCat(ctx->next_stream_id.fetch_add(1))),
+      peer_(std::move(peer)) {
+  ctx_->metrics->StreamStarted();
+  absl::MutexLock lock(&mu_);
+  started_ = absl::Now();
+}
+
+StreamPipeline::~StreamPipeline() = default;
+
+void StreamPipeline::Start() {
+  Actions actions;
+  {
+    absl::MutexLock lock(&mu_);
+    actions = Plan();
+  }
+  Execute(std::move(actions));
+}
+
+bool StreamPipeline::configured() const {
+  absl::MutexLock lock(&mu_);
+  return configured_;
+}
+
+uint64_t StreamPipeline::frames_fetched() const {
+  absl::MutexLock lock(&mu_);
+  return frames_fetched_;
+}
+
+void StreamPipeline::FetchedConfig(ClipSettings settings) {
+  Actions actions;
+  {
+    absl::MutexLock lock(&mu_);
+    fetching_ = false;
+    settings_ = std::move(settings);
+    configured_ = true;
+    started_ = absl::Now();
+    LogFields labels = {{"method", method_}, {"peer", peer_}};
+    if (!settings_.title_id.empty()) labels.emplace_back("title", settings_.title_id);
+    if (!settings_.rung.empty()) labels.emplace_back("rung", settings_.rung);
+    for (const auto& [key, value] : settings_.labels) labels.emplace_back(key, value);
+    log_ = std::make_unique<StreamLog>(stream_id_, std::move(labels));
+    const Geometry& g = settings_.geometry;
+    log_->Info("stream started",
+               {{"geometry", absl::StrFormat("%dx%d", g.width, g.height)},
+                {"bit_depth", absl::StrCat(g.bit_depth)},
+                {"features", FeatureLabel(settings_.features)},
+                {"backend", BackendName(settings_.backend)}});
+    actions = Plan();
+  }
+  Execute(std::move(actions));
+}
+
+void StreamPipeline::FetchedFrame(uint64_t index, std::string reference, std::string distorted) {
+  Actions actions;
+  bool submit = false;
+  {
+    absl::MutexLock lock(&mu_);
+    fetching_ = false;
+    if (!finish_called_ && !failure_.has_value() && !cancelled_) {
+      ++frames_fetched_;
+      ++in_flight_;
+      ++tasks_;
+      ctx_->metrics->FramesInFlightChanged(1);
+      submit = true;
+    }
+    actions = Plan();
+  }
+  if (submit) {
+    // Shared pointers keep the task copyable for std::function without copying the planes.
+    auto ref = std::make_shared<const std::string>(std::move(reference));
+    auto dis = std::make_shared<const std::string>(std::move(distorted));
+    const absl::Time submitted = absl::Now();
+    ctx_->pool->Submit([this, index, ref, dis, submitted] { Score(index, ref, dis, submitted); });
+  }
+  Execute(std::move(actions));
+}
+
+void StreamPipeline::FetchedEnd() {
+  Actions actions;
+  {
+    absl::MutexLock lock(&mu_);
+    fetching_ = false;
+    input_done_ = true;
+    if (!configured_ && !cancelled_) {
+      FailLocked(absl::FailedPreconditionError(
+          "the stream ended before its config message; send ScoreClipRequest.config first"));
+    }
+    actions = Plan();
+  }
+  Execute(std::move(actions));
+}
+
+void StreamPipeline::FetchFailed(const absl::Status& status) {
+  Actions actions;
+  {
+    absl::MutexLock lock(&mu_);
+    fetching_ = false;
+    input_done_ = true;
+    FailLocked(status);
+    actions = Plan();
+  }
+  Execute(std::move(actions));
+}
+
+void StreamPipeline::WriteDone(bool ok) {
+  Actions actions;
+  {
+    absl::MutexLock lock(&mu_);
+    write_in_progress_ = false;
+    current_write_.reset();
+    if (!ok) {
+      // The client went away (cancelled, or the connection broke); nothing more can be sent.
+      FailLocked(absl::CancelledError("the client stopped receiving results"));
+    }
+    actions = Plan();
+  }
+  Execute(std::move(actions));
+}
+
+void StreamPipeline::Cancelled() {
+  Actions actions;
+  {
+    absl::MutexLock lock(&mu_);
+    cancelled_ = true;
+    stopping_.store(true, std::memory_order_release);
+    actions = Plan();
+  }
+  Execute(std::move(actions));
+}
+
+void StreamPipeline::Done() {
+  Actions actions;
+  {
+    absl::MutexLock lock(&mu_);
+    done_ = true;
+    actions = Plan();
+  }
+  Execute(std::move(actions));
+}
+
+void StreamPipeline::HoldTask() {
+  absl::MutexLock lock(&mu_);
+  ++tasks_;
+}
+
+void StreamPipeline::ReleaseTask() {
+  Actions actions;
+  {
+    absl::MutexLock lock(&mu_);
+    --tasks_;
+    actions = Plan();
+  }
+  Execute(std::move(actions));
+}
+
+void StreamPipeline::FailLocked(const absl::Status& status) {
+  if (!failure_.has_value()) failure_ = status;
+  stopping_.store(true, std::memory_order_release);
+}
+
+void StreamPipeline::FinishLocked(const grpc::Status& status) {
+  finish_called_ = true;
+  stopping_.store(true, std::memory_order_release);
+  const std::string code = StatusCodeName(status.error_code());
+  ctx_->metrics->RecordRpc(method_, code);
+  ctx_->metrics->StreamFinished();
+  if (in_flight_ > 0) ctx_->metrics->FramesInFlightChanged(-in_flight_);
+  in_flight_ = 0;
+  ready_.clear();
+  ctx_->active_streams.fetch_sub(1);
+  LogFields fields = {{"status", code}, {"frames", absl::StrCat(accumulator_.frames())}};
+  if (!status.ok()) fields.emplace_back("error", status.error_message());
+  if (log_ != nullptr) {
+    log_->Finished(code, fields);
+  } else {
+    // The stream failed before its config: no stream log exists yet.
+    fields.emplace_back("method", method_);
+    fields.emplace_back("peer", peer_);
+    fields.emplace_back("stream", stream_id_);
+    LogEvent(status.ok() ? spdlog::level::info : spdlog::level::warn, "stream finished", fields);
+  }
+}
+
+std::unique_ptr<v1::ScoreClipResponse> StreamPipeline::SummaryLocked() {
+  auto response = std::make_unique<v1::ScoreClipResponse>();
+  v1::ClipSummary* summary = response->mutable_summary();
+  accumulator_.FillSummary(settings_.percentiles, summary);
+  summary->set_elapsed_seconds(absl::ToDoubleSeconds(absl::Now() - started_));
+  if (!settings_.title_id.empty()) {
+    for (const auto& [metric, mean] : accumulator_.Means()) {
+      ctx_->metrics->RecordTitleScore(settings_.title_id, metric, mean);
+    }
+  }
+  return response;
+}
+
+StreamPipeline::Actions StreamPipeline::Plan() {
+  Actions a;
+  if (!finish_called_) {
+    if (failure_.has_value() || cancelled_) {
+      if (!write_in_progress_ && ops_starting_ == 0) {
+        const grpc::Status status =
+            failure_.has_value()
+                ? ToGrpcStatus(*failure_)
+                : grpc::Status(grpc::StatusCode::CANCELLED,
+                               "the stream was cancelled (by the client, its deadline, or a "
+                               "server shutdown)");
+        FinishLocked(status);
+        a.finish = status;
+      }
+    } else {
+      if (!write_in_progress_) {
+        auto it = ready_.find(next_write_);
+        if (it != ready_.end()) {
+          Ready& ready = it->second;
+          accumulator_.Add(ready.scores, ready.backend, ready.fell_back);
+          current_write_ = std::move(ready.response);
+          ready_.erase(it);
+          ++next_write_;
+          --in_flight_;
+          ctx_->metrics->FramesInFlightChanged(-1);
+          write_in_progress_ = true;
+          a.write = current_write_.get();
+        } else if (input_done_ && in_flight_ == 0 && !summary_sent_) {
+          current_write_ = SummaryLocked();
+          summary_sent_ = true;
+          write_in_progress_ = true;
+          a.write = current_write_.get();
+        } else if (summary_sent_) {
+          FinishLocked(grpc::Status::OK);
+          a.finish = grpc::Status::OK;
+        }
+      }
+      if (!a.finish.has_value() && !fetching_ && !input_done_ &&
+          in_flight_ < ctx_->options.max_frames_in_flight) {
+        fetching_ = true;
+        a.fetch = true;
+      }
+    }
+  }
+  if (a.fetch || a.write != nullptr) ++ops_starting_;
+  if (done_ && tasks_ == 0 && ops_starting_ == 0 && !destroyed_) {
+    destroyed_ = true;
+    a.destroy = true;
+  }
+  return a;
+}
+
+void StreamPipeline::Execute(Actions actions) {
+  if (actions.fetch || actions.write != nullptr) {
+    if (actions.write != nullptr) host_->HostWrite(actions.write);
+    if (actions.fetch) host_->HostFetch();
+    Actions next;
+    {
+      absl::MutexLock lock(&mu_);
+      --ops_starting_;
+      next = Plan();
+    }
+    Execute(std::move(next));
+    return;
+  }
+  if (actions.finish.has_value()) {
+    host_->HostFinish(*actions.finish);
+    return;  // OnDone may already have run and deleted this pipeline
+  }
+  if (actions.destroy) host_->HostDestroy();
+}
+
+void StreamPipeline::Score(uint64_t index, std::shared_ptr<const std::string> reference,
+                           std::shared_ptr<const std::string> distorted, absl::Time submitted) {
+  if (stopping()) {
+    Scored(index, absl::CancelledError("stream stopped"));
+    return;
+  }
+  const absl::Duration pool_wait = absl::Now() - submitted;
+  const Geometry& g = settings_.geometry;
+  const std::string ref_name = absl::StrFormat("frame %d reference_luma", index);
+  const std::string dis_name = absl::StrFormat("frame %d distorted_luma", index);
+  auto ref = MakeLumaView(g, Bytes(*reference), ref_name);
+  auto dis = MakeLumaView(g, Bytes(*distorted), dis_name);
+  absl::Status valid = !ref.ok() ? ref.status() : !dis.ok() ? dis.status() : absl::OkStatus();
+  if (valid.ok()) valid = ValidateSampleRange(*ref, ref_name);
+  if (valid.ok()) valid = ValidateSampleRange(*dis, dis_name);
+  if (!valid.ok()) {
+    Scored(index, valid);
+    return;
+  }
+  absl::StatusOr<ScoreResult> result =
+      ctx_->dispatcher->Score(g, settings_.features, FramePair{*ref, *dis}, settings_.backend);
+  if (result.ok()) {
+    result->timings.queue_wait += absl::ToDoubleSeconds(pool_wait);
+    ctx_->metrics->RecordFrame(settings_.features, *result);
+    if (!result->fallback_reason.empty() && log_ != nullptr) {
+      log_->Fallback(settings_.features.float_ssim.has_value() ? "float_ssim" : "ssim",
+                     result->fallback_reason);
+    }
+  } else {
+    result = absl::Status(result.status().code(),
+                          absl::StrFormat("frame %d: %s", index, result.status().message()));
+  }
+  Scored(index, std::move(result));
+}
+
+void StreamPipeline::Scored(uint64_t index, absl::StatusOr<ScoreResult> result) {
+  Actions actions;
+  {
+    absl::MutexLock lock(&mu_);
+    --tasks_;
+    if (!result.ok()) {
+      if (!finish_called_ && !cancelled_) FailLocked(result.status());
+    } else if (!finish_called_ && !failure_.has_value() && !cancelled_) {
+      Ready ready;
+      ready.response = std::make_unique<v1::ScoreClipResponse>();
+      FillFrameResult(index, *result, ready.response->mutable_frame());
+      ready.scores = std::move(result->scores);
+      ready.backend = std::move(result->backend);
+      ready.fell_back = !result->fallback_reason.empty();
+      ready_.emplace(index, std::move(ready));
+    }
+    actions = Plan();
+  }
+  Execute(std::move(actions));
+}
+
+}  // namespace ssimd

@@ -1,0 +1,149 @@
+// The engine room of ScoreClip and ScoreFiles: takes frames from a source (the client's messages,
+// or files), scores several at once on the worker pool, writes the results back in frame order,
+// then the clip summary, then finishes the RPC.
+//
+// Backpressure: a frame counts as in flight from the moment it is taken from the source until its
+// result is handed to gRPC for writing. At the per-stream limit the pipeline stops asking the
+// source for more, so a client that sends faster than the server scores is held back by HTTP/2
+// flow control rather than by a growing queue.
+//
+// Threading: events arrive on gRPC's threads (reads, writes, cancellation) and on worker threads
+// (scored frames). Each event updates the state under one mutex and plans the next gRPC
+// operations, which are started after the mutex is released, since gRPC may run a reaction inline
+// from inside a Start* call.
+#ifndef SSIMD_SERVER_STREAM_PIPELINE_H_
+#define SSIMD_SERVER_STREAM_PIPELINE_H_
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "engine/scorer.h"
+#include "grpcpp/grpcpp.h"
+#include "proto/ssimd/v1/ssimd.pb.h"
+#include "server/clip_accumulator.h"
+#include "server/logging.h"
+#include "server/request_parsing.h"
+#include "server/service_context.h"
+
+namespace ssimd {
+
+class StreamPipeline {
+ public:
+  // The RPC reactor the pipeline drives.
+  class Host {
+   public:
+    virtual ~Host() = default;
+    // Start taking the next message or frame from the source. The host answers exactly once with
+    // FetchedConfig, FetchedFrame, FetchedEnd or FetchFailed.
+    virtual void HostFetch() = 0;
+    virtual void HostWrite(const v1::ScoreClipResponse* response) = 0;
+    virtual void HostFinish(grpc::Status status) = 0;
+    // Every operation is over: delete the reactor (and with it this pipeline).
+    virtual void HostDestroy() = 0;
+  };
+
+  StreamPipeline(ServiceContext* ctx, Host* host, absl::string_view method, std::string peer);
+  ~StreamPipeline();
+  StreamPipeline(const StreamPipeline&) = delete;
+  StreamPipeline& operator=(const StreamPipeline&) = delete;
+
+  // Starts the first fetch (the config message, or opening the files).
+  void Start();
+
+  // Answers to HostFetch.
+  void FetchedConfig(ClipSettings settings);
+  void FetchedFrame(uint64_t index, std::string reference, std::string distorted);
+  void FetchedEnd();
+  void FetchFailed(const absl::Status& status);
+
+  // Reactions the host forwards.
+  void WriteDone(bool ok);
+  void Cancelled();
+  void Done();
+
+  // For hosts that run work of their own on the pool: the pipeline outlives every held task.
+  void HoldTask();
+  void ReleaseTask();
+
+  bool configured() const;
+  // Frames taken so far; also the index the next frame must have.
+  uint64_t frames_fetched() const;
+  // True once the stream failed or was cancelled: host work should stop early.
+  bool stopping() const { return stopping_.load(std::memory_order_acquire); }
+  ServiceContext* ctx() const { return ctx_; }
+  // Valid once configured() is true (it never changes after that).
+  const Geometry& geometry() const { return settings_.geometry; }
+
+ private:
+  struct Ready {
+    std::unique_ptr<v1::ScoreClipResponse> response;
+    FrameScores scores;
+    std::string backend;
+    bool fell_back = false;
+  };
+  struct Actions {
+    bool fetch = false;
+    const v1::ScoreClipResponse* write = nullptr;
+    std::optional<grpc::Status> finish;
+    bool destroy = false;
+  };
+
+  Actions Plan() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Runs planned actions; must be the last use of `this` by the calling thread.
+  void Execute(Actions actions);
+  void FailLocked(const absl::Status& status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void FinishLocked(const grpc::Status& status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  std::unique_ptr<v1::ScoreClipResponse> SummaryLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Score(uint64_t index, std::shared_ptr<const std::string> reference,
+             std::shared_ptr<const std::string> distorted, absl::Time submitted);
+  void Scored(uint64_t index, absl::StatusOr<ScoreResult> result);
+
+  ServiceContext* const ctx_;
+  Host* const host_;
+  const std::string method_;
+  const std::string stream_id_;
+  const std::string peer_;
+  std::atomic<bool> stopping_{false};
+
+  mutable absl::Mutex mu_;
+  // Written once by FetchedConfig, before any frame; read by workers after that.
+  ClipSettings settings_;
+  std::unique_ptr<StreamLog> log_;
+  bool configured_ ABSL_GUARDED_BY(mu_) = false;
+  absl::Time started_ ABSL_GUARDED_BY(mu_);
+
+  bool fetching_ ABSL_GUARDED_BY(mu_) = false;
+  bool input_done_ ABSL_GUARDED_BY(mu_) = false;
+  uint64_t frames_fetched_ ABSL_GUARDED_BY(mu_) = 0;
+  int in_flight_ ABSL_GUARDED_BY(mu_) = 0;
+  std::map<uint64_t, Ready> ready_ ABSL_GUARDED_BY(mu_);
+  uint64_t next_write_ ABSL_GUARDED_BY(mu_) = 0;
+  bool write_in_progress_ ABSL_GUARDED_BY(mu_) = false;
+  std::unique_ptr<v1::ScoreClipResponse> current_write_ ABSL_GUARDED_BY(mu_);
+  bool summary_sent_ ABSL_GUARDED_BY(mu_) = false;
+  ClipAccumulator accumulator_ ABSL_GUARDED_BY(mu_);
+
+  std::optional<absl::Status> failure_ ABSL_GUARDED_BY(mu_);
+  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
+  bool finish_called_ ABSL_GUARDED_BY(mu_) = false;
+  // gRPC operations planned but not yet started; Finish waits for them so that no Start* call can
+  // follow it.
+  int ops_starting_ ABSL_GUARDED_BY(mu_) = 0;
+  int tasks_ ABSL_GUARDED_BY(mu_) = 0;
+  bool done_ ABSL_GUARDED_BY(mu_) = false;
+  bool destroyed_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+}  // namespace ssimd
+
+#endif  // SSIMD_SERVER_STREAM_PIPELINE_H_

@@ -1,0 +1,40 @@
+// Prints the exposition of a ServiceMetrics that has seen every kind of event, so the whole
+// metric surface can be linted (promtool check metrics) without a running server.
+#include <cstdint>
+#include <iostream>
+
+#include "server/metrics.h"
+
+int main() {
+  ssimd::ServiceMetrics metrics(ssimd::MetricsOptions{2});
+  ssimd::FeatureSet features;
+  features.float_ssim = ssimd::FloatSsimOptions{};
+  features.float_ssim->enable_db = true;
+  features.float_ssim->enable_lcs = true;
+  features.ssim = ssimd::IntegerSsimOptions{};
+
+  ssimd::ScoreResult gpu;
+  gpu.backend = "gpu:0";
+  gpu.scores = {{"float_ssim", 21.5}, {"float_ssim_l", 0.99}, {"float_ssim_c", 0.98},
+                {"float_ssim_s", 0.97}, {"ssim", 0.95}};
+  gpu.timings = {0.0001, 0.0004, 0.0002, 0.0003, 0.00005, 0.00105};
+  metrics.RecordFrame(features, gpu);
+
+  ssimd::ScoreResult cpu = gpu;
+  cpu.backend = "cpu";
+  cpu.fallback_reason = "gpu refused: 16-bit input";
+  cpu.timings = {0.001, 0, 0.02, 0, 0.0001, 0.0211};
+  metrics.RecordFrame(features, cpu);
+
+  metrics.RecordRpc("ScoreClip", "OK");
+  metrics.RecordRpc("ScorePair", "INVALID_ARGUMENT");
+  metrics.StreamStarted();
+  metrics.FramesInFlightChanged(2);
+  for (const char* title : {"a", "b", "c"}) {
+    metrics.RecordTitleScore(title, "float_ssim", 21.5);
+    metrics.RecordTitleScore(title, "ssim", 0.95);
+  }
+  metrics.UpdateDevices({ssimd::GpuDeviceStats{0, 1, 1, 4, int64_t{1} << 28, false}});
+  std::cout << metrics.Serialize();
+  return 0;
+}

@@ -1,0 +1,180 @@
+// Drives a running ssimd with a known mix of traffic for the observability tests: ScoreClip streams
+// for distinct titles, ScorePair calls, and one deliberately invalid request per round, so every
+// family the dashboard and the alerts read has samples (including an error code). Synthetic
+// pictures: a noise reference and a noisier distorted copy.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "grpcpp/grpcpp.h"
+#include "proto/grpc/health/v1/health.grpc.pb.h"
+#include "proto/ssimd/v1/ssimd.grpc.pb.h"
+
+ABSL_FLAG(std::string, address, "127.0.0.1:50051", "ssimd's gRPC address.");
+ABSL_FLAG(int, titles, 3, "Distinct titles per round (one ScoreClip stream each).");
+ABSL_FLAG(int, frames, 4, "Frames per clip.");
+ABSL_FLAG(int, width, 96, "Picture width.");
+ABSL_FLAG(int, height, 64, "Picture height.");
+ABSL_FLAG(std::string, title_prefix, "title-", "Titles are <prefix><n>.");
+ABSL_FLAG(absl::Duration, duration, absl::ZeroDuration(),
+          "Repeat rounds (same titles) until this much time has passed; 0 = one round.");
+ABSL_FLAG(absl::Duration, ready_timeout, absl::Seconds(20),
+          "How long to wait for grpc.health.v1 to report SERVING first.");
+
+namespace ssimd {
+namespace {
+
+namespace v1 = ::ssimd::v1;
+
+struct Picture {
+  std::string reference;
+  std::string distorted;
+};
+
+Picture MakePicture(int width, int height, std::mt19937& rng) {
+  std::uniform_int_distribution<int> sample(16, 235);
+  std::uniform_int_distribution<int> noise(-6, 6);
+  Picture p;
+  p.reference.resize(static_cast<size_t>(width) * height);
+  p.distorted.resize(p.reference.size());
+  for (size_t i = 0; i < p.reference.size(); ++i) {
+    const int r = sample(rng);
+    p.reference[i] = static_cast<char>(r);
+    p.distorted[i] = static_cast<char>(std::clamp(r + noise(rng), 0, 255));
+  }
+  return p;
+}
+
+void FillConfig(const std::string& title, v1::ClipConfig* config) {
+  config->mutable_geometry()->set_width(absl::GetFlag(FLAGS_width));
+  config->mutable_geometry()->set_height(absl::GetFlag(FLAGS_height));
+  config->mutable_geometry()->set_bit_depth(8);
+  config->mutable_geometry()->set_pixel_format(v1::PIXEL_FORMAT_420);
+  config->mutable_features()->mutable_float_ssim();
+  config->mutable_features()->mutable_ssim();
+  config->set_backend(v1::BACKEND_AUTO);
+  config->set_title_id(title);
+  config->set_rung("96x64");
+}
+
+bool WaitUntilServing(const std::shared_ptr<grpc::Channel>& channel) {
+  auto health = grpc::health::v1::Health::NewStub(channel);
+  const absl::Time deadline = absl::Now() + absl::GetFlag(FLAGS_ready_timeout);
+  while (absl::Now() < deadline) {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
+    grpc::health::v1::HealthCheckRequest request;
+    grpc::health::v1::HealthCheckResponse response;
+    if (health->Check(&context, request, &response).ok() &&
+        response.status() == grpc::health::v1::HealthCheckResponse::SERVING) {
+      return true;
+    }
+    absl::SleepFor(absl::Milliseconds(100));
+  }
+  return false;
+}
+
+// One clip: the config, then the frames from a writer thread while this thread reads results.
+bool ScoreClip(v1::ScoringService::Stub& stub, const std::string& title, std::mt19937& rng) {
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+  auto stream = stub.ScoreClip(&context);
+  const int frames = absl::GetFlag(FLAGS_frames);
+  std::thread writer([&] {
+    v1::ScoreClipRequest request;
+    FillConfig(title, request.mutable_config());
+    if (!stream->Write(request)) return;
+    for (int i = 0; i < frames; ++i) {
+      const Picture p = MakePicture(absl::GetFlag(FLAGS_width), absl::GetFlag(FLAGS_height), rng);
+      v1::ScoreClipRequest frame;
+      frame.mutable_frame()->set_index(static_cast<uint64_t>(i));
+      frame.mutable_frame()->set_reference_luma(p.reference);
+      frame.mutable_frame()->set_distorted_luma(p.distorted);
+      if (!stream->Write(frame)) return;
+    }
+    stream->WritesDone();
+  });
+  int results = 0;
+  bool summary = false;
+  v1::ScoreClipResponse response;
+  while (stream->Read(&response)) {
+    if (response.has_frame()) ++results;
+    if (response.has_summary()) summary = true;
+  }
+  writer.join();
+  const grpc::Status status = stream->Finish();
+  if (!status.ok() || results != frames || !summary) {
+    std::fprintf(stderr, "ScoreClip %s: %s (%d of %d frames, summary %d)\n", title.c_str(),
+                 status.error_message().c_str(), results, frames, summary);
+    return false;
+  }
+  return true;
+}
+
+bool ScorePair(v1::ScoringService::Stub& stub, std::mt19937& rng, bool valid) {
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+  v1::ScorePairRequest request;
+  v1::ClipConfig config;
+  FillConfig("", &config);
+  *request.mutable_geometry() = config.geometry();
+  *request.mutable_features() = config.features();
+  const Picture p = MakePicture(absl::GetFlag(FLAGS_width), absl::GetFlag(FLAGS_height), rng);
+  request.set_reference_luma(p.reference);
+  // A plane one byte short is the invalid case: the server must answer INVALID_ARGUMENT.
+  request.set_distorted_luma(valid ? p.distorted : p.distorted.substr(1));
+  v1::ScorePairResponse response;
+  const grpc::Status status = stub.ScorePair(&context, request, &response);
+  const grpc::StatusCode expected = valid ? grpc::StatusCode::OK
+                                          : grpc::StatusCode::INVALID_ARGUMENT;
+  if (status.error_code() != expected) {
+    std::fprintf(stderr, "ScorePair (valid=%d): code %d: %s\n", valid, status.error_code(),
+                 status.error_message().c_str());
+    return false;
+  }
+  return true;
+}
+
+int Run() {
+  const std::string address = absl::GetFlag(FLAGS_address);
+  auto channel = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
+  if (!WaitUntilServing(channel)) {
+    std::fprintf(stderr, "%s did not report SERVING within --ready_timeout\n", address.c_str());
+    return 2;
+  }
+  auto stub = v1::ScoringService::NewStub(channel);
+  std::mt19937 rng(20261202);
+  const absl::Time end = absl::Now() + absl::GetFlag(FLAGS_duration);
+  int rounds = 0;
+  int clips = 0;
+  do {
+    for (int t = 0; t < absl::GetFlag(FLAGS_titles); ++t) {
+      if (!ScoreClip(*stub, absl::StrCat(absl::GetFlag(FLAGS_title_prefix), t), rng)) return 1;
+      ++clips;
+    }
+    if (!ScorePair(*stub, rng, /*valid=*/true) || !ScorePair(*stub, rng, /*valid=*/false)) {
+      return 1;
+    }
+    ++rounds;
+  } while (absl::Now() < end);
+  std::printf("rounds=%d clips=%d\n", rounds, clips);
+  return 0;
+}
+
+}  // namespace
+}  // namespace ssimd
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  return ssimd::Run();
+}

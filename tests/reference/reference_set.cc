@@ -1,0 +1,195 @@
+#include "tests/reference/reference_set.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+#include "absl/strings/str_format.h"
+#include "absl/types/span.h"
+#include "tests/reference/json.h"
+
+namespace ssimd::testing {
+namespace {
+
+absl::StatusOr<double> ScoreValue(const Json& value) {
+  if (value.type == Json::Type::kNumber) return value.number;
+  if (value.type == Json::Type::kString) {
+    if (value.string == "inf") return std::numeric_limits<double>::infinity();
+    if (value.string == "-inf") return -std::numeric_limits<double>::infinity();
+    if (value.string == "nan") return std::numeric_limits<double>::quiet_NaN();
+  }
+  return absl::InvalidArgumentError("a score is neither a number nor \"inf\", \"-inf\", \"nan\"");
+}
+
+absl::StatusOr<std::vector<double>> ScoreList(const Json& list) {
+  std::vector<double> out;
+  for (const Json& v : list.array) {
+    auto value = ScoreValue(v);
+    if (!value.ok()) return value.status();
+    out.push_back(*value);
+  }
+  return out;
+}
+
+absl::StatusOr<Geometry> PairGeometry(const Json& pair) {
+  Geometry g;
+  g.width = static_cast<int>(pair["width"].number);
+  g.height = static_cast<int>(pair["height"].number);
+  g.bit_depth = static_cast<int>(pair["bitdepth"].number);
+  const std::string format = pair["pix_fmt"].string;
+  if (format.rfind("yuv420p", 0) == 0) {
+    g.chroma = ChromaFormat::k420;
+  } else if (format.rfind("yuv422p", 0) == 0) {
+    g.chroma = ChromaFormat::k422;
+  } else if (format.rfind("yuv444p", 0) == 0) {
+    g.chroma = ChromaFormat::k444;
+  } else if (format.rfind("gray", 0) == 0) {
+    g.chroma = ChromaFormat::k400;
+  } else {
+    return absl::InvalidArgumentError(absl::StrFormat("unknown pix_fmt %s", format));
+  }
+  if (absl::Status s = ValidateGeometry(g); !s.ok()) return s;
+  return g;
+}
+
+}  // namespace
+
+absl::StatusOr<ReferenceSet> LoadReferenceSet(const std::string& directory) {
+  auto json = ReadJsonFile(directory + "/expected_scores.json");
+  if (!json.ok()) return json.status();
+  ReferenceSet set;
+  set.directory = directory;
+  for (const auto& [name, config] : (*json)["configs"].object) {
+    set.feature_args[name] = config["feature_arg"].string;
+  }
+  for (const Json& p : (*json)["pairs"].array) {
+    ReferencePair pair;
+    pair.id = p["id"].string;
+    pair.reference_clip = directory + "/clips/" + p["ref"].string + ".xz";
+    pair.distorted_clip = directory + "/clips/" + p["dist"].string + ".xz";
+    auto geometry = PairGeometry(p);
+    if (!geometry.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("pair %s: %s", pair.id, geometry.status().message()));
+    }
+    pair.geometry = *geometry;
+    pair.frames = static_cast<int>(p["frames"].number);
+    pair.float_ssim_defined = p["float_ssim_defined"].boolean;
+    for (const auto& [config, metrics] : p["scores"].object) {
+      for (const auto& [metric, values] : metrics.object) {
+        auto list = ScoreList(values);
+        if (!list.ok()) return list.status();
+        if (static_cast<int>(list->size()) != pair.frames) {
+          return absl::InvalidArgumentError(absl::StrFormat(
+              "pair %s %s/%s has %d values for %d frames", pair.id, config, metric, list->size(),
+              pair.frames));
+        }
+        pair.scores[config][metric] = *list;
+      }
+    }
+    const Json& undefined = p["float_ssim_undefined"];
+    if (undefined.Has("upstream_libvmaf_float_ssim")) {
+      auto list = ScoreList(undefined["upstream_libvmaf_float_ssim"]);
+      if (!list.ok()) return list.status();
+      pair.upstream_float_ssim = *list;
+    }
+    set.pairs.push_back(std::move(pair));
+  }
+  if (set.pairs.empty()) {
+    return absl::InvalidArgumentError(directory + "/expected_scores.json lists no pairs");
+  }
+  return set;
+}
+
+absl::StatusOr<std::vector<std::vector<uint8_t>>> ReadClipLuma(const std::string& path,
+                                                               const Geometry& geometry,
+                                                               int frames) {
+  // The path comes from our own data files; quote it for the shell anyway.
+  if (path.find('\'') != std::string::npos) {
+    return absl::InvalidArgumentError("clip path contains a quote: " + path);
+  }
+  FILE* pipe = popen(("xz -dc -- '" + path + "'").c_str(), "r");
+  if (pipe == nullptr) return absl::InternalError("cannot run xz for " + path);
+  const size_t frame_bytes = FrameBytes(geometry);
+  const size_t luma_bytes = LumaBytes(geometry);
+  std::vector<uint8_t> frame(frame_bytes);
+  std::vector<std::vector<uint8_t>> out;
+  for (int i = 0; i < frames; ++i) {
+    if (std::fread(frame.data(), 1, frame_bytes, pipe) != frame_bytes) break;
+    out.emplace_back(frame.begin(), frame.begin() + static_cast<std::ptrdiff_t>(luma_bytes));
+  }
+  const int rc = pclose(pipe);
+  if (static_cast<int>(out.size()) != frames || rc != 0) {
+    return absl::DataLossError(absl::StrFormat(
+        "%s: read %d of %d frames of %d bytes (xz exit status %d); is xz installed and the file "
+        "complete?",
+        path, out.size(), frames, frame_bytes, rc));
+  }
+  return out;
+}
+
+bool SameBits(double expected, double actual) {
+  if (std::isnan(expected)) return std::isnan(actual);
+  return std::memcmp(&expected, &actual, sizeof(double)) == 0;
+}
+
+std::string Mismatch::ToString() const {
+  return absl::StrFormat("%s %s frame %d: expected %.17g (%a), got %.17g (%a)", config, metric,
+                         frame, expected, expected, actual, actual);
+}
+
+absl::StatusOr<ReplayReport> ReplayPair(const ReferenceSet& set, const ReferencePair& pair,
+                                        Scorer& scorer) {
+  auto ref = ReadClipLuma(pair.reference_clip, pair.geometry, pair.frames);
+  if (!ref.ok()) return ref.status();
+  std::vector<std::vector<uint8_t>> dist_storage;
+  const std::vector<std::vector<uint8_t>>* dist = &*ref;
+  if (pair.distorted_clip != pair.reference_clip) {
+    auto read = ReadClipLuma(pair.distorted_clip, pair.geometry, pair.frames);
+    if (!read.ok()) return read.status();
+    dist_storage = std::move(*read);
+    dist = &dist_storage;
+  }
+
+  // Option sets to run: every one the pair lists, plus upstream's value where undefined.
+  std::map<std::string, ConfigScores> expected = pair.scores;
+  if (!pair.upstream_float_ssim.empty() && expected.count("float_ssim") == 0) {
+    expected["float_ssim"]["float_ssim"] = pair.upstream_float_ssim;
+  }
+
+  ReplayReport report;
+  for (const auto& [config, metrics] : expected) {
+    const auto arg = set.feature_args.find(config);
+    if (arg == set.feature_args.end()) {
+      return absl::InvalidArgumentError(absl::StrFormat("pair %s: unknown config %s", pair.id, config));
+    }
+    auto features = ParseFeatureArgs({arg->second});
+    if (!features.ok()) return features.status();
+    for (int f = 0; f < pair.frames; ++f) {
+      FramePair frames;
+      auto ref_view = MakeLumaView(pair.geometry, (*ref)[f], "reference");
+      auto dist_view = MakeLumaView(pair.geometry, (*dist)[f], "distorted");
+      if (!ref_view.ok()) return ref_view.status();
+      if (!dist_view.ok()) return dist_view.status();
+      frames.reference = *ref_view;
+      frames.distorted = *dist_view;
+      auto result = scorer.Score(pair.geometry, *features, frames);
+      if (!result.ok()) return result.status();
+      for (const auto& [metric, values] : metrics) {
+        const auto it = result->scores.find(metric);
+        if (it == result->scores.end()) {
+          return absl::InternalError(absl::StrFormat("pair %s %s: scorer gave no %s", pair.id,
+                                                     config, metric));
+        }
+        ++report.compared;
+        if (!SameBits(values[f], it->second)) {
+          report.mismatches.push_back({config, metric, f, values[f], it->second});
+        }
+      }
+    }
+  }
+  return report;
+}
+
+}  // namespace ssimd::testing
