@@ -53,7 +53,7 @@ SSIMD_HD inline int64_t ClippedWindowWeight(int p, int n) {
 
 // peak^2 as a double: (2^bit_depth - 1)^2. libvmaf forms it in 32-bit int, which wraps at 16 bit;
 // ssimd uses the correct value at every depth (identical to libvmaf up to 15 bits). See
-// docs/adr/0003-integer-ssim-16-bit-constants.md.
+// docs/adr/0011-integer-ssim-16-bit-constants.md.
 SSIMD_HD inline double IntegerSsimPeakSquared(int bit_depth) {
   const double peak = static_cast<double>((int64_t{1} << bit_depth) - 1);
   return peak * peak;

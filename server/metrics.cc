@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <exception>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -107,12 +108,17 @@ struct ServiceMetrics::Impl {
   Family<Gauge>& device_slots_in_use;
   Family<Gauge>& device_memory;
   Family<Counter>& device_frames;
+  Family<Counter>& device_ordered_sums;
   Family<Histogram>& score;
   Family<Histogram>& score_db;
   Family<Gauge>& title_score;
   Counter& title_evictions;
   Gauge& titles_tracked;
   TitleGauges titles;
+
+  // The devices' cumulative counts as last seen, to turn them into counter increments.
+  absl::Mutex devices_mu;
+  std::map<std::pair<int, std::string>, int64_t> ordered_sums_seen ABSL_GUARDED_BY(devices_mu);
 
   mutable absl::Mutex http_mu;
   std::unique_ptr<prometheus::Exposer> exposer ABSL_GUARDED_BY(http_mu);
@@ -123,7 +129,8 @@ ServiceMetrics::Impl::Impl(const MetricsOptions& options)
                           "Seconds one frame spent in a stage: queue_wait, upload, compute, "
                           "readback, host_finish (upload and readback on GPUs only).")),
       frame_seconds(Build(prometheus::BuildHistogram(), *registry, "ssimd_frame_seconds",
-                          "Seconds from a frame's arrival at the engine to its scores.")),
+                          "Seconds one frame took in its backend, end to end (the frame's "
+                          "timings.total).")),
       frames(Build(prometheus::BuildCounter(), *registry, "ssimd_frames_scored_total",
                    "Frames scored, by requested feature set and backend.")),
       fallbacks(Build(prometheus::BuildCounter(), *registry, "ssimd_fallbacks_total",
@@ -151,6 +158,10 @@ ServiceMetrics::Impl::Impl(const MetricsOptions& options)
                           "Device memory ssimd holds on a GPU, in bytes.")),
       device_frames(Build(prometheus::BuildCounter(), *registry, "ssimd_device_frames_total",
                           "Frames scored on each GPU device.")),
+      device_ordered_sums(Build(prometheus::BuildCounter(), *registry,
+                                "ssimd_device_ordered_sums_total",
+                                "Frames whose mean a GPU left to the host to sum in libvmaf's "
+                                "order (to stay bit-exact), by device and feature.")),
       score(Build(prometheus::BuildHistogram(), *registry, "ssimd_frame_score",
                   "Per-frame scores (SSIM, unitless) by metric name.")),
       score_db(Build(prometheus::BuildHistogram(), *registry, "ssimd_frame_score_decibels",
@@ -271,13 +282,27 @@ void ServiceMetrics::RecordTitleScore(const std::string& title, const std::strin
 
 void ServiceMetrics::UpdateDevices(const std::vector<GpuDeviceStats>& devices) {
   int usable = 0;
+  absl::MutexLock lock(&impl_->devices_mu);
   for (const GpuDeviceStats& device : devices) {
-    const prometheus::Labels labels = {{"device", std::to_string(device.index)}};
+    const std::string index = std::to_string(device.index);
+    const prometheus::Labels labels = {{"device", index}};
     impl_->device_up.Add(labels).Set(device.lost ? 0 : 1);
     impl_->device_slots.Add(labels).Set(device.slots_total);
     impl_->device_slots_in_use.Add(labels).Set(device.slots_in_use);
     impl_->device_memory.Add(labels).Set(static_cast<double>(device.memory_in_use_bytes));
     if (!device.lost) ++usable;
+    const std::pair<const char*, int64_t> ordered[] = {
+        {"float_ssim", device.float_ssim_ordered_sums}, {"ssim", device.ssim_ordered_sums}};
+    for (const auto& [feature, count] : ordered) {
+      int64_t& seen = impl_->ordered_sums_seen[{device.index, feature}];
+      // A count that went down belongs to a re-created device: count it from zero again.
+      const int64_t increment = count >= seen ? count - seen : count;
+      seen = count;
+      if (increment > 0) {
+        impl_->device_ordered_sums.Add({{"device", index}, {"feature", feature}})
+            .Increment(static_cast<double>(increment));
+      }
+    }
   }
   impl_->devices.Set(usable);
 }

@@ -303,6 +303,27 @@ TEST(ServiceMetricsTest, GaugesFollowStreamsFramesAndDevices) {
   EXPECT_EQ(e.Value("ssimd_device_memory_used_bytes", {{"device", "0"}}), 3.0 * (1 << 30));
 }
 
+TEST(ServiceMetricsTest, DeviceOrderedSumsBecomeCounterIncrements) {
+  ServiceMetrics metrics;
+  GpuDeviceStats device;
+  device.index = 2;
+  device.float_ssim_ordered_sums = 3;
+  metrics.UpdateDevices({device});
+  device.float_ssim_ordered_sums = 5;
+  device.ssim_ordered_sums = 7;
+  metrics.UpdateDevices({device});
+  metrics.UpdateDevices({device});  // no change: no increment
+  Exposition e = Parse(metrics.Serialize());
+  EXPECT_EQ(e.Value("ssimd_device_ordered_sums_total", {{"device", "2"}, {"feature", "float_ssim"}}),
+            5);
+  EXPECT_EQ(e.Value("ssimd_device_ordered_sums_total", {{"device", "2"}, {"feature", "ssim"}}), 7);
+  device.float_ssim_ordered_sums = 1;  // the device was re-created and counts from 0 again
+  metrics.UpdateDevices({device});
+  e = Parse(metrics.Serialize());
+  EXPECT_EQ(e.Value("ssimd_device_ordered_sums_total", {{"device", "2"}, {"feature", "float_ssim"}}),
+            6);
+}
+
 std::set<std::string> TitlesIn(const Exposition& e) {
   std::set<std::string> titles;
   for (const Sample& s : e.Find("ssimd_title_score")) titles.insert(s.labels.at("title"));

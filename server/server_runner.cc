@@ -1,5 +1,6 @@
 #include "server/server_runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -54,14 +55,25 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeCredentials(const T
   return grpc::SslServerCredentials(ssl);
 }
 
-// Adds reflection to one server only; InitProtoReflectionServerBuilderPlugin() would add it to
-// every server the process builds afterwards.
+// Turns reflection on or off for one server. Linking gRPC's reflection library registers its
+// plugin for every server the process builds; this option keeps exactly one copy, or none.
 class ReflectionOption final : public grpc::ServerBuilderOption {
  public:
+  explicit ReflectionOption(bool enabled) : enabled_(enabled) {}
   void UpdateArguments(grpc::ChannelArguments* /*args*/) override {}
   void UpdatePlugins(std::vector<std::unique_ptr<grpc::ServerBuilderPlugin>>* plugins) override {
-    plugins->push_back(std::make_unique<grpc::reflection::ProtoServerReflectionPlugin>());
+    auto reflection = std::make_unique<grpc::reflection::ProtoServerReflectionPlugin>();
+    const std::string name = reflection->name();
+    plugins->erase(std::remove_if(plugins->begin(), plugins->end(),
+                                  [&](const std::unique_ptr<grpc::ServerBuilderPlugin>& p) {
+                                    return p->name() == name;
+                                  }),
+                   plugins->end());
+    if (enabled_) plugins->push_back(std::move(reflection));
   }
+
+ private:
+  const bool enabled_;
 };
 
 bool CanServe(const ServiceContext& ctx) {
@@ -123,7 +135,7 @@ absl::StatusOr<std::unique_ptr<ServerRunner>> ServerRunner::Start(const ServerOp
   builder.AddListeningPort(options.address, *credentials, &runner->port_);
   builder.SetMaxReceiveMessageSize(static_cast<int>(so.max_message_bytes));
   builder.RegisterService(runner->service_.get());
-  if (options.reflection) builder.SetOption(std::make_unique<ReflectionOption>());
+  builder.SetOption(std::make_unique<ReflectionOption>(options.reflection));
   runner->server_ = builder.BuildAndStart();
   if (runner->server_ == nullptr || runner->port_ == 0) {
     return absl::UnavailableError(absl::StrCat(

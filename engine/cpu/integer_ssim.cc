@@ -16,18 +16,39 @@ int64_t RowGrain(int64_t rows, int threads) {
   return std::max<int64_t>(1, rows / (4 * static_cast<int64_t>(threads)));
 }
 
-// Horizontal moments of one row: the 9-tap window clipped at the row's ends (spec 2.3).
+// The window taps as plain values, so the inner loops multiply by constants.
+struct Taps {
+  int64_t k[kIntegerTaps];
+  Taps() {
+    for (int t = 0; t < kIntegerTaps; ++t) k[t] = IntegerTap(t);
+  }
+};
+
+// Horizontal moments of one row: the 9-tap window clipped at the row's ends (spec 2.3). Integer
+// sums are exact, so splitting off the edge columns changes nothing.
 template <typename Sample>
-void HorizontalRow(const Sample* ref, const Sample* dist, int width, IntegerMoments* out) {
-  for (int x = 0; x < width; ++x) {
+void HorizontalRow(const Sample* ref, const Sample* dist, int width, const Taps& taps,
+                   IntegerMoments* out) {
+  auto clipped = [&](int x) {
     IntegerMoments m;
     for (int t = 0; t < kIntegerTaps; ++t) {
       const int c = x + t - kIntegerRadius;
       if (c < 0 || c >= width) continue;
-      AccumulateMoments(m, IntegerTap(t), ref[c], dist[c]);
+      AccumulateMoments(m, taps.k[t], ref[c], dist[c]);
     }
     out[x] = m;
+  };
+  const int interior_end = width - kIntegerRadius;
+  int x = 0;
+  for (; x < kIntegerRadius && x < width; ++x) clipped(x);
+  for (; x < interior_end; ++x) {
+    IntegerMoments m;
+    const Sample* r = ref + x - kIntegerRadius;
+    const Sample* d = dist + x - kIntegerRadius;
+    for (int t = 0; t < kIntegerTaps; ++t) AccumulateMoments(m, taps.k[t], r[t], d[t]);
+    out[x] = m;
   }
+  for (; x < width; ++x) clipped(x);
 }
 
 // Horizontal moments of a band of rows, (band height + 8) rows of the picture.
@@ -64,6 +85,7 @@ double ComputeIntegerSsim(const LumaView& reference, const LumaView& distorted, 
   const int w = ref.width();
   const int h = ref.height();
   const double peak_squared = IntegerSsimPeakSquared(ref.bit_depth());
+  const Taps taps;
 
   std::vector<int64_t> column_weight(w);
   for (int x = 0; x < w; ++x) column_weight[x] = ClippedWindowWeight(x, w);
@@ -89,25 +111,31 @@ double ComputeIntegerSsim(const LumaView& reference, const LumaView& distorted, 
                          IntegerMoments* out = band.Row(r);
                          if (ref.wide()) {
                            HorizontalRow(ref.words() + r * ref.stride(),
-                                         dist.words() + r * dist.stride(), w, out);
+                                         dist.words() + r * dist.stride(), w, taps, out);
                          } else {
                            HorizontalRow(ref.bytes() + r * ref.stride(),
-                                         dist.bytes() + r * dist.stride(), w, out);
+                                         dist.bytes() + r * dist.stride(), w, taps, out);
                          }
                        }
                      });
     band.end_row = need_end;
     pool.ParallelFor(y1 - y0, RowGrain(y1 - y0, pool.threads()), [&](int64_t begin, int64_t end) {
+      const IntegerMoments* rows[kIntegerTaps];
+      int64_t weights[kIntegerTaps];
       for (int64_t i = begin; i < end; ++i) {
         const int64_t y = y0 + i;
+        // The rows of the clipped vertical window and their taps.
+        int n = 0;
+        for (int t = 0; t < kIntegerTaps; ++t) {
+          const int64_t r = y + t - kIntegerRadius;
+          if (r < 0 || r >= h) continue;
+          rows[n] = band.Row(r);
+          weights[n++] = taps.k[t];
+        }
         double* out = terms.data() + static_cast<size_t>(i) * w;
         for (int x = 0; x < w; ++x) {
           IntegerMoments m;
-          for (int t = 0; t < kIntegerTaps; ++t) {
-            const int64_t r = y + t - kIntegerRadius;
-            if (r < 0 || r >= h) continue;
-            AccumulateWeighted(m, IntegerTap(t), band.Row(r)[x]);
-          }
+          for (int j = 0; j < n; ++j) AccumulateWeighted(m, weights[j], rows[j][x]);
           out[x] = IntegerSsimPixel(m, peak_squared);
         }
       }

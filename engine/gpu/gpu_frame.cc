@@ -2,13 +2,13 @@
 
 #include <chrono>
 #include <cstdint>
-#include <cstring>
 #include <optional>
 
 #include "absl/strings/str_format.h"
 #include "engine/gpu/context_gate.h"
 #include "engine/gpu/exact_sum.h"
 #include "engine/gpu/hip_status.h"
+#include "engine/gpu/staging.h"
 #include "kernels/db.h"
 #include "kernels/decimate.h"
 #include "kernels/fault_kernel.h"
@@ -44,25 +44,6 @@ class StreamDrain {
   hipStream_t stream_;
   bool armed_ = true;
 };
-
-// Copies a luma plane into packed staging. Above 8 bits it also checks that no sample exceeds the
-// bit depth's peak (the exact decimation sum relies on it), as the CPU engine does.
-absl::Status StagePlane(const LumaView& view, uint8_t* staging, const char* what) {
-  const size_t row_bytes = static_cast<size_t>(view.width) * BytesPerSample(view.bit_depth);
-  const uint32_t peak = PeakValue(view.bit_depth);
-  for (int y = 0; y < view.height; ++y) {
-    uint8_t* row = staging + static_cast<size_t>(y) * row_bytes;
-    std::memcpy(row, view.data + static_cast<size_t>(y) * view.stride_bytes, row_bytes);
-    if (view.bit_depth == 8) continue;
-    uint32_t largest = 0;
-    for (int x = 0; x < view.width; ++x) {
-      const uint32_t sample = row[2 * x] | (static_cast<uint32_t>(row[2 * x + 1]) << 8);
-      largest = sample > largest ? sample : largest;
-    }
-    if (largest > peak) return ValidateSampleRange(view, absl::StrFormat("%s luma", what));
-  }
-  return absl::OkStatus();
-}
 
 // Where one frame's float_ssim work lives.
 struct FloatPlan {
@@ -261,11 +242,11 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
   uint8_t* ref = slot.luma.as<uint8_t>();
   uint8_t* dist = ref + plane_bytes;
   SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[0], slot.stream), "recording an event");
-  if (absl::Status s = StagePlane(pair.reference, staging, "reference"); !s.ok()) return s;
+  if (absl::Status s = StageLumaPlane(pair.reference, staging, "reference"); !s.ok()) return s;
   SSIMD_HIP_RETURN_IF_ERROR(
       hipMemcpyAsync(ref, staging, plane_bytes, hipMemcpyHostToDevice, slot.stream),
       "uploading the reference luma");
-  if (absl::Status s = StagePlane(pair.distorted, staging + plane_bytes, "distorted"); !s.ok()) {
+  if (absl::Status s = StageLumaPlane(pair.distorted, staging + plane_bytes, "distorted"); !s.ok()) {
     return s;
   }
   SSIMD_HIP_RETURN_IF_ERROR(hipMemcpyAsync(dist, staging + plane_bytes, plane_bytes,

@@ -678,6 +678,13 @@ int main(int argc, char** argv) {
     std::cout << "device " << d.index << ": " << d.name << " (" << d.arch << ", "
               << d.total_memory_bytes / (1 << 20) << " MiB)\n";
   }
+  int64_t shared_frames = 0, float_ordered = 0;
+  for (const ssimd::GpuDeviceStats& s : gpu.scorer->Stats()) {
+    shared_frames += s.frames_scored;
+    float_ordered += s.float_ssim_ordered_sums;
+  }
+  std::cout << "float_ssim means that needed the raster-order host sum: " << float_ordered
+            << " of " << shared_frames << " frames on the shared scorer\n";
   std::cout << "gpu_scorer_test summary: " << ssimd::g_tally.frames << " GPU frames compared with "
             << "the CPU engine, " << ssimd::g_tally.values << " values bit for bit; "
             << ssimd::g_tally.reference_values << " values against libvmaf's reference scores; "

@@ -150,6 +150,12 @@ class KubernetesManifestTest(unittest.TestCase):
             exposed = re.search(r"^EXPOSE\s+(.+)$", f.read(), re.M).group(1).split()
         self.assertEqual(sorted(int(p) for p in exposed), sorted(self.ports.values()))
 
+    def test_termination_grace_outlasts_the_drain(self):
+        match = re.fullmatch(r"(\d+)s", self.flags["grace_period"])
+        self.assertIsNotNone(match, "--grace_period in whole seconds, e.g. 90s")
+        self.assertGreater(self.pod["terminationGracePeriodSeconds"], int(match.group(1)),
+                           "Kubernetes would kill the pod before open streams finish draining")
+
     def test_flags_come_from_the_mounted_configmap(self):
         flagfile = [a for a in self.container["args"] if a.startswith("--flagfile=")]
         self.assertEqual(len(flagfile), 1)

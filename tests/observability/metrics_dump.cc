@@ -34,7 +34,14 @@ int main() {
     metrics.RecordTitleScore(title, "float_ssim", 21.5);
     metrics.RecordTitleScore(title, "ssim", 0.95);
   }
-  metrics.UpdateDevices({ssimd::GpuDeviceStats{0, 1, 1, 4, int64_t{1} << 28, false}});
+  ssimd::GpuDeviceStats device;
+  device.frames_scored = 1;
+  device.slots_in_use = 1;
+  device.slots_total = 4;
+  device.memory_in_use_bytes = int64_t{1} << 28;
+  device.float_ssim_ordered_sums = 1;
+  device.ssim_ordered_sums = 1;
+  metrics.UpdateDevices({device});
   std::cout << metrics.Serialize();
   return 0;
 }

@@ -30,6 +30,9 @@ ABSL_FLAG(absl::Duration, duration, absl::ZeroDuration(),
           "Repeat rounds (same titles) until this much time has passed; 0 = one round.");
 ABSL_FLAG(absl::Duration, ready_timeout, absl::Seconds(20),
           "How long to wait for grpc.health.v1 to report SERVING first.");
+ABSL_FLAG(std::string, health_service, "",
+          "Service name asked of grpc.health.v1 (\"\" = the server as a whole).");
+ABSL_FLAG(bool, health_only, false, "Only wait for SERVING (exit 0) or time out (exit 2).");
 
 namespace ssimd {
 namespace {
@@ -74,6 +77,7 @@ bool WaitUntilServing(const std::shared_ptr<grpc::Channel>& channel) {
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
     grpc::health::v1::HealthCheckRequest request;
+    request.set_service(absl::GetFlag(FLAGS_health_service));
     grpc::health::v1::HealthCheckResponse response;
     if (health->Check(&context, request, &response).ok() &&
         response.status() == grpc::health::v1::HealthCheckResponse::SERVING) {
@@ -149,9 +153,11 @@ int Run() {
   const std::string address = absl::GetFlag(FLAGS_address);
   auto channel = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
   if (!WaitUntilServing(channel)) {
-    std::fprintf(stderr, "%s did not report SERVING within --ready_timeout\n", address.c_str());
+    std::fprintf(stderr, "%s did not report \"%s\" SERVING within --ready_timeout\n",
+                 address.c_str(), absl::GetFlag(FLAGS_health_service).c_str());
     return 2;
   }
+  if (absl::GetFlag(FLAGS_health_only)) return 0;
   auto stub = v1::ScoringService::NewStub(channel);
   std::mt19937 rng(20261202);
   const absl::Time end = absl::Now() + absl::GetFlag(FLAGS_duration);

@@ -1,0 +1,20 @@
+// Staging of a frame's luma for upload: packed rows in a (pinned) host buffer, with the sample
+// range check the exact decimation relies on. Device-free, so it is tested without a GPU.
+#ifndef SSIMD_ENGINE_GPU_STAGING_H_
+#define SSIMD_ENGINE_GPU_STAGING_H_
+
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "engine/picture.h"
+
+namespace ssimd {
+
+// Copies `view` into `staging` as packed rows (LumaBytes of its geometry). Above 8 bits it also
+// checks that no sample exceeds the bit depth's peak, as the CPU engine does, and returns the same
+// INVALID_ARGUMENT naming the first such sample; `what` names the plane ("reference").
+absl::Status StageLumaPlane(const LumaView& view, uint8_t* staging, const char* what);
+
+}  // namespace ssimd
+
+#endif  // SSIMD_ENGINE_GPU_STAGING_H_

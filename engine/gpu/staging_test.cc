@@ -1,0 +1,83 @@
+#include "engine/gpu/staging.h"
+
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace ssimd {
+namespace {
+
+using ::testing::HasSubstr;
+
+// A plane with `pad` bytes of 0xff after each row, which staging must neither copy nor check.
+struct PaddedPlane {
+  std::vector<uint8_t> bytes;
+  LumaView view;
+};
+
+PaddedPlane MakePadded(int width, int height, int bit_depth, size_t pad) {
+  PaddedPlane p;
+  const size_t bps = BytesPerSample(bit_depth);
+  const size_t stride = width * bps + pad;
+  p.bytes.assign(stride * height, 0xff);
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      const uint32_t v = (x * 7 + y * 13) % (PeakValue(bit_depth) + 1);
+      uint8_t* s = p.bytes.data() + y * stride + x * bps;
+      s[0] = v & 0xff;
+      if (bps == 2) s[1] = v >> 8;
+    }
+  }
+  p.view = LumaView{p.bytes.data(), stride, width, height, bit_depth};
+  return p;
+}
+
+void ExpectPackedCopy(const PaddedPlane& p, const std::vector<uint8_t>& staged) {
+  for (int y = 0; y < p.view.height; ++y) {
+    for (int x = 0; x < p.view.width; ++x) {
+      LumaView packed{staged.data(), p.view.width * static_cast<size_t>(BytesPerSample(p.view.bit_depth)),
+                      p.view.width, p.view.height, p.view.bit_depth};
+      ASSERT_EQ(packed.Sample(x, y), p.view.Sample(x, y)) << x << "," << y;
+    }
+  }
+}
+
+TEST(StagingTest, PacksRowsOfEveryDepthAndIgnoresRowPadding) {
+  for (int bit_depth : {8, 10, 12, 16}) {
+    for (int width : {1, 3, 4, 5, 17, 64}) {  // odd widths exercise the tail after 8-byte words
+      const PaddedPlane p = MakePadded(width, 5, bit_depth, 6);
+      std::vector<uint8_t> staged(static_cast<size_t>(width) * 5 * BytesPerSample(bit_depth));
+      ASSERT_TRUE(StageLumaPlane(p.view, staged.data(), "reference").ok())
+          << bit_depth << "-bit width " << width;
+      ExpectPackedCopy(p, staged);
+    }
+  }
+}
+
+TEST(StagingTest, ASampleAboveThePeakIsRefusedWithTheCpuEnginesMessage) {
+  for (int bit_depth : {10, 12}) {
+    for (int x : {0, 3, 4, 16}) {  // inside an 8-byte word and in the tail
+      PaddedPlane p = MakePadded(17, 3, bit_depth, 2);
+      const uint32_t bad = PeakValue(bit_depth) + 1;
+      uint8_t* s = p.bytes.data() + 2 * p.view.stride_bytes + 2 * x;
+      s[0] = bad & 0xff;
+      s[1] = bad >> 8;
+      std::vector<uint8_t> staged(17 * 3 * 2);
+      const absl::Status status = StageLumaPlane(p.view, staged.data(), "distorted");
+      EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << bit_depth << " " << x;
+      EXPECT_EQ(status, ValidateSampleRange(p.view, "distorted luma"));
+      EXPECT_THAT(status.message(), HasSubstr("distorted luma"));
+    }
+  }
+}
+
+TEST(StagingTest, ThePeakItselfIsAccepted) {
+  PaddedPlane p = MakePadded(9, 2, 16, 0);
+  p.bytes.assign(p.bytes.size(), 0xff);  // every sample 65535
+  std::vector<uint8_t> staged(p.bytes.size());
+  EXPECT_TRUE(StageLumaPlane(p.view, staged.data(), "reference").ok());
+}
+
+}  // namespace
+}  // namespace ssimd

@@ -1,0 +1,184 @@
+#include "tests/integration/test_server.h"
+
+#include <random>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "engine/cpu/cpu_scorer.h"
+#include "engine/dispatcher.h"
+#include "grpcpp/grpcpp.h"
+
+namespace ssimd::testing {
+namespace {
+
+void PutSample(std::string* plane, size_t i, uint32_t v, int bit_depth) {
+  if (bit_depth == 8) {
+    (*plane)[i] = static_cast<char>(v);
+  } else {
+    (*plane)[2 * i] = static_cast<char>(v & 0xff);
+    (*plane)[2 * i + 1] = static_cast<char>(v >> 8);
+  }
+}
+
+uint32_t GetSample(const std::string& plane, size_t i, int bit_depth) {
+  if (bit_depth == 8) return static_cast<uint8_t>(plane[i]);
+  return static_cast<uint8_t>(plane[2 * i]) | (static_cast<uint32_t>(static_cast<uint8_t>(plane[2 * i + 1])) << 8);
+}
+
+}  // namespace
+
+ServerOptions FastServerOptions() {
+  ServerOptions options;
+  options.address = "127.0.0.1:0";
+  options.workers = 2;
+  options.health_poll_interval = absl::Milliseconds(20);
+  return options;
+}
+
+std::unique_ptr<TestServer> TestServer::Start(ServerOptions options, std::unique_ptr<Scorer> cpu,
+                                              std::unique_ptr<GpuScorer> gpu) {
+  auto server = std::unique_ptr<TestServer>(new TestServer());
+  server->metrics_ = std::make_unique<ServiceMetrics>();
+  if (cpu == nullptr) cpu = MakeCpuScorer();
+  Backends backends;
+  backends.gpu = gpu.get();
+  backends.gpu_unavailable_reason = gpu == nullptr ? "no GPU in this test" : "";
+  backends.dispatcher = std::make_unique<Dispatcher>(std::move(cpu), std::move(gpu),
+                                                     backends.gpu_unavailable_reason);
+  auto runner = ServerRunner::Start(options, std::move(backends), server->metrics_.get());
+  if (!runner.ok()) return nullptr;
+  server->runner_ = *std::move(runner);
+  ClientOptions client;
+  client.target = server->address();
+  client.max_message_bytes = options.service.max_message_bytes;
+  server->client_ = *SsimdClient::Connect(client);
+  server->stub_ = v1::ScoringService::NewStub(
+      grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()));
+  return server;
+}
+
+std::string TestServer::address() const { return absl::StrCat("127.0.0.1:", runner_->port()); }
+
+std::string NoisePlane(const Geometry& geometry, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const size_t n = static_cast<size_t>(geometry.width) * geometry.height;
+  std::string plane(LumaBytes(geometry), '\0');
+  const uint32_t peak = PeakValue(geometry.bit_depth);
+  // Smooth content plus noise, so scores land well inside (0, 1).
+  for (size_t i = 0; i < n; ++i) {
+    const size_t x = i % geometry.width;
+    const size_t y = i / geometry.width;
+    const double base = (0.5 + 0.3 * ((x * 7 + y * 3) % 64) / 64.0) * peak;
+    const double noise = (static_cast<double>(rng() % 1000) / 1000.0 - 0.5) * 0.2 * peak;
+    double v = base + noise;
+    v = v < 0 ? 0 : v > peak ? peak : v;
+    PutSample(&plane, i, static_cast<uint32_t>(v), geometry.bit_depth);
+  }
+  return plane;
+}
+
+std::string Distort(const Geometry& geometry, const std::string& plane, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::string out = plane;
+  const size_t n = static_cast<size_t>(geometry.width) * geometry.height;
+  const int64_t peak = PeakValue(geometry.bit_depth);
+  const int64_t spread = peak / 16 + 1;
+  for (size_t i = 0; i < n; ++i) {
+    int64_t v = GetSample(plane, i, geometry.bit_depth) +
+                static_cast<int64_t>(rng() % (2 * spread + 1)) - spread;
+    v = v < 0 ? 0 : v > peak ? peak : v;
+    PutSample(&out, i, static_cast<uint32_t>(v), geometry.bit_depth);
+  }
+  return out;
+}
+
+InstrumentedScorer::InstrumentedScorer(std::unique_ptr<Scorer> inner, bool gate_open)
+    : inner_(std::move(inner)), gate_open_(gate_open) {}
+
+absl::StatusOr<ScoreResult> InstrumentedScorer::Score(const Geometry& geometry,
+                                                      const FeatureSet& features,
+                                                      const FramePair& pair) {
+  {
+    absl::MutexLock lock(&mu_);
+    ++calls_;
+    ++active_;
+    if (active_ > max_active_) max_active_ = active_;
+    mu_.Await(absl::Condition(&gate_open_));
+  }
+  if (delay_) absl::SleepFor(delay_(pair.reference.Sample(0, 0)));
+  auto result = inner_->Score(geometry, features, pair);
+  absl::MutexLock lock(&mu_);
+  --active_;
+  return result;
+}
+
+void InstrumentedScorer::OpenGate() {
+  absl::MutexLock lock(&mu_);
+  gate_open_ = true;
+}
+
+void InstrumentedScorer::WaitForActive(int n) {
+  absl::MutexLock lock(&mu_);
+  auto enough = [this, n]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return active_ >= n; };
+  mu_.Await(absl::Condition(&enough));
+}
+
+int InstrumentedScorer::calls() const {
+  absl::MutexLock lock(&mu_);
+  return calls_;
+}
+
+int InstrumentedScorer::active() const {
+  absl::MutexLock lock(&mu_);
+  return active_;
+}
+
+int InstrumentedScorer::max_active() const {
+  absl::MutexLock lock(&mu_);
+  return max_active_;
+}
+
+FakeGpuScorer::FakeGpuScorer(int max_width) : max_width_(max_width), cpu_(MakeCpuScorer()) {}
+
+absl::Status FakeGpuScorer::CheckContext(const Geometry& geometry,
+                                         const FeatureSet& features) const {
+  if (absl::Status s = cpu_->CheckContext(geometry, features); !s.ok()) return s;
+  if (geometry.width > max_width_) {
+    return absl::FailedPreconditionError(
+        absl::StrFormat("the test GPU takes pictures up to %d pixels wide", max_width_));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ScoreResult> FakeGpuScorer::Score(const Geometry& geometry,
+                                                 const FeatureSet& features,
+                                                 const FramePair& pair) {
+  auto result = cpu_->Score(geometry, features, pair);
+  if (result.ok()) {
+    result->backend = "gpu:0";
+    frames_.fetch_add(1);
+  }
+  return result;
+}
+
+std::vector<GpuDeviceInfo> FakeGpuScorer::Devices() const {
+  GpuDeviceInfo info;
+  info.index = 0;
+  info.name = "test device";
+  info.arch = "sm_90";
+  info.total_memory_bytes = int64_t{1} << 30;
+  return {info};
+}
+
+std::vector<GpuDeviceStats> FakeGpuScorer::Stats() const {
+  GpuDeviceStats stats;
+  stats.index = 0;
+  stats.frames_scored = frames_.load();
+  stats.slots_total = 4;
+  stats.lost = lost_.load();
+  return {stats};
+}
+
+}  // namespace ssimd::testing
