@@ -38,24 +38,23 @@ absl::Status Dispatcher::CheckRequest(const Geometry& geometry, const FeatureSet
   if (absl::Status status = cpu_->CheckContext(geometry, features); !status.ok()) return status;
   if (preference != BackendPreference::kGpu) return absl::OkStatus();
   if (gpu_ == nullptr) {
-    return absl::UnavailableError(
-        absl::StrCat("backend gpu was requested but no GPU is available: ", gpu_unavailable_reason_));
+    return absl::UnavailableError(absl::StrCat(
+        "backend gpu was requested but no GPU is available: ", gpu_unavailable_reason_));
   }
   if (!gpu_->Healthy()) {
     return absl::UnavailableError(
         "backend gpu was requested but the GPU was lost; use backend auto or cpu");
   }
   if (absl::Status status = gpu_->CheckContext(geometry, features); !status.ok()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "backend gpu cannot serve this request: ", status.message(),
-        "; use backend auto or cpu to score it on the CPU"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("backend gpu cannot serve this request: ", status.message(),
+                     "; use backend auto or cpu to score it on the CPU"));
   }
   return absl::OkStatus();
 }
 
 absl::StatusOr<ScoreResult> Dispatcher::Score(const Geometry& geometry, const FeatureSet& features,
-                                              const FramePair& pair,
-                                              BackendPreference preference) {
+                                              const FramePair& pair, BackendPreference preference) {
   switch (preference) {
     case BackendPreference::kCpu:
       return cpu_->Score(geometry, features, pair);

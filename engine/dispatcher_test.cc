@@ -21,8 +21,7 @@ class FakeScorer final : public Scorer {
 
   std::string_view name() const override { return name_; }
   absl::Status CheckContext(const Geometry&, const FeatureSet&) const override { return context_; }
-  absl::StatusOr<ScoreResult> Score(const Geometry&, const FeatureSet&,
-                                    const FramePair&) override {
+  absl::StatusOr<ScoreResult> Score(const Geometry&, const FeatureSet&, const FramePair&) override {
     ++calls_;
     if (!score_status_.ok()) return score_status_;
     ScoreResult result;

@@ -40,13 +40,13 @@ inline int FloatSsimPartialBlocks(int valid_width, int valid_height) {
 // binary32 planes libvmaf's iqa_decimate() produces, of DecimatedSize() each. `tap` is
 // DecimationTapWeight(factor), formed on the host as the CPU forms it.
 hipError_t LaunchFloatSsimDecimate(const void* ref, const void* dist, size_t stride, int width,
-                                   int height, int bit_depth, int factor, float tap,
-                                   float* ref_out, float* dist_out, int out_width, int out_height,
+                                   int height, int bit_depth, int factor, float tap, float* ref_out,
+                                   float* dist_out, int out_width, int out_height,
                                    hipStream_t stream);
 
 // Horizontal pass on the raw luma planes (scale 1).
-hipError_t LaunchFloatSsimHorizontalRaw(const void* ref, const void* dist, size_t stride,
-                                        int width, int height, int bit_depth,
+hipError_t LaunchFloatSsimHorizontalRaw(const void* ref, const void* dist, size_t stride, int width,
+                                        int height, int bit_depth,
                                         const FloatSsimFilteredPlanes& out, hipStream_t stream);
 
 // Horizontal pass on decimated binary32 planes of width x height, packed rows.

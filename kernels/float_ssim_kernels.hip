@@ -70,8 +70,7 @@ __device__ void HorizontalBody(const Loader& ref, const Loader& dist, int width,
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= valid_width || y >= height) return;
-  float r[kGaussianTaps], d[kGaussianTaps], rr[kGaussianTaps], dd[kGaussianTaps],
-      rd[kGaussianTaps];
+  float r[kGaussianTaps], d[kGaussianTaps], rr[kGaussianTaps], dd[kGaussianTaps], rd[kGaussianTaps];
   for (int t = 0; t < kGaussianTaps; ++t) {
     r[t] = ref(x + t, y);
     d[t] = dist(x + t, y);
@@ -96,8 +95,8 @@ __global__ void FloatSsimHorizontal8(const uint8_t* ref, const uint8_t* dist, si
 template <int kBitDepth>
 __global__ void FloatSsimHorizontal16(const uint16_t* ref, const uint16_t* dist, size_t stride,
                                       int width, int height, FloatSsimFilteredPlanes out) {
-  HorizontalBody(RawRow<uint16_t, kBitDepth>{ref, stride}, RawRow<uint16_t, kBitDepth>{dist, stride},
-                 width, height, out);
+  HorizontalBody(RawRow<uint16_t, kBitDepth>{ref, stride},
+                 RawRow<uint16_t, kBitDepth>{dist, stride}, width, height, out);
 }
 
 __global__ void FloatSsimHorizontalF32(const float* ref, const float* dist, int width, int height,
@@ -109,7 +108,8 @@ __global__ void FloatSsimHorizontalF32(const float* ref, const float* dist, int 
 
 __device__ float VerticalDot(const float* plane, int valid_width, int x, int y) {
   float v[kGaussianTaps];
-  for (int t = 0; t < kGaussianTaps; ++t) v[t] = plane[static_cast<size_t>(y + t) * valid_width + x];
+  for (int t = 0; t < kGaussianTaps; ++t)
+    v[t] = plane[static_cast<size_t>(y + t) * valid_width + x];
   return GaussianDot(v);
 }
 
@@ -148,8 +148,8 @@ __global__ void __launch_bounds__(kThreads)
 }  // namespace
 
 hipError_t LaunchFloatSsimDecimate(const void* ref, const void* dist, size_t stride, int width,
-                                   int height, int bit_depth, int factor, float tap,
-                                   float* ref_out, float* dist_out, int out_width, int out_height,
+                                   int height, int bit_depth, int factor, float tap, float* ref_out,
+                                   float* dist_out, int out_width, int out_height,
                                    hipStream_t stream) {
   const dim3 grid = GridFor(out_width, out_height);
   const auto* ref8 = static_cast<const uint8_t*>(ref);
@@ -163,18 +163,18 @@ hipError_t LaunchFloatSsimDecimate(const void* ref, const void* dist, size_t str
                          out_height);
       break;
     case 10:
-      hipLaunchKernelGGL((FloatSsimDecimate<uint16_t, 10>), grid, Block(), 0, stream, ref16,
-                         dist16, stride, width, height, factor, tap, ref_out, dist_out, out_width,
+      hipLaunchKernelGGL((FloatSsimDecimate<uint16_t, 10>), grid, Block(), 0, stream, ref16, dist16,
+                         stride, width, height, factor, tap, ref_out, dist_out, out_width,
                          out_height);
       break;
     case 12:
-      hipLaunchKernelGGL((FloatSsimDecimate<uint16_t, 12>), grid, Block(), 0, stream, ref16,
-                         dist16, stride, width, height, factor, tap, ref_out, dist_out, out_width,
+      hipLaunchKernelGGL((FloatSsimDecimate<uint16_t, 12>), grid, Block(), 0, stream, ref16, dist16,
+                         stride, width, height, factor, tap, ref_out, dist_out, out_width,
                          out_height);
       break;
     case 16:
-      hipLaunchKernelGGL((FloatSsimDecimate<uint16_t, 16>), grid, Block(), 0, stream, ref16,
-                         dist16, stride, width, height, factor, tap, ref_out, dist_out, out_width,
+      hipLaunchKernelGGL((FloatSsimDecimate<uint16_t, 16>), grid, Block(), 0, stream, ref16, dist16,
+                         stride, width, height, factor, tap, ref_out, dist_out, out_width,
                          out_height);
       break;
     default:
@@ -183,8 +183,8 @@ hipError_t LaunchFloatSsimDecimate(const void* ref, const void* dist, size_t str
   return hipGetLastError();
 }
 
-hipError_t LaunchFloatSsimHorizontalRaw(const void* ref, const void* dist, size_t stride,
-                                        int width, int height, int bit_depth,
+hipError_t LaunchFloatSsimHorizontalRaw(const void* ref, const void* dist, size_t stride, int width,
+                                        int height, int bit_depth,
                                         const FloatSsimFilteredPlanes& out, hipStream_t stream) {
   const dim3 grid = GridFor(width - 2 * kGaussianRadius, height);
   const auto* ref16 = static_cast<const uint16_t*>(ref);
@@ -196,16 +196,16 @@ hipError_t LaunchFloatSsimHorizontalRaw(const void* ref, const void* dist, size_
                          stride, width, height, out);
       break;
     case 10:
-      hipLaunchKernelGGL(FloatSsimHorizontal16<10>, grid, Block(), 0, stream, ref16, dist16,
-                         stride, width, height, out);
+      hipLaunchKernelGGL(FloatSsimHorizontal16<10>, grid, Block(), 0, stream, ref16, dist16, stride,
+                         width, height, out);
       break;
     case 12:
-      hipLaunchKernelGGL(FloatSsimHorizontal16<12>, grid, Block(), 0, stream, ref16, dist16,
-                         stride, width, height, out);
+      hipLaunchKernelGGL(FloatSsimHorizontal16<12>, grid, Block(), 0, stream, ref16, dist16, stride,
+                         width, height, out);
       break;
     case 16:
-      hipLaunchKernelGGL(FloatSsimHorizontal16<16>, grid, Block(), 0, stream, ref16, dist16,
-                         stride, width, height, out);
+      hipLaunchKernelGGL(FloatSsimHorizontal16<16>, grid, Block(), 0, stream, ref16, dist16, stride,
+                         width, height, out);
       break;
     default:
       return hipErrorInvalidValue;

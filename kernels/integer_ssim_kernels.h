@@ -35,8 +35,8 @@ inline int IntegerSsimPartialBlocks(int width, int height) {
 
 // Raw luma planes: uint8 at 8 bit, uint16 above; `stride` in samples.
 hipError_t LaunchIntegerSsimHorizontal(const void* ref, const void* dist, size_t stride, int width,
-                                       int height, int bit_depth,
-                                       const IntegerRowMomentPlanes& out, hipStream_t stream);
+                                       int height, int bit_depth, const IntegerRowMomentPlanes& out,
+                                       hipStream_t stream);
 
 // `partials` receives, per block in block order, (sum of terms, sum of |terms|). `terms`, when
 // not null, receives every pixel's term W * SSIM(x, y) at y * width + x.

@@ -75,8 +75,8 @@ __global__ void __launch_bounds__(kThreads)
 }  // namespace
 
 hipError_t LaunchIntegerSsimHorizontal(const void* ref, const void* dist, size_t stride, int width,
-                                       int height, int bit_depth,
-                                       const IntegerRowMomentPlanes& out, hipStream_t stream) {
+                                       int height, int bit_depth, const IntegerRowMomentPlanes& out,
+                                       hipStream_t stream) {
   const dim3 grid = GridFor(width, height);
   if (bit_depth == 8) {
     hipLaunchKernelGGL(IntegerSsimHorizontal<uint8_t>, grid, Block(), 0, stream,

@@ -53,6 +53,14 @@ void FilesReactor::Open() {
         "frames with ScoreClip"));
     return;
   }
+  for (const auto& [path, field] : {std::pair(&request_.reference_path(), "reference_path"),
+                                     std::pair(&request_.distorted_path(), "distorted_path")}) {
+    if (path->empty()) {
+      pipeline_.FetchFailed(absl::InvalidArgumentError(absl::StrCat(
+          field, ": empty; give a file path relative to the server's files root")));
+      return;
+    }
+  }
   const v1::ClipConfig& config = request_.config();
   std::optional<Geometry> geometry;
   if (config.has_geometry()) {

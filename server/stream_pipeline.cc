@@ -333,7 +333,7 @@ void StreamPipeline::Score(uint64_t index, std::shared_ptr<const std::string> re
   if (result.ok()) {
     result->timings.queue_wait += absl::ToDoubleSeconds(pool_wait);
     ctx_->metrics->RecordFrame(settings_.features, *result);
-    if (!result->fallback_reason.empty() && log_ != nullptr) {
+    if (!result->fallback_reason.empty() && log_ != nullptr && !stopping()) {
       log_->Fallback(settings_.features.float_ssim.has_value() ? "float_ssim" : "ssim",
                      result->fallback_reason);
     }

@@ -43,6 +43,9 @@ done | sort -u | grep -Ev "$excluded" | while read -r lib; do
   cp -L "$lib" bundle/lib/
 done
 
+# Debug sections are most of the size, and the tree that travels to the GPU machine is bounded.
+strip --strip-unneeded bundle/bin/* bundle/lib/* 2>/dev/null || true
+
 if [[ -n "$reference" ]]; then
   mkdir -p bundle/reference/clips
   cp "$reference/expected_scores.json" bundle/reference/

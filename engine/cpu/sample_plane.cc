@@ -1,5 +1,7 @@
 #include "engine/cpu/sample_plane.h"
 
+#include <cstring>
+
 namespace ssimd {
 
 SamplePlane::SamplePlane(const LumaView& view)
@@ -14,9 +16,13 @@ SamplePlane::SamplePlane(const LumaView& view)
   for (int y = 0; y < height_; ++y) {
     const uint8_t* src = view.data + static_cast<size_t>(y) * view.stride_bytes;
     uint16_t* dst = words_.data() + static_cast<size_t>(y) * stride_;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    std::memcpy(dst, src, stride_ * sizeof(uint16_t));  // already host order
+#else
     for (int x = 0; x < width_; ++x) {
       dst[x] = static_cast<uint16_t>(src[2 * x] | (src[2 * x + 1] << 8));
     }
+#endif
   }
 }
 

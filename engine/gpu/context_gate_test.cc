@@ -23,8 +23,13 @@ Geometry Size(int width, int height) {
 }
 
 TEST(ContextGateTest, AcceptsEveryCommonSizeAtTheAutomaticScale) {
-  for (auto [w, h] : {std::pair{576, 324}, {1920, 1080}, {3840, 2160}, {853, 481}, {11, 11},
-                      {1280, 720}, {7680, 4320}}) {
+  for (auto [w, h] : {std::pair{576, 324},
+                      {1920, 1080},
+                      {3840, 2160},
+                      {853, 481},
+                      {11, 11},
+                      {1280, 720},
+                      {7680, 4320}}) {
     EXPECT_TRUE(CheckGpuContext(Size(w, h), FloatSsim(0)).ok()) << w << "x" << h;
   }
 }

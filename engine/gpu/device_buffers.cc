@@ -20,9 +20,9 @@ absl::Status GrowableBuffer::Reserve(size_t bytes, const char* what) {
                                ? hipMalloc(&data, rounded)
                                : hipHostMalloc(&data, rounded, hipHostMallocDefault);
   if (error != hipSuccess) {
-    return HipStatus(error, absl::StrFormat("allocating %d bytes of %s memory for %s", rounded,
-                                            kind_ == MemoryKind::kDevice ? "device" : "pinned host",
-                                            what));
+    return HipStatus(
+        error, absl::StrFormat("allocating %d bytes of %s memory for %s", rounded,
+                               kind_ == MemoryKind::kDevice ? "device" : "pinned host", what));
   }
   data_ = data;
   capacity_ = rounded;

@@ -109,8 +109,8 @@ TEST(ExactSumTest, BlockPartialsAddInBlockOrder) {
 }
 
 TEST(ExactSumTest, IntegerWeightSumEqualsTheRasterOrderSum) {
-  for (auto [w, h] : {std::pair{1, 1}, {2, 2}, {3, 5}, {9, 9}, {64, 64}, {853, 481},
-                      {1920, 1080}}) {
+  for (auto [w, h] :
+       {std::pair{1, 1}, {2, 2}, {3, 5}, {9, 9}, {64, 64}, {853, 481}, {1920, 1080}}) {
     double raster = 0.0;
     for (int y = 0; y < h; ++y) {
       for (int x = 0; x < w; ++x) {

@@ -24,10 +24,9 @@ struct Planes {
   std::vector<uint8_t> ref, dist;
   FramePair pair() const {
     const size_t stride = static_cast<size_t>(geometry.width) * BytesPerSample(geometry.bit_depth);
-    return FramePair{LumaView{ref.data(), stride, geometry.width, geometry.height,
-                              geometry.bit_depth},
-                     LumaView{dist.data(), stride, geometry.width, geometry.height,
-                              geometry.bit_depth}};
+    return FramePair{
+        LumaView{ref.data(), stride, geometry.width, geometry.height, geometry.bit_depth},
+        LumaView{dist.data(), stride, geometry.width, geometry.height, geometry.bit_depth}};
   }
 };
 
@@ -97,9 +96,12 @@ int Run(int frames) {
   }
   auto cpu = MakeCpuScorer();
   const std::vector<Case> cases = {
-      {"float_ssim", 576, 324, 8, FloatSsimAuto()},     {"float_ssim", 1920, 1080, 8, FloatSsimAuto()},
-      {"float_ssim", 1920, 1080, 10, FloatSsimAuto()},  {"float_ssim", 3840, 2160, 8, FloatSsimAuto()},
-      {"float_ssim", 3840, 2160, 10, FloatSsimAuto()},  {"ssim", 1920, 1080, 8, IntegerSsim(false)},
+      {"float_ssim", 576, 324, 8, FloatSsimAuto()},
+      {"float_ssim", 1920, 1080, 8, FloatSsimAuto()},
+      {"float_ssim", 1920, 1080, 10, FloatSsimAuto()},
+      {"float_ssim", 3840, 2160, 8, FloatSsimAuto()},
+      {"float_ssim", 3840, 2160, 10, FloatSsimAuto()},
+      {"ssim", 1920, 1080, 8, IntegerSsim(false)},
       {"ssim exact", 1920, 1080, 8, IntegerSsim(true)},
   };
   std::printf("%-11s %-10s %4s | %12s %12s %12s %12s %12s | %12s\n", "feature", "size", "bit",

@@ -92,8 +92,7 @@ absl::Status EnqueueFloatSsim(StreamSlot& slot, const Geometry& geometry, const 
   const size_t stride = static_cast<size_t>(geometry.width);  // packed rows, in samples
   if (plan.scale > 1) {
     const size_t plane = static_cast<size_t>(plan.plane_width) * plan.plane_height;
-    if (absl::Status s = slot.decimated.Reserve(2 * plane * sizeof(float), "float_ssim");
-        !s.ok()) {
+    if (absl::Status s = slot.decimated.Reserve(2 * plane * sizeof(float), "float_ssim"); !s.ok()) {
       return s;
     }
     float* ref_small = slot.decimated.as<float>();
@@ -140,9 +139,8 @@ absl::Status EnqueueIntegerSsim(StreamSlot& slot, const Geometry& geometry,
   if (absl::Status s = slot.moments.Reserve(5 * pixels * sizeof(int64_t), "ssim"); !s.ok()) {
     return s;
   }
-  if (absl::Status s = slot.ssim_partials.Reserve(static_cast<size_t>(plan.blocks) * 2 *
-                                                      sizeof(double),
-                                                  "ssim block sums");
+  if (absl::Status s = slot.ssim_partials.Reserve(
+          static_cast<size_t>(plan.blocks) * 2 * sizeof(double), "ssim block sums");
       !s.ok()) {
     return s;
   }
@@ -161,8 +159,7 @@ absl::Status EnqueueIntegerSsim(StreamSlot& slot, const Geometry& geometry,
   SSIMD_HIP_RETURN_IF_ERROR(
       LaunchIntegerSsimVertical(planes, width, height, IntegerSsimPeakSquared(geometry.bit_depth),
                                 slot.ssim_partials.as<double>(),
-                                plan.ordered ? slot.ssim_terms.as<double>() : nullptr,
-                                slot.stream),
+                                plan.ordered ? slot.ssim_terms.as<double>() : nullptr, slot.stream),
       "ssim vertical kernel");
   return absl::OkStatus();
 }
@@ -209,9 +206,10 @@ absl::Status FinishFloatSsim(StreamSlot& slot, const FloatPlan& plan, const doub
                               slot.float_partials.as<double>(), slot.float_terms.as<double>(),
                               slot.stream),
       "float_ssim vertical kernel (per-pixel terms)");
-  SSIMD_HIP_RETURN_IF_ERROR(hipMemcpyAsync(slot.readback.as<double>(), slot.float_terms.as<double>(),
-                                           bytes, hipMemcpyDeviceToHost, slot.stream),
-                            "reading back float_ssim terms");
+  SSIMD_HIP_RETURN_IF_ERROR(
+      hipMemcpyAsync(slot.readback.as<double>(), slot.float_terms.as<double>(), bytes,
+                     hipMemcpyDeviceToHost, slot.stream),
+      "reading back float_ssim terms");
   SSIMD_HIP_RETURN_IF_ERROR(hipStreamSynchronize(slot.stream), "float_ssim terms");
   const double* terms = slot.readback.as<double>();
   for (int q = 0; q < plan.quantities; ++q) {
@@ -246,12 +244,13 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
   SSIMD_HIP_RETURN_IF_ERROR(
       hipMemcpyAsync(ref, staging, plane_bytes, hipMemcpyHostToDevice, slot.stream),
       "uploading the reference luma");
-  if (absl::Status s = StageLumaPlane(pair.distorted, staging + plane_bytes, "distorted"); !s.ok()) {
+  if (absl::Status s = StageLumaPlane(pair.distorted, staging + plane_bytes, "distorted");
+      !s.ok()) {
     return s;
   }
-  SSIMD_HIP_RETURN_IF_ERROR(hipMemcpyAsync(dist, staging + plane_bytes, plane_bytes,
-                                           hipMemcpyHostToDevice, slot.stream),
-                            "uploading the distorted luma");
+  SSIMD_HIP_RETURN_IF_ERROR(
+      hipMemcpyAsync(dist, staging + plane_bytes, plane_bytes, hipMemcpyHostToDevice, slot.stream),
+      "uploading the distorted luma");
   SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[1], slot.stream), "recording an event");
 
   // Kernels.
@@ -273,8 +272,10 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
   SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[2], slot.stream), "recording an event");
 
   // Read-back: block sums, and per-pixel ssim terms where the host sums them in order.
-  const size_t float_doubles = features.float_ssim.has_value() ? FloatPartialDoubles(float_plan) : 0;
-  const size_t ssim_doubles = features.ssim.has_value() ? static_cast<size_t>(ssim_plan.blocks) * 2 : 0;
+  const size_t float_doubles =
+      features.float_ssim.has_value() ? FloatPartialDoubles(float_plan) : 0;
+  const size_t ssim_doubles =
+      features.ssim.has_value() ? static_cast<size_t>(ssim_plan.blocks) * 2 : 0;
   const size_t term_doubles = ssim_plan.ordered ? static_cast<size_t>(ssim_plan.pixels) : 0;
   const size_t readback_doubles = float_doubles + ssim_doubles + term_doubles;
   if (absl::Status s = slot.readback.Reserve(readback_doubles * sizeof(double), "read-back");
@@ -311,11 +312,11 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
   // Host finish. ssim first: the float_ssim fallback below reuses the read-back buffer.
   const auto finish_start = Clock::now();
   if (features.ssim.has_value()) {
-    const double sum =
-        ssim_plan.ordered
-            ? SumInOrder(host + float_doubles + ssim_doubles, term_doubles)
-            : AddBlockPartials(host + float_doubles, ssim_plan.blocks, 2, 0).sum;
-    const double weight = static_cast<double>(IntegerSsimWeightSum(geometry.width, geometry.height));
+    const double sum = ssim_plan.ordered
+                           ? SumInOrder(host + float_doubles + ssim_doubles, term_doubles)
+                           : AddBlockPartials(host + float_doubles, ssim_plan.blocks, 2, 0).sum;
+    const double weight =
+        static_cast<double>(IntegerSsimWeightSum(geometry.width, geometry.height));
     const double score = sum / weight;
     report.ssim_ordered_sum = ssim_plan.ordered;
     result.scores["ssim"] = features.ssim->enable_db ? IntegerSsimToDb(score) : score;
@@ -332,10 +333,10 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
     }
     fallback_drain.Disarm();
     result.scores["float_ssim"] =
-        options.enable_db ? FloatSsimToDb(means[0], FloatSsimMaxDb(options.clip_db,
-                                                                   geometry.bit_depth,
-                                                                   geometry.width, geometry.height))
-                          : means[0];
+        options.enable_db
+            ? FloatSsimToDb(means[0], FloatSsimMaxDb(options.clip_db, geometry.bit_depth,
+                                                     geometry.width, geometry.height))
+            : means[0];
     if (options.enable_lcs) {
       result.scores["float_ssim_l"] = means[1];
       result.scores["float_ssim_c"] = means[2];

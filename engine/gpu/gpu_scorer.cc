@@ -160,9 +160,8 @@ class HipGpuScorer final : public GpuScorer {
     PoolEntry& entry = *entries_[lease.entry()];
     (void)hipSetDevice(entry.device->info.index);
     if (!CurrentDeviceLost()) return status;
-    const std::string reason =
-        absl::StrFormat("GPU %d (%s) was lost: %s", entry.device->info.index,
-                        entry.device->info.name, status.message());
+    const std::string reason = absl::StrFormat("GPU %d (%s) was lost: %s", entry.device->info.index,
+                                               entry.device->info.name, status.message());
     for (size_t e = 0; e < entries_.size(); ++e) {
       if (entries_[e]->device == entry.device) pool_.MarkLost(static_cast<int>(e), reason);
     }
@@ -189,9 +188,9 @@ absl::StatusOr<std::unique_ptr<GpuScorer>> MakeGpuScorerWithHooks(
   if (error != hipSuccess || count == 0) {
     return absl::UnavailableError(absl::StrFormat(
         "no usable GPU: %s",
-        error != hipSuccess ? absl::StrFormat("%s (%s)", hipGetErrorName(error),
-                                              hipGetErrorString(error))
-                            : std::string("the runtime found no device")));
+        error != hipSuccess
+            ? absl::StrFormat("%s (%s)", hipGetErrorName(error), hipGetErrorString(error))
+            : std::string("the runtime found no device")));
   }
   std::vector<int> indices = options.device_indices;
   if (indices.empty()) {
@@ -200,9 +199,9 @@ absl::StatusOr<std::unique_ptr<GpuScorer>> MakeGpuScorerWithHooks(
   std::vector<std::unique_ptr<PhysicalDevice>> devices;
   for (int index : indices) {
     if (index < 0 || index >= count) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "GPU index %d does not exist: this machine has %d GPU(s), indices 0..%d", index, count,
-          count - 1));
+      return absl::InvalidArgumentError(
+          absl::StrFormat("GPU index %d does not exist: this machine has %d GPU(s), indices 0..%d",
+                          index, count, count - 1));
     }
     absl::StatusOr<GpuDeviceInfo> info = QueryDevice(index);
     if (!info.ok()) return absl::UnavailableError(info.status().message());

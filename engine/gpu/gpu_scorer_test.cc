@@ -4,6 +4,8 @@
 //
 // Reference clips: $SSIMD_REFERENCE_DIR, else ../shared/reference beside the source tree, else the
 // checked-in subset tests/data/reference.
+#include "engine/gpu/gpu_scorer.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -21,7 +23,6 @@
 #include "engine/cpu/cpu_scorer.h"
 #include "engine/dispatcher.h"
 #include "engine/gpu/exact_sum.h"
-#include "engine/gpu/gpu_scorer.h"
 #include "engine/gpu/gpu_test_hooks.h"
 #include "gtest/gtest.h"
 #include "kernels/decimate.h"
@@ -41,10 +42,10 @@ using testing::SameBits;
 
 // What was compared, for the closing summary.
 struct Tally {
-  std::atomic<int64_t> frames{0};      // frames scored on the GPU and compared
-  std::atomic<int64_t> values{0};      // score values compared bit for bit
-  std::atomic<int64_t> refused{0};     // requests the context gate sent to the CPU
-  std::atomic<int64_t> planes{0};      // decimated planes compared byte for byte
+  std::atomic<int64_t> frames{0};            // frames scored on the GPU and compared
+  std::atomic<int64_t> values{0};            // score values compared bit for bit
+  std::atomic<int64_t> refused{0};           // requests the context gate sent to the CPU
+  std::atomic<int64_t> planes{0};            // decimated planes compared byte for byte
   std::atomic<int64_t> reference_values{0};  // values compared with libvmaf's reference
 };
 Tally g_tally;
@@ -75,9 +76,9 @@ Scorer& Cpu() {
   return *cpu;
 }
 
-#define SKIP_WITHOUT_GPU()                                                      \
-  if (Gpu().scorer == nullptr) {                                                \
-    GTEST_SKIP() << "no GPU to test: " << Gpu().unavailable;                    \
+#define SKIP_WITHOUT_GPU()                                   \
+  if (Gpu().scorer == nullptr) {                             \
+    GTEST_SKIP() << "no GPU to test: " << Gpu().unavailable; \
   }
 
 // ---- Synthetic pictures ------------------------------------------------------------------------
@@ -165,8 +166,9 @@ FramePair PairOf(const Picture& reference, const Picture& distorted) {
 std::string Describe(const Geometry& g, const FeatureSet& f) {
   std::string options;
   if (f.float_ssim) {
-    absl::StrAppendFormat(&options, " float_ssim(scale=%d lcs=%d db=%d clip=%d)", f.float_ssim->scale,
-                          f.float_ssim->enable_lcs, f.float_ssim->enable_db, f.float_ssim->clip_db);
+    absl::StrAppendFormat(&options, " float_ssim(scale=%d lcs=%d db=%d clip=%d)",
+                          f.float_ssim->scale, f.float_ssim->enable_lcs, f.float_ssim->enable_db,
+                          f.float_ssim->clip_db);
   }
   if (f.ssim) {
     absl::StrAppendFormat(&options, " ssim(db=%d exact=%d)", f.ssim->enable_db, f.ssim->exact);
@@ -181,8 +183,8 @@ void ExpectSameScores(const FrameScores& expected, const FrameScores& actual,
     const auto it = actual.find(key);
     ASSERT_NE(it, actual.end()) << where << ": no " << key;
     EXPECT_TRUE(SameBits(value, it->second))
-        << where << " " << key << ": cpu " << absl::StrFormat("%.17g (%a)", value, value)
-        << " gpu " << absl::StrFormat("%.17g (%a)", it->second, it->second);
+        << where << " " << key << ": cpu " << absl::StrFormat("%.17g (%a)", value, value) << " gpu "
+        << absl::StrFormat("%.17g (%a)", it->second, it->second);
     g_tally.values.fetch_add(1);
   }
 }
@@ -241,19 +243,19 @@ std::vector<float> HostDecimate(const Picture& p, int factor) {
     for (int x = 0; x < w; ++x) {
       out[static_cast<size_t>(y) * w + x] =
           p.geometry.bit_depth == 8
-              ? DecimatePixel(p.bytes.data(), p.geometry.width, p.geometry.width,
-                              p.geometry.height, 8, factor, tap, x, y)
-              : DecimatePixel(reinterpret_cast<const uint16_t*>(p.bytes.data()),
-                              p.geometry.width, p.geometry.width, p.geometry.height,
-                              p.geometry.bit_depth, factor, tap, x, y);
+              ? DecimatePixel(p.bytes.data(), p.geometry.width, p.geometry.width, p.geometry.height,
+                              8, factor, tap, x, y)
+              : DecimatePixel(reinterpret_cast<const uint16_t*>(p.bytes.data()), p.geometry.width,
+                              p.geometry.width, p.geometry.height, p.geometry.bit_depth, factor,
+                              tap, x, y);
     }
   }
   return out;
 }
 
 // Both device planes of one decimation, read back.
-void DeviceDecimate(const Picture& ref, const Picture& dist, int factor, std::vector<float>& ref_out,
-                    std::vector<float>& dist_out) {
+void DeviceDecimate(const Picture& ref, const Picture& dist, int factor,
+                    std::vector<float>& ref_out, std::vector<float>& dist_out) {
   const Geometry& g = ref.geometry;
   const int w = DecimatedSize(g.width, factor);
   const int h = DecimatedSize(g.height, factor);
@@ -323,10 +325,9 @@ TEST(GpuDecimationTest, PlanesAreByteIdenticalToTheHostLoop) {
 TEST(GpuFloatSsimTest, SyntheticPicturesMatchTheCpu) {
   SKIP_WITHOUT_GPU();
   const std::vector<std::pair<int, int>> sizes = {
-      {1, 1},     {10, 64},   {11, 11},   {12, 13},    {16, 16},    {31, 17},    {64, 64},
-      {100, 100}, {127, 255}, {255, 383}, {383, 384},  {384, 384},  {576, 324},  {640, 480},
-      {853, 481}, {1280, 720}, {1366, 768}, {1920, 1080}, {1921, 1081}, {2560, 1440},
-      {3840, 2160}};
+      {1, 1},     {10, 64},    {11, 11},    {12, 13},     {16, 16},     {31, 17},     {64, 64},
+      {100, 100}, {127, 255},  {255, 383},  {383, 384},   {384, 384},   {576, 324},   {640, 480},
+      {853, 481}, {1280, 720}, {1366, 768}, {1920, 1080}, {1921, 1081}, {2560, 1440}, {3840, 2160}};
   const int depths[] = {8, 10, 12, 16};
   int k = 0;
   for (auto [w, h] : sizes) {
@@ -387,9 +388,9 @@ TEST(GpuFloatSsimTest, OrderedHostSumGivesTheSameScores) {
 
 TEST(GpuIntegerSsimTest, TinyFramesMatchBitForBit) {
   SKIP_WITHOUT_GPU();
-  const std::vector<std::pair<int, int>> sizes = {{1, 1},   {2, 2},   {1, 2},   {2, 1},  {3, 3},
-                                                  {4, 4},   {10, 5},  {2, 37},  {16, 8}, {17, 9},
-                                                  {1, 97},  {131, 1}, {33, 31}, {64, 64}};
+  const std::vector<std::pair<int, int>> sizes = {{1, 1},  {2, 2},   {1, 2},   {2, 1},  {3, 3},
+                                                  {4, 4},  {10, 5},  {2, 37},  {16, 8}, {17, 9},
+                                                  {1, 97}, {131, 1}, {33, 31}, {64, 64}};
   int k = 0;
   for (auto [w, h] : sizes) {
     for (int bit_depth : {8, 10, 12, 16}) {
@@ -416,8 +417,8 @@ TEST(GpuIntegerSsimTest, EveryFlat8BitLevelOnTinyFrames) {
     const Geometry g = MakeGeometry(side, side, 8);
     for (uint32_t level = 0; level < 256; ++level) {
       const Picture flat = MakePicture(g, Content::kFlat, 0, level);
-      absl::StatusOr<ScoreResult> gpu = Gpu().scorer->Score(g, IntegerSsim(false, false),
-                                                            PairOf(flat, flat));
+      absl::StatusOr<ScoreResult> gpu =
+          Gpu().scorer->Score(g, IntegerSsim(false, false), PairOf(flat, flat));
       ASSERT_TRUE(gpu.ok());
       not_one += gpu->scores.at("ssim") != 1.0;
       CompareWithCpu(*Gpu().scorer, g, IntegerSsim(true, false), PairOf(flat, flat));
@@ -441,7 +442,8 @@ TEST(GpuIntegerSsimTest, LargeFramesExactModeMatchesAndTreeStaysInItsBound) {
       CompareWithCpu(*Gpu().scorer, g, IntegerSsim(false, true), PairOf(ref, ref));
       // Tree path: within 2 * gamma_{n-1} * mean|SSIM| of the CPU (docs/adr/0022); here
       // |SSIM| <= 1, and n counts every thread of the block grid.
-      absl::StatusOr<ScoreResult> cpu = Cpu().Score(g, IntegerSsim(false, false), PairOf(ref, dist));
+      absl::StatusOr<ScoreResult> cpu =
+          Cpu().Score(g, IntegerSsim(false, false), PairOf(ref, dist));
       absl::StatusOr<ScoreResult> gpu =
           Gpu().scorer->Score(g, IntegerSsim(false, false), PairOf(ref, dist));
       ASSERT_TRUE(cpu.ok() && gpu.ok());
@@ -494,8 +496,8 @@ class CheckedGpuScorer final : public Scorer {
 
 TEST(GpuReferenceTest, EveryClipMatchesLibvmafAndTheCpu) {
   SKIP_WITHOUT_GPU();
-  std::string dir = testing::FindReferenceDirectory("engine/gpu/gpu_scorer_test.cc",
-                                                    "../shared/reference");
+  std::string dir =
+      testing::FindReferenceDirectory("engine/gpu/gpu_scorer_test.cc", "../shared/reference");
   if (dir.empty()) dir = testing::RunfilePath("tests/data/reference");
   absl::StatusOr<testing::ReferenceSet> set = testing::LoadReferenceSet(dir);
   if (!set.ok()) {
@@ -514,7 +516,8 @@ TEST(GpuReferenceTest, EveryClipMatchesLibvmafAndTheCpu) {
   }
 }
 
-// ---- The pool ------------------------------------------------------------------------------------
+// ---- The pool
+// ------------------------------------------------------------------------------------
 
 TEST(GpuPoolTest, ManyThreadsShareTheDevicesAndGetTheCpuScores) {
   SKIP_WITHOUT_GPU();
@@ -532,8 +535,8 @@ TEST(GpuPoolTest, ManyThreadsShareTheDevicesAndGetTheCpuScores) {
   };
   std::vector<Job> jobs;
   int k = 0;
-  for (auto [w, h, d] : {std::tuple{576, 324, 8}, {1920, 1080, 10}, {64, 64, 12}, {853, 481, 8},
-                         {3840, 2160, 8}}) {
+  for (auto [w, h, d] :
+       {std::tuple{576, 324, 8}, {1920, 1080, 10}, {64, 64, 12}, {853, 481, 8}, {3840, 2160, 8}}) {
     Job job;
     job.geometry = MakeGeometry(w, h, d);
     job.ref = MakePicture(job.geometry, Content::kNoise, ++k);
@@ -622,8 +625,16 @@ TEST(GpuPoolTest, ErrorsReturnTheSlotAndLeaveTheDeviceUsable) {
 }
 
 // Exit codes of the lost-device child, so a failure says which check broke.
-enum LostDeviceExit { kLostOk = 0, kNoScorer = 2, kNotUnavailable, kStillHealthy, kSlotLeaked,
-                      kNotMarkedLost, kNoFallback, kLaterFrameNotRefused };
+enum LostDeviceExit {
+  kLostOk = 0,
+  kNoScorer = 2,
+  kNotUnavailable,
+  kStillHealthy,
+  kSlotLeaked,
+  kNotMarkedLost,
+  kNoFallback,
+  kLaterFrameNotRefused
+};
 
 int RunLostDeviceScenario() {
   auto hooks = std::make_shared<GpuTestHooks>();
@@ -683,8 +694,8 @@ int main(int argc, char** argv) {
     shared_frames += s.frames_scored;
     float_ordered += s.float_ssim_ordered_sums;
   }
-  std::cout << "float_ssim means that needed the raster-order host sum: " << float_ordered
-            << " of " << shared_frames << " frames on the shared scorer\n";
+  std::cout << "float_ssim means that needed the raster-order host sum: " << float_ordered << " of "
+            << shared_frames << " frames on the shared scorer\n";
   std::cout << "gpu_scorer_test summary: " << ssimd::g_tally.frames << " GPU frames compared with "
             << "the CPU engine, " << ssimd::g_tally.values << " values bit for bit; "
             << ssimd::g_tally.reference_values << " values against libvmaf's reference scores; "

@@ -5,8 +5,8 @@
 namespace ssimd {
 
 absl::Status HipStatus(hipError_t error, std::string_view what) {
-  const std::string message = absl::StrFormat("%s failed: %s (%s)", what, hipGetErrorName(error),
-                                               hipGetErrorString(error));
+  const std::string message =
+      absl::StrFormat("%s failed: %s (%s)", what, hipGetErrorName(error), hipGetErrorString(error));
   if (error == hipErrorOutOfMemory) return absl::UnavailableError(message);
   return absl::InternalError(message);
 }

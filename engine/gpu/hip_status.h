@@ -20,12 +20,12 @@ bool CurrentDeviceLost();
 
 }  // namespace ssimd
 
-#define SSIMD_HIP_RETURN_IF_ERROR(expr, what)                     \
-  do {                                                            \
-    const hipError_t ssimd_hip_error_ = (expr);                   \
-    if (ssimd_hip_error_ != hipSuccess) {                         \
-      return ::ssimd::HipStatus(ssimd_hip_error_, (what));        \
-    }                                                             \
+#define SSIMD_HIP_RETURN_IF_ERROR(expr, what)              \
+  do {                                                     \
+    const hipError_t ssimd_hip_error_ = (expr);            \
+    if (ssimd_hip_error_ != hipSuccess) {                  \
+      return ::ssimd::HipStatus(ssimd_hip_error_, (what)); \
+    }                                                      \
   } while (false)
 
 #endif  // SSIMD_ENGINE_GPU_HIP_STATUS_H_

@@ -71,8 +71,7 @@ absl::StatusOr<SlotPool::Lease> SlotPool::Acquire() {
       absl::StrAppendFormat(&reasons, "%sentry %d: %s", i == 0 ? "" : "; ", i,
                             entries_[i].lost_reason);
     }
-    return absl::UnavailableError(
-        absl::StrFormat("every GPU of the pool was lost (%s)", reasons));
+    return absl::UnavailableError(absl::StrFormat("every GPU of the pool was lost (%s)", reasons));
   }
   Entry& entry = entries_[e];
   int slot = 0;

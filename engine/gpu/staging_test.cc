@@ -36,7 +36,8 @@ PaddedPlane MakePadded(int width, int height, int bit_depth, size_t pad) {
 void ExpectPackedCopy(const PaddedPlane& p, const std::vector<uint8_t>& staged) {
   for (int y = 0; y < p.view.height; ++y) {
     for (int x = 0; x < p.view.width; ++x) {
-      LumaView packed{staged.data(), p.view.width * static_cast<size_t>(BytesPerSample(p.view.bit_depth)),
+      LumaView packed{staged.data(),
+                      p.view.width * static_cast<size_t>(BytesPerSample(p.view.bit_depth)),
                       p.view.width, p.view.height, p.view.bit_depth};
       ASSERT_EQ(packed.Sample(x, y), p.view.Sample(x, y)) << x << "," << y;
     }

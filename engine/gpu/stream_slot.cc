@@ -14,8 +14,8 @@ StreamSlot::StreamSlot(std::atomic<int64_t>* device_bytes)
       ssim_partials(MemoryKind::kDevice, device_bytes),
       ssim_terms(MemoryKind::kDevice, device_bytes) {}
 
-absl::StatusOr<std::unique_ptr<StreamSlot>> StreamSlot::Create(
-    int device, std::atomic<int64_t>* device_bytes) {
+absl::StatusOr<std::unique_ptr<StreamSlot>> StreamSlot::Create(int device,
+                                                               std::atomic<int64_t>* device_bytes) {
   std::unique_ptr<StreamSlot> slot(new StreamSlot(device_bytes));
   slot->device = device;
   SSIMD_HIP_RETURN_IF_ERROR(hipSetDevice(device), "selecting the device");

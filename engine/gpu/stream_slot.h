@@ -26,14 +26,14 @@ struct StreamSlot {
 
   GrowableBuffer upload{MemoryKind::kPinnedHost, nullptr};
   GrowableBuffer readback{MemoryKind::kPinnedHost, nullptr};
-  GrowableBuffer luma;          // reference then distorted raw luma, packed rows
-  GrowableBuffer decimated;     // float_ssim: the two decimated binary32 planes
-  GrowableBuffer filtered;      // float_ssim: the five horizontally filtered planes
+  GrowableBuffer luma;       // reference then distorted raw luma, packed rows
+  GrowableBuffer decimated;  // float_ssim: the two decimated binary32 planes
+  GrowableBuffer filtered;   // float_ssim: the five horizontally filtered planes
   GrowableBuffer float_partials;
-  GrowableBuffer float_terms;   // float_ssim: per-pixel terms, only for an ordered host sum
-  GrowableBuffer moments;       // ssim: five int64 planes of horizontal moments
+  GrowableBuffer float_terms;  // float_ssim: per-pixel terms, only for an ordered host sum
+  GrowableBuffer moments;      // ssim: five int64 planes of horizontal moments
   GrowableBuffer ssim_partials;
-  GrowableBuffer ssim_terms;    // ssim: per-pixel terms for the ordered host sum
+  GrowableBuffer ssim_terms;  // ssim: per-pixel terms for the ordered host sum
 
  private:
   explicit StreamSlot(std::atomic<int64_t>* device_bytes);

@@ -1,0 +1,108 @@
+#include "bench/report.h"
+
+#include <limits>
+
+#include "gtest/gtest.h"
+
+namespace ssimd::bench {
+namespace {
+
+CellResult Cell(const std::string& section, const std::string& backend, int w, int h, int bits,
+                int concurrency, double pairs_per_second) {
+  CellResult c;
+  c.section = section;
+  c.backend = backend;
+  c.width = w;
+  c.height = h;
+  c.bit_depth = bits;
+  c.concurrency = concurrency;
+  c.seconds = 1;
+  c.pairs = static_cast<int64_t>(pairs_per_second);
+  SetRates(c, 2 * static_cast<size_t>(w) * h * (bits > 8 ? 2 : 1));
+  return c;
+}
+
+const TargetCheck* Named(const std::vector<TargetCheck>& targets, const std::string& prefix) {
+  for (const TargetCheck& t : targets) {
+    if (t.name.rfind(prefix, 0) == 0) return &t;
+  }
+  return nullptr;
+}
+
+TEST(RatiosTest, PairsEachGpuCellWithItsCpuTwinAndKeepsTheBestGpuVariant) {
+  std::vector<CellResult> cells = {
+      Cell("e2e", "gpu", 1920, 1080, 8, 8, 2400), Cell("e2e", "cpu", 1920, 1080, 8, 8, 300),
+      Cell("e2e", "gpu", 1920, 1080, 8, 4, 1000),  // no CPU twin: no ratio
+      Cell("engine", "gpu", 3840, 2160, 8, 16, 900), Cell("engine", "gpu", 3840, 2160, 8, 16, 1200),
+      Cell("engine", "cpu", 3840, 2160, 8, 16, 100)};
+  const std::vector<Ratio> ratios = GpuCpuRatios(cells);
+  ASSERT_EQ(ratios.size(), 2u);
+  EXPECT_EQ(ratios[0].section, "e2e");
+  EXPECT_DOUBLE_EQ(ratios[0].ratio, 8);
+  EXPECT_EQ(ratios[1].section, "engine");
+  EXPECT_DOUBLE_EQ(ratios[1].ratio, 12);
+}
+
+TEST(TargetsTest, ReportsMetMissedAndUnmeasured) {
+  CellResult unary = Cell("unary", "gpu", 1920, 1080, 8, 1, 400);
+  unary.latency_p50_ms = 2.5;
+  CellResult engine = Cell("engine", "gpu", 3840, 2160, 8, 16, 1000);  // 16.6 GB/s
+  std::vector<CellResult> cells = {Cell("e2e", "gpu", 1920, 1080, 8, 8, 2100),
+                                   Cell("e2e", "cpu", 1920, 1080, 8, 8, 700), unary, engine};
+  const std::vector<TargetCheck> targets = CheckTargets(cells, 27.5);
+
+  const TargetCheck* hd = Named(targets, "e2e GPU, 8 streams, 1920x1080");
+  ASSERT_NE(hd, nullptr);
+  EXPECT_TRUE(hd->met);
+  const TargetCheck* uhd = Named(targets, "e2e GPU, 8 streams, 3840x2160");
+  ASSERT_NE(uhd, nullptr);
+  EXPECT_FALSE(uhd->measured_at_all);
+  const TargetCheck* mem = Named(targets, "engine from memory");
+  ASSERT_NE(mem, nullptr);
+  EXPECT_TRUE(mem->measured_at_all);
+  EXPECT_FALSE(mem->met);
+  EXPECT_NEAR(mem->measured, 1000 * 2 * 3840 * 2160 / 1e9, 1e-9);
+  const TargetCheck* latency = Named(targets, "unary");
+  ASSERT_NE(latency, nullptr);
+  EXPECT_TRUE(latency->met);
+  const TargetCheck* ratio = Named(targets, "e2e GPU/CPU, 8 streams, 1920x1080");
+  ASSERT_NE(ratio, nullptr);
+  EXPECT_FALSE(ratio->met);  // 3x
+  EXPECT_DOUBLE_EQ(ratio->measured, 3);
+}
+
+TEST(TargetsTest, FailedCellsDoNotCount) {
+  CellResult broken = Cell("e2e", "gpu", 1920, 1080, 8, 8, 5000);
+  broken.error = "stream 0: UNAVAILABLE";
+  const std::vector<TargetCheck> targets = CheckTargets({broken}, 27.5);
+  const TargetCheck* hd = Named(targets, "e2e GPU, 8 streams, 1920x1080");
+  ASSERT_NE(hd, nullptr);
+  EXPECT_FALSE(hd->measured_at_all);
+  EXPECT_FALSE(hd->met);
+}
+
+TEST(JsonTest, EscapesStringsAndWritesNullForNonFiniteNumbers) {
+  EXPECT_EQ(JsonString("a\"b\\c\nd\x01"), "\"a\\\"b\\\\c\\nd\\u0001\"");
+  CellResult c = Cell("e2e", "cpu", 64, 64, 8, 1, 10);
+  c.latency_p99_ms = std::numeric_limits<double>::infinity();
+  c.error = "said \"no\"";
+  const std::string json = ToJson({{"command", "ssimd-bench --quick"}}, {c}, {}, {});
+  EXPECT_NE(json.find("\"command\": \"ssimd-bench --quick\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"latency_p99_ms\": null"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"error\": \"said \\\"no\\\"\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"pairs_per_second\": 10,"), std::string::npos) << json;
+}
+
+TEST(TableTest, ShowsFailedCellsWithTheirReason) {
+  CellResult ok = Cell("e2e", "cpu", 1920, 1080, 10, 4, 123.4);
+  CellResult skipped = Cell("e2e", "gpu", 1920, 1080, 10, 4, 0);
+  skipped.skipped = true;
+  skipped.error = "no usable GPU";
+  const std::string table = ToTable({}, {ok, skipped}, {}, CheckTargets({ok, skipped}, 27.5));
+  EXPECT_NE(table.find("123.4"), std::string::npos) << table;
+  EXPECT_NE(table.find("skipped: no usable GPU"), std::string::npos) << table;
+  EXPECT_NE(table.find("not measured in this run"), std::string::npos) << table;
+}
+
+}  // namespace
+}  // namespace ssimd::bench

@@ -1,0 +1,199 @@
+"""The ssimd client: connection, health, capabilities, single pairs, and clip streams."""
+
+import collections
+import os
+import sys
+
+import grpc
+
+# The generated modules sit in python/ssimd/v1, beside this package.
+_PYTHON_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if _PYTHON_ROOT not in sys.path:
+    sys.path.insert(0, _PYTHON_ROOT)
+
+from ssimd.v1 import ssimd_pb2  # noqa: E402
+from ssimd.v1 import ssimd_pb2_grpc  # noqa: E402
+
+Geometry = collections.namedtuple("Geometry", "width height bit_depth pixel_format")
+Geometry.__new__.__defaults__ = (8, "420")
+
+ClipResult = collections.namedtuple("ClipResult", "frames summary")
+
+_PIXEL_FORMATS = {
+    "420": ssimd_pb2.PIXEL_FORMAT_420,
+    "422": ssimd_pb2.PIXEL_FORMAT_422,
+    "444": ssimd_pb2.PIXEL_FORMAT_444,
+    "400": ssimd_pb2.PIXEL_FORMAT_400,
+}
+_BACKENDS = {"auto": ssimd_pb2.BACKEND_AUTO, "gpu": ssimd_pb2.BACKEND_GPU,
+             "cpu": ssimd_pb2.BACKEND_CPU}
+_HEALTH = {0: "UNKNOWN", 1: "SERVING", 2: "NOT_SERVING", 3: "SERVICE_UNKNOWN"}
+
+# Fits an 8K 16-bit luma pair, as the server's default limit does.
+DEFAULT_MAX_MESSAGE_BYTES = 160 << 20
+
+
+class ScoringError(Exception):
+    """A failed call: `code` is the grpc.StatusCode, `details` the server's message."""
+
+    def __init__(self, code, details):
+        super().__init__(f"{code.name}: {details}")
+        self.code = code
+        self.details = details
+
+
+def _raise(error):
+    raise ScoringError(error.code(), error.details()) from None
+
+
+def _geometry(geometry):
+    if geometry.pixel_format not in _PIXEL_FORMATS:
+        raise ValueError(f"pixel_format must be one of {sorted(_PIXEL_FORMATS)}, "
+                         f"got {geometry.pixel_format!r}")
+    return ssimd_pb2.Geometry(width=geometry.width, height=geometry.height,
+                              bit_depth=geometry.bit_depth,
+                              pixel_format=_PIXEL_FORMATS[geometry.pixel_format])
+
+
+def _backend(name):
+    if name not in _BACKENDS:
+        raise ValueError(f"backend must be one of {sorted(_BACKENDS)}, got {name!r}")
+    return _BACKENDS[name]
+
+
+class Client:
+    """A connection to an ssimd server. Use as a context manager, or call close()."""
+
+    def __init__(self, target="127.0.0.1:50051", credentials=None,
+                 max_message_bytes=DEFAULT_MAX_MESSAGE_BYTES):
+        options = [("grpc.max_send_message_length", max_message_bytes),
+                   ("grpc.max_receive_message_length", max_message_bytes)]
+        if credentials is None:
+            self._channel = grpc.insecure_channel(target, options=options)
+        else:
+            self._channel = grpc.secure_channel(target, credentials, options=options)
+        self._stub = ssimd_pb2_grpc.ScoringServiceStub(self._channel)
+        # The standard health messages are one string and one enum; plain bytes avoid needing
+        # the grpc_health package, which Debian does not ship.
+        self._health_check = self._channel.unary_unary(
+            "/grpc.health.v1.Health/Check",
+            request_serializer=lambda service: _encode_string_field(1, service),
+            response_deserializer=_decode_enum_field_1)
+
+    def close(self):
+        self._channel.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def health(self, service="", timeout=5.0):
+        """'SERVING', 'NOT_SERVING', ... for `service` ('' = the whole server)."""
+        try:
+            return _HEALTH.get(self._health_check(service, timeout=timeout), "UNKNOWN")
+        except grpc.RpcError as e:
+            _raise(e)
+
+    def capabilities(self, timeout=10.0):
+        try:
+            return self._stub.GetCapabilities(ssimd_pb2.GetCapabilitiesRequest(), timeout=timeout)
+        except grpc.RpcError as e:
+            _raise(e)
+
+    def score_pair(self, reference_luma, distorted_luma, geometry, features=("float_ssim",),
+                   backend="auto", timeout=60.0):
+        """Scores one pair; returns the FrameResult (scores by metric name, backend, ...)."""
+        request = ssimd_pb2.ScorePairRequest(
+            geometry=_geometry(geometry), features=ssimd_pb2.Features(feature_args=features),
+            backend=_backend(backend), reference_luma=reference_luma,
+            distorted_luma=distorted_luma)
+        try:
+            return self._stub.ScorePair(request, timeout=timeout).result
+        except grpc.RpcError as e:
+            _raise(e)
+
+    def score_clip(self, frame_pairs, geometry, features=("float_ssim",), backend="auto",
+                   title_id="", rung="", labels=None, percentiles=(), timeout=3600.0,
+                   on_frame=None):
+        """Streams (reference_luma, distorted_luma) pairs through ScoreClip.
+
+        Frames are read from `frame_pairs` only as fast as the server takes them. Returns a
+        ClipResult of the per-frame FrameResults (in order) and the ClipSummary. `on_frame` is
+        called with each FrameResult as it arrives.
+        """
+        config = ssimd_pb2.ClipConfig(
+            geometry=_geometry(geometry), features=ssimd_pb2.Features(feature_args=features),
+            backend=_backend(backend), title_id=title_id, rung=rung, labels=labels or {},
+            percentiles=percentiles)
+
+        def requests():
+            yield ssimd_pb2.ScoreClipRequest(config=config)
+            for index, (reference, distorted) in enumerate(frame_pairs):
+                yield ssimd_pb2.ScoreClipRequest(frame=ssimd_pb2.FramePair(
+                    index=index, reference_luma=reference, distorted_luma=distorted))
+
+        return self._collect(self._stub.ScoreClip(requests(), timeout=timeout), on_frame)
+
+    def score_files(self, reference_path, distorted_path, geometry=None, features=("float_ssim",),
+                    backend="auto", start_frame=0, frame_count=0, title_id="", timeout=3600.0,
+                    on_frame=None):
+        """ScoreFiles: the server reads both files from its --files_root."""
+        config = ssimd_pb2.ClipConfig(features=ssimd_pb2.Features(feature_args=features),
+                                      backend=_backend(backend), title_id=title_id)
+        if geometry is not None:
+            config.geometry.CopyFrom(_geometry(geometry))
+        request = ssimd_pb2.ScoreFilesRequest(config=config, reference_path=reference_path,
+                                              distorted_path=distorted_path,
+                                              start_frame=start_frame, frame_count=frame_count)
+        return self._collect(self._stub.ScoreFiles(request, timeout=timeout), on_frame)
+
+    @staticmethod
+    def _collect(responses, on_frame):
+        frames, summary = [], None
+        try:
+            for response in responses:
+                if response.HasField("frame"):
+                    frames.append(response.frame)
+                    if on_frame is not None:
+                        on_frame(response.frame)
+                elif response.HasField("summary"):
+                    summary = response.summary
+        except grpc.RpcError as e:
+            _raise(e)
+        return ClipResult(frames, summary)
+
+
+def _encode_string_field(number, text):
+    data = text.encode("utf-8")
+    if not data:
+        return b""
+    out = bytearray([number << 3 | 2])
+    n = len(data)
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            break
+    return bytes(out) + data
+
+
+def _decode_enum_field_1(data):
+    """The value of varint field 1 (HealthCheckResponse.status); 0 when absent."""
+    i = 0
+    while i < len(data):
+        key = data[i]
+        i += 1
+        value = shift = 0
+        while True:
+            byte = data[i]
+            i += 1
+            value |= (byte & 0x7F) << shift
+            shift += 7
+            if not byte & 0x80:
+                break
+        if key == (1 << 3 | 0):
+            return value
+    return 0

@@ -1,0 +1,423 @@
+// fault_load: drives a running ssimd server with concurrent ScoreClip streams and ScorePair calls
+// while injecting faults (cancelled streams, expired deadlines, clients that vanish mid-stream,
+// malformed and oversized messages, slow readers), and checks that
+//   - every healthy stream gets every frame's score, in order, equal to the CPU engine's;
+//   - every faulty stream ends with the status its fault calls for;
+//   - the server keeps answering health checks and stays alive;
+//   - its resident memory (--server_pid) stays flat after warm-up;
+//   - with --sigterm_after, in-flight streams finish within the grace period after SIGTERM and
+//     the server exits, while new streams are refused explicitly.
+// The run is bounded in time (--duration) and count (--max_streams) and stops by itself. It prints
+// a JSON summary and one readable line; the exit status is 0 when every check passed.
+//
+//   fault_load --target=127.0.0.1:50051 --server_pid=$(pidof ssimd_server) --duration=600s
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
+#include "client/ssimd_client.h"
+#include "engine/cpu/cpu_scorer.h"
+#include "grpcpp/grpcpp.h"
+#include "proto/ssimd/v1/ssimd.grpc.pb.h"
+#include "tools/fault_load/fault_plan.h"
+#include "tools/fault_load/load_report.h"
+#include "tools/fault_load/process_watch.h"
+#include "tools/fault_load/stream_runner.h"
+#include "tools/fault_load/synthetic_clips.h"
+
+ABSL_FLAG(std::string, target, "127.0.0.1:50051", "The server, host:port (loopback only).");
+ABSL_FLAG(absl::Duration, duration, absl::Seconds(20),
+          "How long new streams are started; streams in flight then finish.");
+ABSL_FLAG(int, max_streams, 1000000, "At most this many streams in all.");
+ABSL_FLAG(int, concurrency, 8, "Streams open at once (keep it below the server's limit).");
+ABSL_FLAG(int, channels, 4, "Separate connections the streams are spread over.");
+ABSL_FLAG(int, frames, 12, "Typical frames per clip (each clip draws from half to 1.5 times it).");
+ABSL_FLAG(std::string, mix,
+          "healthy=8,slow_reader=2,pair=2,cancel=2,deadline=2,vanish=1,malformed=3,oversized=1",
+          "Relative frequency of each stream kind.");
+ABSL_FLAG(uint64_t, seed, 1, "Seed of the stream plans (same seed, same sequence per worker).");
+ABSL_FLAG(bool, large, false, "Add 1280x720 10-bit and 1920x1080 clips (for GPU servers).");
+ABSL_FLAG(int, server_pid, 0,
+          "The server's process id: watch that it stays alive and that its resident memory stays "
+          "flat. 0: do not watch.");
+ABSL_FLAG(absl::Duration, warmup, absl::ZeroDuration(),
+          "Memory samples before this are ignored; 0 = a fifth of --duration, at least 2 s.");
+ABSL_FLAG(double, max_rss_growth_pct, 5,
+          "Fail when resident memory grows more than this after warm-up; 0 = only report it.");
+ABSL_FLAG(absl::Duration, health_interval, absl::Milliseconds(500), "Between health checks.");
+ABSL_FLAG(absl::Duration, health_timeout, absl::Seconds(5),
+          "A health check slower than this counts as a failure (a stuck server).");
+ABSL_FLAG(absl::Duration, stream_deadline, absl::Seconds(120),
+          "Deadline of healthy streams; one that runs into it counts as stalled.");
+ABSL_FLAG(absl::Duration, wait_for_server, absl::Seconds(30),
+          "How long to wait for the server to report SERVING before the run.");
+ABSL_FLAG(std::string, json_out, "", "Also write the JSON summary to this file.");
+ABSL_FLAG(absl::Duration, sigterm_after, absl::ZeroDuration(),
+          "Graceful shutdown check: send SIGTERM to --server_pid this long into the run, then "
+          "check that in-flight streams finish and the server exits within --grace.");
+ABSL_FLAG(absl::Duration, grace, absl::Seconds(30), "The server's --grace_period.");
+ABSL_FLAG(absl::Duration, send_delay, absl::ZeroDuration(),
+          "Pause between the frames a stream sends (to keep streams in flight longer).");
+// The vanishing client runs this same binary with these.
+ABSL_FLAG(bool, vanish_child, false, "Internal: run as a client that vanishes mid-stream.");
+ABSL_FLAG(int, vanish_variant, 0, "Internal: the vanishing client's clip variant.");
+ABSL_FLAG(int, vanish_frames, 1, "Internal: frames the vanishing client sends.");
+ABSL_FLAG(uint64_t, vanish_offset, 0, "Internal: the vanishing client's pair offset.");
+
+namespace ssimd::fault_load {
+namespace {
+
+// Above this the oversized fault would need a huge message of its own; start the server with a
+// smaller --max_message_bytes for load runs.
+constexpr int64_t kMaxOversizedBytes = int64_t{64} << 20;
+
+std::string SelfExe() {
+  char path[4096];
+  const ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+  if (n <= 0) return "";
+  path[n] = '\0';
+  return path;
+}
+
+std::vector<std::shared_ptr<grpc::Channel>> MakeChannels(const std::string& target, int n) {
+  std::vector<std::shared_ptr<grpc::Channel>> out;
+  for (int i = 0; i < n; ++i) {
+    grpc::ChannelArguments args;
+    args.SetMaxSendMessageSize(-1);
+    args.SetMaxReceiveMessageSize(-1);
+    // Without this, channels to one target share a connection.
+    args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+    args.SetInt("ssimd.fault_load.channel", i);
+    out.push_back(grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), args));
+  }
+  return out;
+}
+
+// Faults and load are for a server on this machine, never one across the network.
+bool IsLoopback(const std::string& target) {
+  for (const char* prefix : {"127.", "[::1]:", "localhost:", "unix:", "ipv4:127.", "ipv6:[::1]:"}) {
+    if (absl::StartsWith(target, prefix)) return true;
+  }
+  return false;
+}
+
+bool WaitForServing(SsimdClient& client, absl::Duration limit) {
+  const absl::Time give_up = absl::Now() + limit;
+  while (absl::Now() < give_up) {
+    auto health = client.CheckHealth("", absl::Seconds(2));
+    if (health.ok() && *health == grpc::health::v1::HealthCheckResponse::SERVING) return true;
+    absl::SleepFor(absl::Milliseconds(200));
+  }
+  return false;
+}
+
+class Run {
+ public:
+  Run(std::vector<ClipVariant> variants, KindWeights weights, PlanLimits limits,
+      int64_t max_message_bytes)
+      : variants_(std::move(variants)),
+        weights_(weights),
+        limits_(limits),
+        max_message_bytes_(max_message_bytes) {}
+
+  int Main() {
+    const std::string target = absl::GetFlag(FLAGS_target);
+    channels_ = MakeChannels(target, std::max(1, absl::GetFlag(FLAGS_channels)));
+    self_exe_ = SelfExe();
+    const absl::Duration duration = absl::GetFlag(FLAGS_duration);
+    const int pid = absl::GetFlag(FLAGS_server_pid);
+    const absl::Duration sigterm_after = absl::GetFlag(FLAGS_sigterm_after);
+    report_.server_pid = pid;
+    report_.max_rss_growth_pct = absl::GetFlag(FLAGS_max_rss_growth_pct);
+    report_.shutdown_test = sigterm_after > absl::ZeroDuration();
+    report_.grace_seconds = absl::ToDoubleSeconds(absl::GetFlag(FLAGS_grace));
+
+    start_ = absl::Now();
+    end_ = start_ + duration;
+    std::thread monitor([&] { Monitor(pid); });
+    std::thread terminator;
+    if (report_.shutdown_test) terminator = std::thread([&] { Terminate(pid, sigterm_after); });
+
+    std::vector<std::thread> workers;
+    const int concurrency = std::max(1, absl::GetFlag(FLAGS_concurrency));
+    for (int w = 0; w < concurrency; ++w) workers.emplace_back([this, w] { Worker(w); });
+    for (std::thread& t : workers) t.join();
+    const absl::Time load_done = absl::Now();
+    if (terminator.joinable()) terminator.join();
+    stop_monitor_.Notify();
+    monitor.join();
+
+    report_.duration_seconds = absl::ToDoubleSeconds(load_done - start_);
+    if (pid != 0 && !report_.shutdown_test) {
+      report_.server_alive_at_end = ProcessAlive(pid);
+      // The last word on a stuck server: one more health check after the load.
+      SsimdClient client(channels_[0]);
+      auto health = client.CheckHealth("", absl::GetFlag(FLAGS_health_timeout));
+      ++report_.health_checks;
+      if (!health.ok()) {
+        ++report_.health_failures;
+        report_.AddProblem(absl::StrCat("final health check: ", health.status().ToString()));
+      }
+    }
+    absl::Duration warmup = absl::GetFlag(FLAGS_warmup);
+    if (warmup <= absl::ZeroDuration()) warmup = std::max(absl::Seconds(2), duration / 5);
+    {
+      absl::MutexLock lock(&mu_);
+      report_.rss = ComputeRssGrowth(rss_samples_, absl::ToDoubleSeconds(warmup));
+    }
+
+    const std::string json = ToJson(report_);
+    std::printf("%s\n%s\n", json.c_str(), SummaryLine(report_).c_str());
+    std::fflush(stdout);
+    const std::string json_out = absl::GetFlag(FLAGS_json_out);
+    if (!json_out.empty()) std::ofstream(json_out) << json << "\n";
+    return report_.Passed(nullptr) ? 0 : 1;
+  }
+
+ private:
+  bool KeepStarting(int64_t started) {
+    if (started >= absl::GetFlag(FLAGS_max_streams)) return false;
+    const absl::Time now = absl::Now();
+    if (now >= end_) return false;
+    absl::MutexLock lock(&mu_);
+    // After SIGTERM, a second of new streams checks that they are refused; then stop.
+    return !judge_.shutdown_started || now < judge_.shutdown_at + absl::Seconds(1);
+  }
+
+  void Worker(int index) {
+    std::mt19937_64 rng(absl::GetFlag(FLAGS_seed) * 1000003u + static_cast<uint64_t>(index));
+    v1::ScoringService::Stub* stub = nullptr;
+    auto owned_stub = v1::ScoringService::NewStub(channels_[index % channels_.size()]);
+    stub = owned_stub.get();
+    while (KeepStarting(started_.fetch_add(1))) {
+      const StreamPlan plan = DrawPlan(weights_, limits_, variants_, rng);
+      const ClipVariant& variant = variants_[plan.variant];
+      StreamOutcome outcome;
+      switch (plan.kind) {
+        case StreamKind::kPair:
+          outcome = RunPairCall(stub, plan, variant);
+          break;
+        case StreamKind::kVanish: {
+          VanishArgs args;
+          args.target = absl::GetFlag(FLAGS_target);
+          args.large = absl::GetFlag(FLAGS_large);
+          args.variant = plan.variant;
+          args.frames = plan.fault_frame;
+          args.pair_offset = plan.pair_offset;
+          outcome = RunVanishingClient(self_exe_, args);
+          break;
+        }
+        default:
+          outcome = RunClipStream(stub, plan, variant, max_message_bytes_);
+          break;
+      }
+      absl::MutexLock lock(&mu_);
+      const Verdict verdict = Judge(plan, outcome, variant, judge_);
+      report_.Add(plan, outcome, verdict);
+      if (judge_.shutdown_started && outcome.finished > judge_.shutdown_at) {
+        report_.last_stream_after_sigterm_seconds =
+            std::max(report_.last_stream_after_sigterm_seconds,
+                     absl::ToDoubleSeconds(outcome.finished - judge_.shutdown_at));
+      }
+    }
+  }
+
+  // Health checks and memory samples until the load is over.
+  void Monitor(int pid) {
+    SsimdClient client(channels_[0]);
+    const absl::Duration interval = absl::GetFlag(FLAGS_health_interval);
+    const absl::Duration timeout = absl::GetFlag(FLAGS_health_timeout);
+    absl::Time next_rss = absl::Now();
+    bool reported_death = false;
+    do {
+      bool shutting_down;
+      {
+        absl::MutexLock lock(&mu_);
+        shutting_down = judge_.shutdown_started;
+      }
+      if (!shutting_down) {
+        const absl::Time asked = absl::Now();
+        auto health = client.CheckHealth("", timeout);
+        const double ms = absl::ToDoubleMilliseconds(absl::Now() - asked);
+        absl::MutexLock lock(&mu_);
+        // The signal may have come while the check was under way: then any answer is fine.
+        if (!judge_.shutdown_started) {
+          ++report_.health_checks;
+          report_.health_max_latency_ms = std::max(report_.health_max_latency_ms, ms);
+          if (!health.ok() || *health != grpc::health::v1::HealthCheckResponse::SERVING) {
+            ++report_.health_failures;
+            report_.AddProblem(absl::StrFormat(
+                "health check at %.1f s: %s", absl::ToDoubleSeconds(asked - start_),
+                health.ok() ? "NOT_SERVING" : health.status().ToString()));
+          }
+        }
+      }
+      if (pid != 0 && absl::Now() >= next_rss) {
+        next_rss += absl::Seconds(1);
+        auto rss = ReadVmRssKb(pid);
+        absl::MutexLock lock(&mu_);
+        if (rss.ok()) {
+          rss_samples_.push_back({absl::ToDoubleSeconds(absl::Now() - start_), *rss});
+        } else if (!judge_.shutdown_started && !reported_death) {
+          reported_death = true;
+          report_.server_alive_at_end = false;
+          report_.AddProblem(absl::StrFormat("the server process %d is gone at %.1f s", pid,
+                                             absl::ToDoubleSeconds(absl::Now() - start_)));
+        }
+      }
+    } while (!stop_monitor_.WaitForNotificationWithTimeout(interval));
+  }
+
+  // The graceful shutdown check: SIGTERM, then wait for the server to exit.
+  void Terminate(int pid, absl::Duration after) {
+    absl::SleepFor(after);
+    const absl::Time at = absl::Now();
+    {
+      absl::MutexLock lock(&mu_);
+      judge_.shutdown_started = true;
+      judge_.shutdown_at = at;
+    }
+    if (pid == 0 || kill(pid, SIGTERM) != 0) {
+      absl::MutexLock lock(&mu_);
+      report_.AddProblem("--sigterm_after needs the server's --server_pid");
+      return;
+    }
+    const absl::Time give_up = at + absl::GetFlag(FLAGS_grace) + absl::Seconds(10);
+    while (absl::Now() < give_up) {
+      if (!ProcessAlive(pid)) {
+        absl::MutexLock lock(&mu_);
+        report_.server_exit_after_sigterm_seconds = absl::ToDoubleSeconds(absl::Now() - at);
+        return;
+      }
+      absl::SleepFor(absl::Milliseconds(20));
+    }
+  }
+
+  const std::vector<ClipVariant> variants_;
+  const KindWeights weights_;
+  const PlanLimits limits_;
+  const int64_t max_message_bytes_;
+  std::vector<std::shared_ptr<grpc::Channel>> channels_;
+  std::string self_exe_;
+  absl::Time start_;
+  absl::Time end_;
+  std::atomic<int64_t> started_{0};
+  absl::Notification stop_monitor_;
+
+  absl::Mutex mu_;
+  LoadReport report_ ABSL_GUARDED_BY(mu_);
+  JudgeContext judge_ ABSL_GUARDED_BY(mu_);
+  std::vector<RssSample> rss_samples_ ABSL_GUARDED_BY(mu_);
+};
+
+int Setup() {
+  if (absl::GetFlag(FLAGS_vanish_child)) {
+    VanishArgs args;
+    args.target = absl::GetFlag(FLAGS_target);
+    args.large = absl::GetFlag(FLAGS_large);
+    args.variant = static_cast<size_t>(absl::GetFlag(FLAGS_vanish_variant));
+    args.frames = absl::GetFlag(FLAGS_vanish_frames);
+    args.pair_offset = absl::GetFlag(FLAGS_vanish_offset);
+    return VanishChildMain(args);
+  }
+  const std::string target = absl::GetFlag(FLAGS_target);
+  if (!IsLoopback(target)) {
+    std::fprintf(stderr,
+                 "fault_load: --target=%s is not a loopback address; this tool only drives a "
+                 "local server (127.0.0.1:PORT, [::1]:PORT, localhost:PORT or unix:PATH)\n",
+                 target.c_str());
+    return 2;
+  }
+  auto weights = ParseKindWeights(absl::GetFlag(FLAGS_mix));
+  if (!weights.ok()) {
+    std::fprintf(stderr, "fault_load: %s\n", std::string(weights.status().message()).c_str());
+    return 2;
+  }
+  if (absl::GetFlag(FLAGS_sigterm_after) > absl::ZeroDuration() &&
+      absl::GetFlag(FLAGS_server_pid) == 0) {
+    std::fprintf(stderr, "fault_load: --sigterm_after needs --server_pid\n");
+    return 2;
+  }
+
+  // Expected scores come from the CPU engine in this process: the ground truth.
+  std::unique_ptr<Scorer> cpu = MakeCpuScorer();
+  auto variants = MakeClipVariants(absl::GetFlag(FLAGS_large), cpu.get());
+  if (!variants.ok()) {
+    std::fprintf(stderr, "fault_load: %s\n", variants.status().ToString().c_str());
+    return 2;
+  }
+
+  auto client = SsimdClient::Connect({.target = absl::GetFlag(FLAGS_target)});
+  if (!client.ok() || !WaitForServing(**client, absl::GetFlag(FLAGS_wait_for_server))) {
+    std::fprintf(stderr, "fault_load: %s does not report SERVING; is the server running?\n",
+                 absl::GetFlag(FLAGS_target).c_str());
+    return 2;
+  }
+  auto capabilities = (*client)->GetCapabilities(absl::Seconds(10));
+  if (!capabilities.ok()) {
+    std::fprintf(stderr, "fault_load: GetCapabilities: %s\n",
+                 capabilities.status().ToString().c_str());
+    return 2;
+  }
+  const v1::Limits& server_limits = capabilities->limits();
+  PlanLimits limits;
+  limits.frames = std::max(1, absl::GetFlag(FLAGS_frames));
+  limits.healthy_deadline = absl::GetFlag(FLAGS_stream_deadline);
+  limits.send_delay = absl::GetFlag(FLAGS_send_delay);
+  const int64_t max_message_bytes = static_cast<int64_t>(server_limits.max_message_bytes());
+  limits.oversized_enabled = max_message_bytes > 0 && max_message_bytes <= kMaxOversizedBytes;
+  if (!limits.oversized_enabled) {
+    std::fprintf(stderr,
+                 "fault_load: the server accepts messages up to %lld bytes; oversized messages "
+                 "are skipped (start it with --max_message_bytes of at most %lld to test them)\n",
+                 static_cast<long long>(max_message_bytes),
+                 static_cast<long long>(kMaxOversizedBytes));
+  }
+  const int concurrency = absl::GetFlag(FLAGS_concurrency);
+  if (server_limits.max_concurrent_streams() > 0 &&
+      concurrency >= static_cast<int>(server_limits.max_concurrent_streams())) {
+    std::fprintf(stderr,
+                 "fault_load: --concurrency=%d reaches the server's limit of %u streams; healthy "
+                 "streams would be refused. Use fewer.\n",
+                 concurrency, server_limits.max_concurrent_streams());
+    return 2;
+  }
+  std::fprintf(stderr, "fault_load: %zu clip variants, backend %s, %d workers, %s\n",
+               variants->size(), capabilities->default_backend().c_str(), concurrency,
+               absl::FormatDuration(absl::GetFlag(FLAGS_duration)).c_str());
+  Run run(*std::move(variants), *weights, limits, max_message_bytes);
+  return run.Main();
+}
+
+}  // namespace
+}  // namespace ssimd::fault_load
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "Drives a running ssimd server with concurrent streams and injected faults, and checks "
+      "that nothing is lost, misordered or wrong.\n"
+      "  fault_load --target=127.0.0.1:50051 --server_pid=PID --duration=600s");
+  absl::ParseCommandLine(argc, argv);
+  // A vanishing child that is killed mid-write must not take the parent with it.
+  signal(SIGPIPE, SIG_IGN);
+  return ssimd::fault_load::Setup();
+}

@@ -1,0 +1,266 @@
+#include "tools/fault_load/fault_plan.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+
+namespace ssimd::fault_load {
+namespace {
+
+constexpr const char* kKindNames[kStreamKinds] = {
+    "healthy", "slow_reader", "pair", "cancel", "deadline", "vanish", "malformed", "oversized"};
+
+int Uniform(std::mt19937_64& rng, int lo, int hi) {  // inclusive
+  return lo + static_cast<int>(rng() % static_cast<uint64_t>(hi - lo + 1));
+}
+
+grpc::StatusCode ExpectedCode(Malformation m) {
+  switch (m) {
+    case Malformation::kFrameBeforeConfig:
+    case Malformation::kSecondConfig:
+      return grpc::StatusCode::FAILED_PRECONDITION;
+    case Malformation::kTooLargeForMessages:
+      return grpc::StatusCode::RESOURCE_EXHAUSTED;
+    default:
+      return grpc::StatusCode::INVALID_ARGUMENT;
+  }
+}
+
+std::string CodeName(grpc::StatusCode code) {
+  switch (code) {
+    case grpc::StatusCode::OK: return "OK";
+    case grpc::StatusCode::CANCELLED: return "CANCELLED";
+    case grpc::StatusCode::UNKNOWN: return "UNKNOWN";
+    case grpc::StatusCode::INVALID_ARGUMENT: return "INVALID_ARGUMENT";
+    case grpc::StatusCode::DEADLINE_EXCEEDED: return "DEADLINE_EXCEEDED";
+    case grpc::StatusCode::NOT_FOUND: return "NOT_FOUND";
+    case grpc::StatusCode::RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
+    case grpc::StatusCode::FAILED_PRECONDITION: return "FAILED_PRECONDITION";
+    case grpc::StatusCode::UNAVAILABLE: return "UNAVAILABLE";
+    case grpc::StatusCode::INTERNAL: return "INTERNAL";
+    default: return absl::StrCat("code ", static_cast<int>(code));
+  }
+}
+
+// Checks the results that came back against the expected scores, frame by frame.
+void CheckResults(const StreamPlan& plan, const StreamOutcome& outcome,
+                  const ClipVariant& variant, Verdict* v) {
+  for (size_t i = 0; i < outcome.frames.size(); ++i) {
+    const v1::FrameResult& r = outcome.frames[i];
+    if (r.index() != i) {
+      ++v->frames_misordered;
+      if (v->problem.empty()) {
+        v->problem = absl::StrFormat("result %d carries index %d", i, r.index());
+      }
+      continue;
+    }
+    if (static_cast<int>(i) >= outcome.frames_sent) {
+      ++v->frames_wrong;
+      if (v->problem.empty()) v->problem = absl::StrFormat("a result for frame %d, never sent", i);
+      continue;
+    }
+    std::string why;
+    const size_t pair = variant.PairFor(i, plan.pair_offset);
+    if (variant.expected.empty() || !SameScores(variant.expected[pair], r.scores(), &why)) {
+      ++v->frames_wrong;
+      if (v->problem.empty()) v->problem = absl::StrFormat("frame %d: %s", i, why);
+      continue;
+    }
+    ++v->frames_verified;
+  }
+}
+
+bool Complete(const StreamOutcome& outcome, bool want_summary) {
+  if (static_cast<int>(outcome.frames.size()) != outcome.frames_sent) return false;
+  if (!want_summary) return true;
+  return outcome.has_summary &&
+         outcome.summary.frames() == static_cast<uint64_t>(outcome.frames_sent);
+}
+
+}  // namespace
+
+const char* KindName(StreamKind kind) { return kKindNames[static_cast<int>(kind)]; }
+
+bool IsHealthy(StreamKind kind) {
+  return kind == StreamKind::kHealthy || kind == StreamKind::kSlowReader ||
+         kind == StreamKind::kPair;
+}
+
+const char* MalformationName(Malformation m) {
+  static constexpr const char* kNames[kMalformations] = {
+      "short_plane", "index_gap",      "frame_before_config", "second_config",
+      "empty_message", "sample_above_peak", "bad_config",     "too_large_for_messages"};
+  return kNames[static_cast<int>(m)];
+}
+
+absl::StatusOr<KindWeights> ParseKindWeights(const std::string& text) {
+  KindWeights out;
+  int total = 0;
+  for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipEmpty())) {
+    std::pair<std::string, std::string> kv = absl::StrSplit(item, absl::MaxSplits('=', 1));
+    int kind = -1;
+    for (int k = 0; k < kStreamKinds; ++k) {
+      if (kv.first == kKindNames[k]) kind = k;
+    }
+    int weight = 0;
+    if (kind < 0 || !absl::SimpleAtoi(kv.second, &weight) || weight < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--mix: expected kind=weight pairs with kinds healthy, slow_reader, pair, cancel, "
+          "deadline, vanish, malformed, oversized and weights >= 0, got \"", item, "\""));
+    }
+    out.weight[kind] = weight;
+    total += weight;
+  }
+  if (total == 0) return absl::InvalidArgumentError("--mix: every weight is 0");
+  return out;
+}
+
+StreamPlan DrawPlan(const KindWeights& weights, const PlanLimits& limits,
+                    const std::vector<ClipVariant>& variants, std::mt19937_64& rng) {
+  std::array<int, kStreamKinds> w = weights.weight;
+  if (!limits.oversized_enabled) w[static_cast<int>(StreamKind::kOversized)] = 0;
+  int total = 0;
+  for (int x : w) total += x;
+  int pick = Uniform(rng, 0, total - 1);
+  int kind = 0;
+  while (pick >= w[kind]) pick -= w[kind++];
+
+  StreamPlan plan;
+  plan.kind = static_cast<StreamKind>(kind);
+  plan.variant = static_cast<size_t>(rng() % variants.size());
+  plan.frames = std::max(1, limits.frames + Uniform(rng, -limits.frames / 2, limits.frames / 2));
+  plan.pair_offset = rng() % 1000;
+  plan.deadline = limits.healthy_deadline;
+  plan.send_delay = limits.send_delay;
+  switch (plan.kind) {
+    case StreamKind::kHealthy:
+      break;
+    case StreamKind::kSlowReader:
+      plan.read_delay = absl::Milliseconds(Uniform(rng, 5, 60));
+      break;
+    case StreamKind::kPair:
+      plan.frames = 1;
+      break;
+    case StreamKind::kCancel:
+      plan.fault_frame = Uniform(rng, 0, plan.frames - 1);
+      break;
+    case StreamKind::kDeadline:
+      // Several times the frames a short deadline can cover; usually ends in DEADLINE_EXCEEDED.
+      plan.frames = 4 * limits.frames;
+      plan.deadline = absl::Milliseconds(Uniform(rng, 1, 150));
+      break;
+    case StreamKind::kVanish:
+      plan.fault_frame = Uniform(rng, 1, std::max(1, std::min(plan.frames, 4)));
+      break;
+    case StreamKind::kMalformed: {
+      plan.malformation = static_cast<Malformation>(Uniform(rng, 0, kMalformations - 1));
+      if (plan.malformation == Malformation::kSampleAbovePeak) {
+        // Only 10- and 12-bit pictures have samples that can exceed their peak.
+        std::vector<size_t> candidates;
+        for (size_t i = 0; i < variants.size(); ++i) {
+          const int depth = variants[i].geometry.bit_depth;
+          if (depth == 10 || depth == 12) candidates.push_back(i);
+        }
+        if (candidates.empty()) {
+          plan.malformation = Malformation::kShortPlane;
+        } else {
+          plan.variant = candidates[rng() % candidates.size()];
+        }
+      }
+      plan.fault_frame = Uniform(rng, 0, plan.frames - 1);
+      break;
+    }
+    case StreamKind::kOversized:
+      plan.fault_frame = Uniform(rng, 0, 2);
+      plan.frames = std::max(plan.frames, plan.fault_frame + 1);
+      break;
+  }
+  return plan;
+}
+
+Verdict Judge(const StreamPlan& plan, const StreamOutcome& outcome, const ClipVariant& variant,
+              const JudgeContext& context) {
+  Verdict v;
+  if (plan.kind == StreamKind::kVanish) {
+    if (!outcome.vanished) {
+      v.status_expected = false;
+      v.problem = absl::StrCat("the vanishing client did not get to vanish: ", outcome.child_error);
+    }
+    return v;
+  }
+  CheckResults(plan, outcome, variant, &v);
+  if (outcome.protocol_error && v.problem.empty()) {
+    v.problem = "a response that was neither a frame result nor the summary, or came after it";
+  }
+  const bool ok = outcome.code == grpc::StatusCode::OK;
+  const bool in_shutdown = context.shutdown_started && outcome.finished >= context.shutdown_at;
+  // Once the server shuts down it refuses new streams with UNAVAILABLE. A stream it had accepted
+  // must still finish within the grace period: being cut (CANCELLED) is a failure here.
+  const bool may_be_refused = in_shutdown && outcome.frames.empty() &&
+                              outcome.code == grpc::StatusCode::UNAVAILABLE;
+  const std::string got = CodeName(outcome.code);
+
+  auto unexpected = [&](const std::string& why) {
+    v.status_expected = false;
+    if (v.problem.empty()) {
+      v.problem = absl::StrCat(why, "; got ", got, ": ", outcome.message);
+    }
+  };
+
+  switch (plan.kind) {
+    case StreamKind::kHealthy:
+    case StreamKind::kSlowReader:
+    case StreamKind::kPair: {
+      const bool want_summary = plan.kind != StreamKind::kPair;
+      if (ok) {
+        if (!Complete(outcome, want_summary)) {
+          v.frames_lost = std::max(0, outcome.frames_sent - static_cast<int>(outcome.frames.size()));
+          if (v.problem.empty()) {
+            v.problem = absl::StrFormat(
+                "status OK but %d of %d results%s", outcome.frames.size(), outcome.frames_sent,
+                want_summary && !outcome.has_summary ? " and no summary" : "");
+          }
+        }
+      } else if (!may_be_refused) {
+        v.frames_lost = std::max(0, outcome.frames_sent - static_cast<int>(outcome.frames.size()));
+        v.stalled = outcome.code == grpc::StatusCode::DEADLINE_EXCEEDED;
+        unexpected(absl::StrFormat("a healthy %s stream must end OK", KindName(plan.kind)));
+      }
+      break;
+    }
+    case StreamKind::kCancel:
+      if (!(outcome.code == grpc::StatusCode::CANCELLED || (ok && Complete(outcome, true)) ||
+            may_be_refused)) {
+        unexpected("a cancelled stream must end CANCELLED (or OK when it finished first)");
+      }
+      break;
+    case StreamKind::kDeadline:
+      if (!(outcome.code == grpc::StatusCode::DEADLINE_EXCEEDED ||
+            (ok && Complete(outcome, true)) || may_be_refused)) {
+        unexpected("a stream past its deadline must end DEADLINE_EXCEEDED (or OK when done)");
+      }
+      break;
+    case StreamKind::kMalformed: {
+      const grpc::StatusCode want = ExpectedCode(plan.malformation);
+      if (outcome.code != want && !may_be_refused) {
+        unexpected(absl::StrCat("malformed (", MalformationName(plan.malformation),
+                                ") must end ", CodeName(want)));
+      }
+      break;
+    }
+    case StreamKind::kOversized:
+      if (outcome.code != grpc::StatusCode::RESOURCE_EXHAUSTED && !may_be_refused) {
+        unexpected("an oversized message must end RESOURCE_EXHAUSTED");
+      }
+      break;
+    case StreamKind::kVanish:
+      break;
+  }
+  return v;
+}
+
+}  // namespace ssimd::fault_load

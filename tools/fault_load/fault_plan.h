@@ -1,0 +1,120 @@
+// What one stream of the fault-and-load run does (a healthy clip or one kind of fault), and how its
+// outcome is judged: which statuses are acceptable, and whether every frame result that came back
+// is the right one, in order.
+#ifndef SSIMD_TOOLS_FAULT_LOAD_FAULT_PLAN_H_
+#define SSIMD_TOOLS_FAULT_LOAD_FAULT_PLAN_H_
+
+#include <array>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "grpcpp/grpcpp.h"
+#include "proto/ssimd/v1/ssimd.pb.h"
+#include "tools/fault_load/synthetic_clips.h"
+
+namespace ssimd::fault_load {
+
+enum class StreamKind {
+  kHealthy,     // a whole clip, results read as they come
+  kSlowReader,  // a whole clip, results read with a pause before each
+  kPair,        // one ScorePair call
+  kCancel,      // the client cancels after some results
+  kDeadline,    // a deadline too short for the clip
+  kVanish,      // a child process opens the stream and is killed mid-stream
+  kMalformed,   // a message the server must refuse (see Malformation)
+  kOversized,   // a message over the server's size limit
+};
+inline constexpr int kStreamKinds = 8;
+
+const char* KindName(StreamKind kind);
+bool IsHealthy(StreamKind kind);  // every frame must come back, correct and in order
+
+enum class Malformation {
+  kShortPlane,         // a plane one byte short: INVALID_ARGUMENT
+  kIndexGap,           // frame indices skip one: INVALID_ARGUMENT
+  kFrameBeforeConfig,  // FAILED_PRECONDITION
+  kSecondConfig,       // FAILED_PRECONDITION
+  kEmptyMessage,       // neither config nor frame: INVALID_ARGUMENT
+  kSampleAbovePeak,    // a 10-bit sample above 1023: INVALID_ARGUMENT
+  kBadConfig,          // bit_depth 7: INVALID_ARGUMENT
+  kTooLargeForMessages,  // a geometry whose frames cannot fit a message: RESOURCE_EXHAUSTED
+};
+inline constexpr int kMalformations = 8;
+const char* MalformationName(Malformation m);
+
+struct StreamPlan {
+  StreamKind kind = StreamKind::kHealthy;
+  size_t variant = 0;
+  int frames = 0;
+  uint64_t pair_offset = 0;
+  // kCancel: cancel after this many results; kMalformed: the bad message replaces this frame;
+  // kVanish: frames sent before the child dies.
+  int fault_frame = 0;
+  Malformation malformation = Malformation::kShortPlane;
+  absl::Duration deadline = absl::Seconds(60);  // the client's deadline for the whole stream
+  absl::Duration read_delay;                    // kSlowReader: pause before each read
+  absl::Duration send_delay;                    // pause between frames sent (shutdown test)
+};
+
+// Relative frequencies of the kinds, from a flag such as
+// "healthy=8,slow_reader=2,pair=1,cancel=2,deadline=2,vanish=1,malformed=2,oversized=1".
+struct KindWeights {
+  std::array<int, kStreamKinds> weight{};
+};
+absl::StatusOr<KindWeights> ParseKindWeights(const std::string& text);
+
+struct PlanLimits {
+  int frames = 12;                     // frames of a healthy clip
+  absl::Duration healthy_deadline = absl::Seconds(120);
+  bool oversized_enabled = true;       // false when the server's limit is too large to exceed
+  absl::Duration send_delay;
+};
+
+// Draws the next stream. `variants` gives the pictures available (10-bit ones for
+// kSampleAbovePeak).
+StreamPlan DrawPlan(const KindWeights& weights, const PlanLimits& limits,
+                    const std::vector<ClipVariant>& variants, std::mt19937_64& rng);
+
+// What came back from the server for one stream.
+struct StreamOutcome {
+  grpc::StatusCode code = grpc::StatusCode::OK;
+  std::string message;
+  int frames_sent = 0;
+  std::vector<v1::FrameResult> frames;
+  bool has_summary = false;
+  v1::ClipSummary summary;
+  bool protocol_error = false;  // a response that was neither frame nor summary, or one too many
+  absl::Time started;
+  absl::Time finished;
+  // kVanish: the child was killed as planned (false: it failed or hung before that).
+  bool vanished = false;
+  std::string child_error;
+};
+
+struct Verdict {
+  int frames_verified = 0;  // results that matched the expected scores
+  int frames_lost = 0;      // healthy frames sent but never answered
+  int frames_misordered = 0;
+  int frames_wrong = 0;     // wrong scores (or a result for a frame never sent)
+  bool status_expected = true;
+  bool stalled = false;     // a healthy stream that ran into its deadline
+  std::string problem;      // the first problem, for the report; empty when all is well
+};
+
+// When the server is being shut down (SIGTERM during the run), streams that reach it after the
+// signal may be refused with UNAVAILABLE: an explicit status, not a silent drop.
+struct JudgeContext {
+  bool shutdown_started = false;
+  absl::Time shutdown_at = absl::InfiniteFuture();
+};
+
+Verdict Judge(const StreamPlan& plan, const StreamOutcome& outcome, const ClipVariant& variant,
+              const JudgeContext& context);
+
+}  // namespace ssimd::fault_load
+
+#endif  // SSIMD_TOOLS_FAULT_LOAD_FAULT_PLAN_H_

@@ -1,0 +1,65 @@
+// Totals of a fault-and-load run, the pass/fail decision, and the summary as JSON and as one
+// readable line.
+#ifndef SSIMD_TOOLS_FAULT_LOAD_LOAD_REPORT_H_
+#define SSIMD_TOOLS_FAULT_LOAD_LOAD_REPORT_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tools/fault_load/fault_plan.h"
+#include "tools/fault_load/process_watch.h"
+
+namespace ssimd::fault_load {
+
+struct KindTotals {
+  int64_t streams = 0;
+  int64_t ok = 0;              // ended with status OK
+  int64_t expected_errors = 0; // ended with the status the fault calls for
+  int64_t unexpected = 0;      // any other ending
+};
+
+struct LoadReport {
+  double duration_seconds = 0;
+  std::array<KindTotals, kStreamKinds> kinds{};
+  int64_t frames_sent = 0;     // by healthy streams
+  int64_t frames_verified = 0; // results equal to the CPU engine's, in order (all streams)
+  int64_t frames_lost = 0;
+  int64_t frames_misordered = 0;
+  int64_t frames_wrong = 0;
+  int64_t streams_stalled = 0;
+  int64_t streams_with_problems = 0;  // any problem, including ones no counter above covers
+  int64_t refused_in_shutdown = 0;
+
+  int64_t health_checks = 0;
+  int64_t health_failures = 0;
+  double health_max_latency_ms = 0;
+
+  int server_pid = 0;  // 0: not watched
+  bool server_alive_at_end = true;
+  RssGrowth rss;
+  double max_rss_growth_pct = 0;  // 0: report the growth without judging it
+
+  // SIGTERM during the run (the graceful shutdown check).
+  bool shutdown_test = false;
+  double grace_seconds = 0;
+  double last_stream_after_sigterm_seconds = 0;  // until the last stream ended
+  double server_exit_after_sigterm_seconds = -1;  // -1: it did not exit in time
+
+  std::vector<std::string> problems;  // the first few, for the report
+
+  void Add(const StreamPlan& plan, const StreamOutcome& outcome, const Verdict& verdict);
+  void AddProblem(const std::string& problem);
+  int64_t streams() const;
+  int64_t unexpected_statuses() const;
+  // Every check that applies passed; `why` lists the failed ones.
+  bool Passed(std::string* why) const;
+};
+
+std::string ToJson(const LoadReport& report);
+std::string SummaryLine(const LoadReport& report);
+
+}  // namespace ssimd::fault_load
+
+#endif  // SSIMD_TOOLS_FAULT_LOAD_LOAD_REPORT_H_

@@ -1,0 +1,99 @@
+#include "tools/fault_load/load_report.h"
+
+#include "gtest/gtest.h"
+
+namespace ssimd::fault_load {
+namespace {
+
+StreamOutcome OkOutcome(int frames) {
+  StreamOutcome o;
+  o.frames_sent = frames;
+  o.code = grpc::StatusCode::OK;
+  return o;
+}
+
+TEST(LoadReportTest, ACleanRunPasses) {
+  LoadReport r;
+  StreamPlan plan;
+  Verdict v;
+  v.frames_verified = 10;
+  r.Add(plan, OkOutcome(10), v);
+  std::string why;
+  EXPECT_TRUE(r.Passed(&why)) << why;
+  EXPECT_EQ(r.kinds[0].ok, 1);
+  EXPECT_NE(SummaryLine(r).find("PASS"), std::string::npos);
+  EXPECT_NE(ToJson(r).find("\"passed\": true"), std::string::npos);
+}
+
+TEST(LoadReportTest, NothingVerifiedFails) {
+  LoadReport r;
+  std::string why;
+  EXPECT_FALSE(r.Passed(&why));
+  EXPECT_NE(why.find("no frame"), std::string::npos);
+}
+
+TEST(LoadReportTest, EveryKindOfFailureFails) {
+  StreamPlan plan;
+  Verdict good;
+  good.frames_verified = 1;
+  struct Case {
+    const char* name;
+    Verdict verdict;
+  };
+  Verdict lost = good;
+  lost.frames_lost = 1;
+  lost.problem = "lost";
+  Verdict misordered = good;
+  misordered.frames_misordered = 1;
+  misordered.problem = "misordered";
+  Verdict unexpected = good;
+  unexpected.status_expected = false;
+  unexpected.problem = "status";
+  Verdict protocol = good;
+  protocol.problem = "a response that was neither";
+  for (const Case& c : {Case{"lost", lost}, Case{"misordered", misordered},
+                        Case{"unexpected", unexpected}, Case{"protocol", protocol}}) {
+    LoadReport r;
+    r.Add(plan, OkOutcome(1), c.verdict);
+    EXPECT_FALSE(r.Passed(nullptr)) << c.name;
+    EXPECT_EQ(r.problems.size(), 1u) << c.name;
+  }
+}
+
+TEST(LoadReportTest, MemoryGrowthIsJudgedOnlyWithALimit) {
+  LoadReport r;
+  Verdict v;
+  v.frames_verified = 1;
+  r.Add(StreamPlan(), OkOutcome(1), v);
+  r.server_pid = 42;
+  r.rss.measured = true;
+  r.rss.growth_pct = 7.5;
+  EXPECT_TRUE(r.Passed(nullptr));  // report only
+  r.max_rss_growth_pct = 5;
+  std::string why;
+  EXPECT_FALSE(r.Passed(&why));
+  EXPECT_NE(why.find("7.5%"), std::string::npos);
+  r.server_alive_at_end = false;
+  r.max_rss_growth_pct = 0;
+  EXPECT_FALSE(r.Passed(&why));
+  EXPECT_NE(why.find("died"), std::string::npos);
+}
+
+TEST(LoadReportTest, ShutdownNeedsTheServerToExitInTime) {
+  LoadReport r;
+  Verdict v;
+  v.frames_verified = 1;
+  r.Add(StreamPlan(), OkOutcome(1), v);
+  r.shutdown_test = true;
+  r.grace_seconds = 10;
+  r.server_exit_after_sigterm_seconds = -1;
+  EXPECT_FALSE(r.Passed(nullptr));
+  r.server_exit_after_sigterm_seconds = 1.5;
+  r.last_stream_after_sigterm_seconds = 1.2;
+  EXPECT_TRUE(r.Passed(nullptr));
+  r.last_stream_after_sigterm_seconds = 11;
+  EXPECT_FALSE(r.Passed(nullptr));
+}
+
+}  // namespace
+}  // namespace ssimd::fault_load

@@ -1,0 +1,84 @@
+#include "tools/fault_load/process_watch.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+
+namespace ssimd::fault_load {
+namespace {
+
+bool ReadProcFile(int pid, const char* name, std::string* out) {
+  std::ifstream in(absl::StrCat("/proc/", pid, "/", name));
+  if (!in) return false;
+  std::stringstream text;
+  text << in.rdbuf();
+  *out = text.str();
+  return true;
+}
+
+}  // namespace
+
+absl::StatusOr<int64_t> ParseVmRssKb(absl::string_view status_text) {
+  for (absl::string_view line : absl::StrSplit(status_text, '\n')) {
+    if (!absl::ConsumePrefix(&line, "VmRSS:")) continue;
+    line = absl::StripAsciiWhitespace(line);
+    absl::ConsumeSuffix(&line, "kB");
+    line = absl::StripAsciiWhitespace(line);
+    int64_t kb = 0;
+    if (absl::SimpleAtoi(line, &kb)) return kb;
+    break;
+  }
+  return absl::InvalidArgumentError("no VmRSS line in /proc/<pid>/status");
+}
+
+absl::StatusOr<int64_t> ReadVmRssKb(int pid) {
+  std::string text;
+  if (!ReadProcFile(pid, "status", &text)) {
+    return absl::NotFoundError(absl::StrCat("process ", pid, " is gone"));
+  }
+  return ParseVmRssKb(text);
+}
+
+bool ProcessAlive(int pid) {
+  std::string text;
+  if (!ReadProcFile(pid, "status", &text)) return false;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    if (absl::ConsumePrefix(&line, "State:")) {
+      line = absl::StripLeadingAsciiWhitespace(line);
+      return !line.empty() && line[0] != 'Z' && line[0] != 'X';
+    }
+  }
+  return true;
+}
+
+RssGrowth ComputeRssGrowth(const std::vector<RssSample>& samples, double warmup_seconds) {
+  std::vector<int64_t> after;
+  for (const RssSample& s : samples) {
+    if (s.seconds >= warmup_seconds) after.push_back(s.kb);
+  }
+  RssGrowth g;
+  g.samples = static_cast<int>(after.size());
+  if (after.size() < 4) return g;
+  const size_t window = std::max<size_t>(2, after.size() / 10);
+  auto mean = [](auto begin, auto end) {
+    double sum = 0;
+    for (auto it = begin; it != end; ++it) sum += static_cast<double>(*it);
+    return sum / static_cast<double>(end - begin);
+  };
+  const double baseline = mean(after.begin(), after.begin() + window);
+  const double final = mean(after.end() - window, after.end());
+  g.measured = baseline > 0;
+  g.baseline_kb = static_cast<int64_t>(baseline);
+  g.final_kb = static_cast<int64_t>(final);
+  g.peak_kb = *std::max_element(after.begin(), after.end());
+  g.growth_pct = baseline > 0 ? (final - baseline) / baseline * 100.0 : 0;
+  return g;
+}
+
+}  // namespace ssimd::fault_load

@@ -1,0 +1,41 @@
+// Watches the server process from outside: liveness and resident memory from /proc, and whether
+// the memory stayed flat after warm-up.
+#ifndef SSIMD_TOOLS_FAULT_LOAD_PROCESS_WATCH_H_
+#define SSIMD_TOOLS_FAULT_LOAD_PROCESS_WATCH_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace ssimd::fault_load {
+
+// VmRSS in KiB from the text of /proc/<pid>/status; INVALID_ARGUMENT when the line is missing.
+absl::StatusOr<int64_t> ParseVmRssKb(absl::string_view status_text);
+// NOT_FOUND when the process is gone.
+absl::StatusOr<int64_t> ReadVmRssKb(int pid);
+// True while the process exists and is not a zombie.
+bool ProcessAlive(int pid);
+
+struct RssSample {
+  double seconds = 0;  // since the start of the run
+  int64_t kb = 0;
+};
+
+struct RssGrowth {
+  bool measured = false;  // false: too few samples after warm-up to say
+  int64_t baseline_kb = 0;
+  int64_t final_kb = 0;
+  int64_t peak_kb = 0;
+  double growth_pct = 0;
+  int samples = 0;  // after warm-up
+};
+
+// Compares the mean of the first tenth of the samples after `warmup_seconds` (at least 2) with the
+// mean of the last tenth. Needs at least 4 samples after warm-up.
+RssGrowth ComputeRssGrowth(const std::vector<RssSample>& samples, double warmup_seconds);
+
+}  // namespace ssimd::fault_load
+
+#endif  // SSIMD_TOOLS_FAULT_LOAD_PROCESS_WATCH_H_

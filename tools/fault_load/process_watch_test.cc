@@ -1,0 +1,44 @@
+#include "tools/fault_load/process_watch.h"
+
+#include <unistd.h>
+
+#include "gtest/gtest.h"
+
+namespace ssimd::fault_load {
+namespace {
+
+TEST(ProcessWatchTest, ParsesVmRss) {
+  auto kb = ParseVmRssKb("Name:\tssimd_server\nVmPeak:\t  900 kB\nVmRSS:\t   45312 kB\nThreads: 9\n");
+  ASSERT_TRUE(kb.ok()) << kb.status();
+  EXPECT_EQ(*kb, 45312);
+  EXPECT_FALSE(ParseVmRssKb("Name:\tx\nVmPeak:\t900 kB\n").ok());
+}
+
+TEST(ProcessWatchTest, SeesItself) {
+  EXPECT_TRUE(ProcessAlive(getpid()));
+  auto kb = ReadVmRssKb(getpid());
+  ASSERT_TRUE(kb.ok()) << kb.status();
+  EXPECT_GT(*kb, 0);
+}
+
+TEST(ProcessWatchTest, GrowthComparesFirstAndLastTenthAfterWarmup) {
+  std::vector<RssSample> samples;
+  for (int i = 0; i < 5; ++i) samples.push_back({static_cast<double>(i), 10});  // warm-up
+  for (int i = 0; i < 100; ++i) samples.push_back({5.0 + i, i < 50 ? 1000 : 1030});
+  const RssGrowth g = ComputeRssGrowth(samples, 5.0);
+  ASSERT_TRUE(g.measured);
+  EXPECT_EQ(g.samples, 100);
+  EXPECT_EQ(g.baseline_kb, 1000);
+  EXPECT_EQ(g.final_kb, 1030);
+  EXPECT_EQ(g.peak_kb, 1030);
+  EXPECT_NEAR(g.growth_pct, 3.0, 1e-9);
+}
+
+TEST(ProcessWatchTest, TooFewSamplesAreNotJudged) {
+  const RssGrowth g = ComputeRssGrowth({{0, 5}, {1, 6}, {2, 7}, {3, 8}}, 1.0);
+  EXPECT_FALSE(g.measured);
+  EXPECT_EQ(g.samples, 3);
+}
+
+}  // namespace
+}  // namespace ssimd::fault_load
