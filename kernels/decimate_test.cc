@@ -156,7 +156,9 @@ TEST(Decimate, ExactSumMatchesDoubleAndBinary32SumDoesNot) {
       ASSERT_EQ(std::memcmp(&got, &want, 4), 0) << "scale " << f << " trial " << trial;
       float_differs += fsum != want;
     }
-    if (f == 3 || f == 5 || f == 7 || f == 10) EXPECT_GT(float_differs, 0) << "scale " << f;
+    if (f == 3 || f == 5 || f == 7 || f == 10) {
+      EXPECT_GT(float_differs, 0) << "scale " << f;
+    }
   }
 }
 

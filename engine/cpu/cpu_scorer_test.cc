@@ -4,6 +4,7 @@
 #include "engine/cpu/cpu_scorer.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "engine/cpu/test_pictures.h"
@@ -96,7 +97,9 @@ TEST_F(CpuScorerTest, FloatSsimFlatIdenticalFramesAsLibvmaf) {
       one += s == 1.0;
       below += s < 1.0;
       above += s > 1.0;
-      if (s > 1.0) EXPECT_EQ(s, 1.0 + std::ldexp(1.0, -23)) << v;
+      if (s > 1.0) {
+        EXPECT_EQ(s, 1.0 + std::ldexp(1.0, -23)) << v;
+      }
     }
     EXPECT_EQ(one, bd == 8 ? 184 : 767) << bd;
     EXPECT_EQ(below, bd == 8 ? 60 : 207) << bd;
@@ -128,9 +131,10 @@ TEST_F(CpuScorerTest, FloatSsimSmallerThanTheWindowFollowsUpstream) {
     const FrameScores s = ScorePair(*scorer_, ref, dist, Features({"float_ssim=enable_lcs=true"}));
     for (const char* key : {"float_ssim", "float_ssim_l", "float_ssim_c", "float_ssim_s"}) {
       const double v = s.at(key);
-      if (c.kind == 0) EXPECT_TRUE(std::isnan(v)) << c.w << "x" << c.h << " " << key;
-      if (c.kind == 1) EXPECT_TRUE(IsNegativeZero(v)) << c.w << "x" << c.h << " " << key << " " << v;
-      if (c.kind == 2) EXPECT_TRUE(IsPositiveZero(v)) << c.w << "x" << c.h << " " << key << " " << v;
+      const bool expected = c.kind == 0   ? std::isnan(v)
+                            : c.kind == 1 ? IsNegativeZero(v)
+                                          : IsPositiveZero(v);
+      EXPECT_TRUE(expected) << c.w << "x" << c.h << " " << key << " " << v;
     }
     // dB: NaN gives max_db (+inf without clip_db); +-0 gives -0 dB.
     const double db = ScorePair(*scorer_, ref, dist, Features({"float_ssim=enable_db=1"}))["float_ssim"];
@@ -260,6 +264,25 @@ TEST_F(CpuScorerTest, AcceptsPaddedRows) {
   auto strided = scorer_->Score(ref.geometry(), features, FramePair{ref.view(), view});
   ASSERT_TRUE(packed.ok() && strided.ok());
   EXPECT_EQ(packed->scores, strided->scores);
+}
+
+TEST_F(CpuScorerTest, AcceptsWordsAtAnyAddress) {
+  // 10-bit samples one byte off alignment, with an odd stride, score as the packed ones.
+  const TestPlane ref = SmoothPlane(40, 30, 10, 17);
+  const TestPlane dist = testing::Distort(ref, 18, 40);
+  const size_t stride = 40 * 2 + 3;
+  std::vector<uint8_t> shifted(1 + stride * 30, 0);
+  for (int y = 0; y < 30; ++y) {
+    std::memcpy(&shifted[1 + y * stride], &dist.bytes[y * 80], 80);
+  }
+  LumaView view = dist.view();
+  view.data = shifted.data() + 1;
+  view.stride_bytes = stride;
+  const FeatureSet features = Features({"float_ssim=scale=2", "ssim"});
+  auto packed = scorer_->Score(ref.geometry(), features, FramePair{ref.view(), dist.view()});
+  auto unaligned = scorer_->Score(ref.geometry(), features, FramePair{ref.view(), view});
+  ASSERT_TRUE(packed.ok() && unaligned.ok());
+  EXPECT_EQ(packed->scores, unaligned->scores);
 }
 
 }  // namespace

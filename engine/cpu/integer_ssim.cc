@@ -87,8 +87,14 @@ double ComputeIntegerSsim(const LumaView& reference, const LumaView& distorted, 
   const double peak_squared = IntegerSsimPeakSquared(ref.bit_depth());
   const Taps taps;
 
-  std::vector<int64_t> column_weight(w);
-  for (int x = 0; x < w; ++x) column_weight[x] = ClippedWindowWeight(x, w);
+  // libvmaf also sums every pixel's window weight W in binary64, in raster order. Each W and every
+  // partial sum is an integer below 2^53 (W <= 65536, at most 2^28 pixels), so that sum is exact
+  // in any order: it equals (sum of row weights) * (sum of column weights), formed in int64.
+  int64_t column_weights = 0;
+  for (int x = 0; x < w; ++x) column_weights += ClippedWindowWeight(x, w);
+  int64_t row_weights = 0;
+  for (int y = 0; y < h; ++y) row_weights += ClippedWindowWeight(y, h);
+  const double weight_sum = static_cast<double>(row_weights * column_weights);
 
   if (band_rows <= 0) band_rows = std::max<int64_t>(16, kBandPixels / w);
   band_rows = std::min<int64_t>(h, band_rows);
@@ -98,7 +104,6 @@ double ComputeIntegerSsim(const LumaView& reference, const LumaView& distorted, 
   std::vector<double> terms(static_cast<size_t>(band_rows) * w);
 
   double ssim_sum = 0.0;
-  double weight_sum = 0.0;
   for (int64_t y0 = 0; y0 < h; y0 += band_rows) {
     const int64_t y1 = std::min<int64_t>(h, y0 + band_rows);
     band.Slide(std::max<int64_t>(0, y0 - kIntegerRadius));
@@ -140,15 +145,9 @@ double ComputeIntegerSsim(const LumaView& reference, const LumaView& distorted, 
         }
       }
     });
-    // libvmaf's two binary64 sums in raster order; the weight sum is exact (integers < 2^53).
-    for (int64_t y = y0; y < y1; ++y) {
-      const int64_t row_weight = ClippedWindowWeight(static_cast<int>(y), h);
-      const double* row_terms = terms.data() + static_cast<size_t>(y - y0) * w;
-      for (int x = 0; x < w; ++x) {
-        ssim_sum += row_terms[x];
-        weight_sum += static_cast<double>(row_weight * column_weight[x]);
-      }
-    }
+    // libvmaf's binary64 sum of the terms, in raster order, on one thread.
+    const size_t n = static_cast<size_t>(y1 - y0) * w;
+    for (size_t i = 0; i < n; ++i) ssim_sum += terms[i];
   }
   return ssim_sum / weight_sum;
 }
