@@ -13,13 +13,29 @@
 namespace ssimd {
 namespace {
 
-absl::StatusOr<std::unique_ptr<FrameReader>> OpenFile(const PathGuard& guard,
-                                                      const std::string& path,
-                                                      absl::string_view field,
-                                                      const std::optional<Geometry>& geometry) {
-  auto fd = guard.OpenForRead(path, field);
-  if (!fd.ok()) return fd.status();
-  auto reader = FrameReader::FromFd(*fd, path, FileFormatForPath(path), geometry);
+// Owns a descriptor until a FrameReader takes it over.
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int release() {
+    const int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
+
+ private:
+  int fd_;
+};
+
+absl::StatusOr<std::unique_ptr<FrameReader>> ReaderFor(Fd& fd, const std::string& path,
+                                                       absl::string_view field,
+                                                       const std::optional<Geometry>& geometry) {
+  auto reader = FrameReader::FromFd(fd.release(), path, FileFormatForPath(path), geometry);
   if (!reader.ok()) return WithField(reader.status(), field);
   return reader;
 }
@@ -53,14 +69,19 @@ void FilesReactor::Open() {
         "frames with ScoreClip"));
     return;
   }
-  for (const auto& [path, field] : {std::pair(&request_.reference_path(), "reference_path"),
-                                     std::pair(&request_.distorted_path(), "distorted_path")}) {
-    if (path->empty()) {
-      pipeline_.FetchFailed(absl::InvalidArgumentError(absl::StrCat(
-          field, ": empty; give a file path relative to the server's files root")));
-      return;
-    }
+  // Paths first: a request for a file outside the root is refused whatever else it says.
+  auto reference_fd = ctx_->files->OpenForRead(request_.reference_path(), "reference_path");
+  if (!reference_fd.ok()) {
+    pipeline_.FetchFailed(reference_fd.status());
+    return;
   }
+  Fd reference_owner(*reference_fd);
+  auto distorted_fd = ctx_->files->OpenForRead(request_.distorted_path(), "distorted_path");
+  if (!distorted_fd.ok()) {
+    pipeline_.FetchFailed(distorted_fd.status());
+    return;
+  }
+  Fd distorted_owner(*distorted_fd);
   const v1::ClipConfig& config = request_.config();
   std::optional<Geometry> geometry;
   if (config.has_geometry()) {
@@ -93,12 +114,12 @@ void FilesReactor::Open() {
       return;
     }
   }
-  auto reference = OpenFile(*ctx_->files, request_.reference_path(), "reference_path", geometry);
+  auto reference = ReaderFor(reference_owner, request_.reference_path(), "reference_path", geometry);
   if (!reference.ok()) {
     pipeline_.FetchFailed(reference.status());
     return;
   }
-  auto distorted = OpenFile(*ctx_->files, request_.distorted_path(), "distorted_path", geometry);
+  auto distorted = ReaderFor(distorted_owner, request_.distorted_path(), "distorted_path", geometry);
   if (!distorted.ok()) {
     pipeline_.FetchFailed(distorted.status());
     return;

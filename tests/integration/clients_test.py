@@ -19,7 +19,8 @@ CLI = os.path.join("client", "ssimd-score")
 EXAMPLE = os.path.join("python", "examples", "score_y4m.py")
 SUBSET = os.path.join("tests", "data", "reference")
 
-sys.path.insert(0, "python")
+# Bazel runs tests from the runfiles root; modules are found relative to it.
+sys.path[:0] = [os.getcwd(), os.path.join(os.getcwd(), "python")]
 from ssimd_client import Client, Geometry, ScoringError, write_y4m  # noqa: E402
 from ssimd_client.y4m import frame_bytes  # noqa: E402
 from tests.observability import junit_main  # noqa: E402
