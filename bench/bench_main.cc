@@ -227,10 +227,15 @@ CellResult Skipped(const std::string& section, const std::string& backend, const
   return c;
 }
 
+// One line per cell on stderr as it finishes, so a run cut short still leaves its numbers.
 void Progress(const CellResult& c) {
-  std::fprintf(stderr, "  %-6s %-3s %-17s x%-3d %9.1f pairs/s %7.2f GB/s p50 %7.2f ms%s%s\n",
+  std::fprintf(stderr,
+               "  %-6s %-3s %-17s x%-3d slots %d: %9.1f pairs/s %7.2f GB/s p50 %7.2f p99 %7.2f ms "
+               "kernels %.3f ms, cores client %.1f server %.1f, scores %lld/%lld differ%s%s\n",
                c.section.c_str(), c.backend.c_str(), GeometryLabel(c).c_str(), c.concurrency,
-               c.pairs_per_second, c.gb_per_second, c.latency_p50_ms,
+               c.gpu_slots, c.pairs_per_second, c.gb_per_second, c.latency_p50_ms,
+               c.latency_p99_ms, c.compute_ms, c.client_cores, c.server_cores,
+               static_cast<long long>(c.check.mismatched), static_cast<long long>(c.check.checked),
                c.error.empty() ? "" : "  ", c.error.c_str());
 }
 

@@ -221,8 +221,16 @@ std::string ToTable(const RunInfo& info, const std::vector<CellResult>& cells,
   for (const auto& [key, value] : info) absl::StrAppend(&out, key, ": ", value, "\n");
   const char* header =
       "%-7s %-4s %-17s %5s %5s | %9s %7s | %8s %8s | %8s %8s %8s %8s | %6s %6s | %s\n";
+  // One block per section, in the order the sections run, whatever order the cells came in.
+  std::vector<const CellResult*> ordered;
+  for (const char* section : {"device", "engine", "e2e", "unary"}) {
+    for (const CellResult& c : cells) {
+      if (c.section == section) ordered.push_back(&c);
+    }
+  }
   std::string last_section;
-  for (const CellResult& c : cells) {
+  for (const CellResult* cell : ordered) {
+    const CellResult& c = *cell;
     if (c.section != last_section) {
       last_section = c.section;
       absl::StrAppend(&out, "\n",

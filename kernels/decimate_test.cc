@@ -120,7 +120,11 @@ TEST(Decimate, KernelAndEnginePlanesEqualLibvmafAtScales1To10) {
           const FloatPlane engine = PrepareFloatPlane(plane, f, pool);
           ASSERT_EQ(engine.width, ow);
           ASSERT_EQ(engine.height, oh);
-          ASSERT_EQ(std::memcmp(engine.samples.data(), expected.data(), expected.size() * 4), 0)
+          // memcmp of an empty plane would pass it null pointers, which is undefined.
+          ASSERT_EQ(expected.empty() ? 0
+                                     : std::memcmp(engine.samples.data(), expected.data(),
+                                                   expected.size() * 4),
+                    0)
               << bd << "-bit " << size.w << "x" << size.h << " kind " << kind << " scale " << f;
           ++planes;
         }

@@ -20,7 +20,9 @@ class PathGuardTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const char* tmp = std::getenv("TEST_TMPDIR");
-    base_ = absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/path_guard_", ::getpid());
+    // One directory per test: the links below cannot be created twice.
+    static int counter = 0;
+    base_ = absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/path_guard_", ::getpid(), "_", ++counter);
     root_ = base_ + "/root";
     ::mkdir(base_.c_str(), 0755);
     ::mkdir(root_.c_str(), 0755);

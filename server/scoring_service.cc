@@ -1,5 +1,6 @@
 #include "server/scoring_service.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -30,17 +31,26 @@ absl::Span<const uint8_t> Bytes(const std::string& s) {
 
 }  // namespace
 
-bool ScoringServiceImpl::AdmitStream(const char* method) {
-  if (ctx_->active_streams.fetch_add(1) < ctx_->options.max_concurrent_streams) return true;
+std::optional<grpc::Status> ScoringServiceImpl::RefuseStream(const char* method) {
+  if (ctx_->draining.load()) {
+    ctx_->metrics->RecordRpc(method, StatusCodeName(grpc::StatusCode::UNAVAILABLE));
+    return ShuttingDown();
+  }
+  // Counted before the second look at `draining`, so that a shutdown waiting for the count to
+  // reach 0 cannot miss a stream admitted at the same moment.
+  if (ctx_->active_streams.fetch_add(1) < ctx_->options.max_concurrent_streams &&
+      !ctx_->draining.load()) {
+    return std::nullopt;
+  }
   ctx_->active_streams.fetch_sub(1);
+  if (ctx_->draining.load()) {
+    ctx_->metrics->RecordRpc(method, StatusCodeName(grpc::StatusCode::UNAVAILABLE));
+    return ShuttingDown();
+  }
   ctx_->metrics->RecordRpc(method, StatusCodeName(grpc::StatusCode::RESOURCE_EXHAUSTED));
   LogEvent(spdlog::level::warn, "stream refused: too many concurrent streams",
            {{"method", method},
             {"max_concurrent_streams", absl::StrCat(ctx_->options.max_concurrent_streams)}});
-  return false;
-}
-
-grpc::Status ScoringServiceImpl::StreamsExhausted() const {
   return grpc::Status(
       grpc::StatusCode::RESOURCE_EXHAUSTED,
       absl::StrFormat("this server already serves its maximum of %d concurrent streams "
@@ -48,19 +58,25 @@ grpc::Status ScoringServiceImpl::StreamsExhausted() const {
                       ctx_->options.max_concurrent_streams));
 }
 
+grpc::Status ScoringServiceImpl::ShuttingDown() {
+  return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                      "this server is shutting down and takes no new requests; retry on another "
+                      "replica");
+}
+
 grpc::ServerBidiReactor<v1::ScoreClipRequest, v1::ScoreClipResponse>*
 ScoringServiceImpl::ScoreClip(grpc::CallbackServerContext* call) {
-  if (!AdmitStream("ScoreClip")) {
+  if (std::optional<grpc::Status> refused = RefuseStream("ScoreClip")) {
     return new Rejected<grpc::ServerBidiReactor<v1::ScoreClipRequest, v1::ScoreClipResponse>>(
-        StreamsExhausted());
+        *std::move(refused));
   }
   return new ClipReactor(ctx_, call);
 }
 
 grpc::ServerWriteReactor<v1::ScoreClipResponse>* ScoringServiceImpl::ScoreFiles(
     grpc::CallbackServerContext* call, const v1::ScoreFilesRequest* request) {
-  if (!AdmitStream("ScoreFiles")) {
-    return new Rejected<grpc::ServerWriteReactor<v1::ScoreClipResponse>>(StreamsExhausted());
+  if (std::optional<grpc::Status> refused = RefuseStream("ScoreFiles")) {
+    return new Rejected<grpc::ServerWriteReactor<v1::ScoreClipResponse>>(*std::move(refused));
   }
   return new FilesReactor(ctx_, call, *request);
 }
@@ -81,7 +97,14 @@ grpc::ServerUnaryReactor* ScoringServiceImpl::ScorePair(grpc::CallbackServerCont
                                                         const v1::ScorePairRequest* request,
                                                         v1::ScorePairResponse* response) {
   grpc::ServerUnaryReactor* reactor = call->DefaultReactor();
-  if (ctx_->pending_pairs.fetch_add(1) >= ctx_->options.max_pending_pairs) {
+  // Counted before `draining` is read, as in RefuseStream.
+  const int pending_before = ctx_->pending_pairs.fetch_add(1);
+  if (ctx_->draining.load()) {
+    ctx_->pending_pairs.fetch_sub(1);
+    FinishUnary(reactor, "ScorePair", ShuttingDown());
+    return reactor;
+  }
+  if (pending_before >= ctx_->options.max_pending_pairs) {
     ctx_->pending_pairs.fetch_sub(1);
     FinishUnary(reactor, "ScorePair",
                 grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
@@ -168,6 +191,10 @@ grpc::ServerUnaryReactor* ScoringServiceImpl::GetCapabilities(
     grpc::CallbackServerContext* call, const v1::GetCapabilitiesRequest* /*request*/,
     v1::Capabilities* response) {
   grpc::ServerUnaryReactor* reactor = call->DefaultReactor();
+  if (ctx_->draining.load()) {
+    FinishUnary(reactor, "GetCapabilities", ShuttingDown());
+    return reactor;
+  }
   FillCapabilities(*ctx_, response);
   FinishUnary(reactor, "GetCapabilities", grpc::Status::OK);
   return reactor;

@@ -3,6 +3,8 @@
 #ifndef SSIMD_SERVER_SCORING_SERVICE_H_
 #define SSIMD_SERVER_SCORING_SERVICE_H_
 
+#include <optional>
+
 #include "absl/time/time.h"
 #include "grpcpp/grpcpp.h"
 #include "proto/ssimd/v1/ssimd.grpc.pb.h"
@@ -29,9 +31,10 @@ class ScoringServiceImpl final : public v1::ScoringService::CallbackService {
                                             v1::Capabilities* response) override;
 
  private:
-  // Takes a stream slot; false (and RESOURCE_EXHAUSTED recorded) when all are taken.
-  bool AdmitStream(const char* method);
-  grpc::Status StreamsExhausted() const;
+  // Takes a stream slot, or says why not (RESOURCE_EXHAUSTED when all are taken, UNAVAILABLE
+  // while the server shuts down) with the refusal already recorded.
+  std::optional<grpc::Status> RefuseStream(const char* method);
+  static grpc::Status ShuttingDown();
   void ScorePairOnWorker(grpc::CallbackServerContext* call, grpc::ServerUnaryReactor* reactor,
                          const v1::ScorePairRequest* request, v1::ScorePairResponse* response,
                          const ClipSettings& settings, absl::Time submitted);

@@ -17,6 +17,10 @@
 namespace ssimd {
 namespace {
 
+// How long a stopping server keeps its connections open after the last RPC ended, for clients
+// still reading the results their side had buffered.
+constexpr absl::Duration kShutdownLinger = absl::Seconds(1);
+
 absl::StatusOr<std::string> ReadPem(const std::string& path, const char* flag) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -134,6 +138,9 @@ absl::StatusOr<std::unique_ptr<ServerRunner>> ServerRunner::Start(const ServerOp
   grpc::ServerBuilder builder;
   builder.AddListeningPort(options.address, *credentials, &runner->port_);
   builder.SetMaxReceiveMessageSize(static_cast<int>(so.max_message_bytes));
+  // gRPC sets SO_REUSEPORT by default: a second server on a busy port would start and silently
+  // take half the connections instead of failing.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.RegisterService(runner->service_.get());
   builder.SetOption(std::make_unique<ReflectionOption>(options.reflection));
   runner->server_ = builder.BuildAndStart();
@@ -185,15 +192,37 @@ void ServerRunner::Shutdown(absl::Duration grace) {
     if (shut_down_) return;
     shut_down_ = true;
     serving_ = false;
+    if (server_ == nullptr) return;  // Start failed before the server existed
     // Probes see NOT_SERVING while the streams drain, so traffic moves elsewhere.
     grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
     if (health != nullptr) health->Shutdown();
   }
   stop_health_.Notify();
   if (health_thread_.joinable()) health_thread_.join();
-  const auto deadline =
-      std::chrono::system_clock::now() + absl::ToChronoMilliseconds(grace);
-  server_->Shutdown(deadline);
+  const absl::Time deadline = absl::Now() + grace;
+  // gRPC's own Shutdown sends GOAWAY at once, and a connection whose last stream ends after a
+  // GOAWAY is closed at once too, before a client that reads slowly has taken the results
+  // still buffered on its side: the close resets the connection and they are lost. So the
+  // service refuses new RPCs itself first, and gRPC is told to stop only once the accepted ones
+  // are over and their last bytes had a moment to reach the client.
+  ctx_->draining.store(true);
+  while (absl::Now() < deadline &&
+         (ctx_->active_streams.load() > 0 || ctx_->pending_pairs.load() > 0)) {
+    absl::SleepFor(absl::Milliseconds(5));
+  }
+  const int streams_left = ctx_->active_streams.load();
+  const int pairs_left = ctx_->pending_pairs.load();
+  if (streams_left > 0 || pairs_left > 0) {
+    LogEvent(spdlog::level::warn, "shutting down: grace period over, cancelling what is left",
+             {{"active_streams", absl::StrCat(streams_left)},
+              {"pending_pairs", absl::StrCat(pairs_left)}});
+  } else {
+    LogEvent(spdlog::level::info, "shutting down: every accepted request finished");
+  }
+  absl::SleepFor(std::max(absl::ZeroDuration(), std::min(kShutdownLinger, deadline - absl::Now())));
+  // Nothing accepted is left (or the grace period is over): a deadline of now makes gRPC close
+  // the idle connections at once instead of waiting for their clients to hang up.
+  server_->Shutdown(std::chrono::system_clock::now());
   server_->Wait();
   // Frames still queued belong to finished streams; they end quickly and free their streams.
   pool_.reset();

@@ -25,6 +25,8 @@ struct ServiceContext {
   const PathGuard* files = nullptr;  // null: ScoreFiles is disabled
   ServiceOptions options;
 
+  // Set when the server starts to shut down: new RPCs are refused with UNAVAILABLE.
+  std::atomic<bool> draining{false};
   std::atomic<int> active_streams{0};
   std::atomic<int> pending_pairs{0};
   std::atomic<uint64_t> next_stream_id{1};

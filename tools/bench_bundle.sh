@@ -51,22 +51,37 @@ RUN
 cat >"$out/measure.sh" <<'MEASURE'
 #!/usr/bin/env bash
 # The measurement committed under bench/results/: measure.sh OUT_DIR [ssimd-bench flags...]
+# Writes 8 files: progress.txt (machine, then each cell as it finishes), bench.json and
+# bench.txt (the main run), gpu_bench.txt (device time per frame), variants.txt with
+# variant_inflight.json and variant_shared.json (e2e GPU at 8 and 16 streams with 16 frames in
+# flight per stream, and with every stream on one connection), and server.log.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dest="${1:?usage: measure.sh OUT_DIR [ssimd-bench flags...]}"
 shift
 mkdir -p "$dest"
+progress="$dest/progress.txt"
 {
   nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.current,pcie.link.width.current,clocks.sm,clocks.mem --format=csv
-  nproc
+  echo "cores: $(nproc)"
   grep -m1 'model name' /proc/cpuinfo
-} >"$dest/machine.txt" 2>&1
-"$here/run.sh" gpu_bench 30 >"$dest/gpu_bench.txt" 2>&1
-echo "gpu_bench exit $?" >>"$dest/gpu_bench.txt"
-"$here/run.sh" ssimd-bench --json_out="$dest/bench.json" --table_out="$dest/bench.txt" \
-  --server_log="$dest/server.log" "$@" 2>"$dest/bench_progress.txt"
+} >"$progress" 2>&1
+
+timeout 360 "$here/run.sh" ssimd-bench --json_out="$dest/bench.json" --table_out="$dest/bench.txt" \
+  --server_log="$dest/server.log" "$@" 2>>"$progress"
 rc=$?
-echo "ssimd-bench exit $rc" >>"$dest/bench_progress.txt"
+echo "ssimd-bench exit $rc" >>"$progress"
+timeout 90 "$here/run.sh" gpu_bench 30 >"$dest/gpu_bench.txt" 2>&1
+echo "gpu_bench exit $?" >>"$dest/gpu_bench.txt"
+variant=(--sections=e2e --backends=gpu --sizes=1920x1080,3840x2160 --bit_depths=8 --streams=8,16)
+{
+  echo "== e2e GPU, 16 frames in flight per stream (server default 4)"
+  timeout 60 "$here/run.sh" ssimd-bench "${variant[@]}" --server_flags=--max_frames_in_flight=16 \
+    --json_out="$dest/variant_inflight.json" --server_log="$dest/server.log" 2>>"$progress"
+  echo "== e2e GPU, every stream on one shared connection"
+  timeout 60 "$here/run.sh" ssimd-bench "${variant[@]}" --connection_per_stream=false \
+    --json_out="$dest/variant_shared.json" --server_log="$dest/server.log" 2>>"$progress"
+} >"$dest/variants.txt" 2>&1
 cat "$dest/gpu_bench.txt"
 exit $rc
 MEASURE

@@ -6,7 +6,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 ./tools/install_deps.sh
 status_file=$(mktemp)
-bazel test //... --keep_going "$@" 2>&1 | tee "$status_file"
+# --test_summary=short lists every test target with its status (the .bazelrc default lists only
+# failures), which summarize_tests.py needs to find every result.
+bazel test //... --keep_going --test_summary=short "$@" 2>&1 | tee "$status_file"
 bazel_rc=${PIPESTATUS[0]}
 testlogs=$(bazel info bazel-testlogs "$@" 2>/dev/null)
 python3 tools/summarize_tests.py "$testlogs" "$status_file"

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "engine/cpu/scratch.h"
+
 #include "kernels/db.h"
 #include "kernels/decimate.h"
 #include "kernels/float_ssim_math.h"
@@ -46,9 +48,14 @@ struct HorizontalBand {
   int64_t end_row = 0;    // one past the last plane row held
   std::vector<float> mu_r, mu_d, rr, dd, rd;
 
-  void Resize(int rows) {
+  void Reset(int valid_width, int rows) {
+    width = valid_width;
+    first_row = end_row = 0;
     const size_t n = static_cast<size_t>(rows) * width;
-    for (std::vector<float>* p : {&mu_r, &mu_d, &rr, &dd, &rd}) p->resize(n);
+    for (std::vector<float>* p : {&mu_r, &mu_d, &rr, &dd, &rd}) GrowTo(*p, n);
+  }
+  size_t Bytes() const {
+    return BytesOf(mu_r) + BytesOf(mu_d) + BytesOf(rr) + BytesOf(dd) + BytesOf(rd);
   }
   // Keeps rows [from, end_row) at the front so the next band reuses them.
   void Slide(int64_t from) {
@@ -70,8 +77,7 @@ struct HorizontalBand {
 void HorizontalRow(const FloatPlane& ref, const FloatPlane& dist, int64_t r, HorizontalBand& band,
                    std::vector<float>& scratch) {
   const int w = ref.width;
-  scratch.resize(3 * static_cast<size_t>(w));
-  float* rr = scratch.data();
+  float* rr = GrowTo(scratch, 3 * static_cast<size_t>(w));
   float* dd = rr + w;
   float* rd = dd + w;
   const float* a = ref.samples.data() + r * w;
@@ -99,6 +105,17 @@ void HorizontalRow(const FloatPlane& ref, const FloatPlane& dist, int64_t r, Hor
 // Per-pixel terms of one band of valid rows, in row-major order.
 struct TermBand {
   std::vector<double> ssim, l, c, s;
+  size_t Bytes() const { return BytesOf(ssim) + BytesOf(l) + BytesOf(c) + BytesOf(s); }
+};
+
+// One calling thread's buffers, reused from frame to frame.
+struct Workspace {
+  FloatPlane ref, dist;
+  HorizontalBand band;
+  TermBand terms;
+  size_t Bytes() const {
+    return BytesOf(ref.samples) + BytesOf(dist.samples) + band.Bytes() + terms.Bytes();
+  }
 };
 
 void VerticalRow(const HorizontalBand& band, int64_t y, int64_t band_first_y, bool with_lcs,
@@ -137,11 +154,10 @@ int FloatSsimScale(int scale_option, int width, int height) {
   return scale_option > 0 ? scale_option : AutomaticScale(width, height);
 }
 
-FloatPlane PrepareFloatPlane(const SamplePlane& plane, int factor, ThreadPool& pool) {
-  FloatPlane out;
+void PrepareFloatPlane(const SamplePlane& plane, int factor, ThreadPool& pool, FloatPlane& out) {
   out.width = DecimatedSize(plane.width(), factor);
   out.height = DecimatedSize(plane.height(), factor);
-  out.samples.resize(static_cast<size_t>(out.width) * out.height);
+  GrowTo(out.samples, static_cast<size_t>(out.width) * out.height);
   pool.ParallelFor(out.height, RowGrain(out.height, pool.threads()),
                    [&](int64_t begin, int64_t end) {
                      if (plane.wide()) {
@@ -150,6 +166,11 @@ FloatPlane PrepareFloatPlane(const SamplePlane& plane, int factor, ThreadPool& p
                        FillRows(plane.bytes(), plane.stride(), plane, factor, out, begin, end);
                      }
                    });
+}
+
+FloatPlane PrepareFloatPlane(const SamplePlane& plane, int factor, ThreadPool& pool) {
+  FloatPlane out;
+  PrepareFloatPlane(plane, factor, pool, out);
   return out;
 }
 
@@ -157,8 +178,14 @@ FloatSsimMeans ComputeFloatSsim(const LumaView& reference, const LumaView& disto
                                 int scale_option, bool with_lcs, ThreadPool& pool,
                                 int64_t band_rows) {
   const int factor = FloatSsimScale(scale_option, reference.width, reference.height);
-  const FloatPlane ref = PrepareFloatPlane(SamplePlane(reference), factor, pool);
-  const FloatPlane dist = PrepareFloatPlane(SamplePlane(distorted), factor, pool);
+  // Reused from frame to frame; the lambdas below reach it only through local references (a
+  // thread_local named in a lambda would be the worker thread's own).
+  thread_local Workspace kept;
+  Workspace& workspace = kept;
+  PrepareFloatPlane(SamplePlane(reference), factor, pool, workspace.ref);
+  PrepareFloatPlane(SamplePlane(distorted), factor, pool, workspace.dist);
+  const FloatPlane& ref = workspace.ref;
+  const FloatPlane& dist = workspace.dist;
 
   const int valid_w = ref.width - (kGaussianTaps - 1);
   const int valid_h = ref.height - (kGaussianTaps - 1);
@@ -167,16 +194,15 @@ FloatSsimMeans ComputeFloatSsim(const LumaView& reference, const LumaView& disto
   if (valid_w > 0 && valid_h > 0) {
     if (band_rows <= 0) band_rows = std::max<int64_t>(32, kBandFloats / valid_w);
     band_rows = std::min<int64_t>(valid_h, band_rows);
-    HorizontalBand band;
-    band.width = valid_w;
-    band.Resize(static_cast<int>(band_rows) + kGaussianTaps - 1);
-    TermBand terms;
+    HorizontalBand& band = workspace.band;
+    band.Reset(valid_w, static_cast<int>(band_rows) + kGaussianTaps - 1);
+    TermBand& terms = workspace.terms;
     const size_t term_count = static_cast<size_t>(band_rows) * valid_w;
-    terms.ssim.resize(term_count);
+    GrowTo(terms.ssim, term_count);
     if (with_lcs) {
-      terms.l.resize(term_count);
-      terms.c.resize(term_count);
-      terms.s.resize(term_count);
+      GrowTo(terms.l, term_count);
+      GrowTo(terms.c, term_count);
+      GrowTo(terms.s, term_count);
     }
     for (int64_t y0 = 0; y0 < valid_h; y0 += band_rows) {
       const int64_t y1 = std::min<int64_t>(valid_h, y0 + band_rows);
@@ -186,7 +212,7 @@ FloatSsimMeans ComputeFloatSsim(const LumaView& reference, const LumaView& disto
       const int64_t new_begin = band.end_row;
       pool.ParallelFor(need_end - new_begin, RowGrain(need_end - new_begin, pool.threads()),
                        [&](int64_t begin, int64_t end) {
-                         std::vector<float> scratch;
+                         thread_local std::vector<float> scratch;  // one row's products
                          for (int64_t i = begin; i < end; ++i) {
                            HorizontalRow(ref, dist, new_begin + i, band, scratch);
                          }
@@ -208,6 +234,8 @@ FloatSsimMeans ComputeFloatSsim(const LumaView& reference, const LumaView& disto
       }
     }
   }
+
+  if (workspace.Bytes() > kKeptScratchBytes) workspace = Workspace();
 
   FloatSsimMeans means;
   means.ssim = FloatSsimMean(ssim_sum, valid_w, valid_h);

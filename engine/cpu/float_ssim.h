@@ -28,6 +28,8 @@ int FloatSsimScale(int scale_option, int width, int height);
 // The plane float_ssim filters: samples scaled to 0..255.996 and, for factor > 1, low-passed and
 // decimated to DecimatedSize(w, f) x DecimatedSize(h, f) exactly as libvmaf's iqa_decimate().
 FloatPlane PrepareFloatPlane(const SamplePlane& plane, int factor, ThreadPool& pool);
+// The same into `out`, reusing its storage (which may stay larger than width * height).
+void PrepareFloatPlane(const SamplePlane& plane, int factor, ThreadPool& pool, FloatPlane& out);
 
 // The four frame means, each a binary32 value widened to double. l, c and s are only computed
 // when asked for (they are 0 otherwise).

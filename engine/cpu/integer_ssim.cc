@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/cpu/sample_plane.h"
+#include "engine/cpu/scratch.h"
 #include "kernels/db.h"
 #include "kernels/integer_ssim_math.h"
 #include "kernels/ssim_constants.h"
@@ -98,10 +99,16 @@ double ComputeIntegerSsim(const LumaView& reference, const LumaView& distorted, 
 
   if (band_rows <= 0) band_rows = std::max<int64_t>(16, kBandPixels / w);
   band_rows = std::min<int64_t>(h, band_rows);
-  MomentBand band;
+  // One calling thread's buffers, reused from frame to frame. The lambdas below must see them
+  // through these references: a thread_local named in a lambda is the running thread's own.
+  thread_local MomentBand kept_band;
+  thread_local std::vector<double> kept_terms;
+  MomentBand& band = kept_band;
+  std::vector<double>& terms = kept_terms;
   band.width = w;
-  band.rows.resize(static_cast<size_t>(band_rows + 2 * kIntegerRadius) * w);
-  std::vector<double> terms(static_cast<size_t>(band_rows) * w);
+  band.first_row = band.end_row = 0;
+  GrowTo(band.rows, static_cast<size_t>(band_rows + 2 * kIntegerRadius) * w);
+  GrowTo(terms, static_cast<size_t>(band_rows) * w);
 
   double ssim_sum = 0.0;
   for (int64_t y0 = 0; y0 < h; y0 += band_rows) {
@@ -148,6 +155,10 @@ double ComputeIntegerSsim(const LumaView& reference, const LumaView& distorted, 
     // libvmaf's binary64 sum of the terms, in raster order, on one thread.
     const size_t n = static_cast<size_t>(y1 - y0) * w;
     for (size_t i = 0; i < n; ++i) ssim_sum += terms[i];
+  }
+  if (BytesOf(band.rows) + BytesOf(terms) > kKeptScratchBytes) {
+    band.rows = std::vector<IntegerMoments>();
+    terms = std::vector<double>();
   }
   return ssim_sum / weight_sum;
 }

@@ -9,6 +9,7 @@
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "engine/cpu/cpu_scorer.h"
+#include "engine/dispatcher.h"
 #include "engine/features.h"
 #include "engine/pooling.h"
 #include "gmock/gmock.h"
@@ -105,6 +106,19 @@ TEST(ScoringServiceTest, HealthIsServing) {
             HealthStatus::SERVING);
   EXPECT_EQ(server->client().CheckHealth("no.such.Service", kTimeout).status().code(),
             absl::StatusCode::kNotFound);
+}
+
+TEST(ScoringServiceTest, AnAddressInUseIsReportedNotIgnored) {
+  auto first = TestServer::Start(FastServerOptions());
+  ASSERT_NE(first, nullptr);
+  ServerOptions options = FastServerOptions();
+  options.address = first->address();
+  Backends backends;
+  backends.dispatcher = std::make_unique<Dispatcher>(MakeCpuScorer(), nullptr, "no GPU");
+  ServiceMetrics metrics;
+  auto second = ServerRunner::Start(options, std::move(backends), &metrics);
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(std::string(second.status().message()), HasSubstr("--address"));
 }
 
 TEST(ScoringServiceTest, CapabilitiesDescribeLimitsAndFeatures) {

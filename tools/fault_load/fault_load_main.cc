@@ -35,6 +35,7 @@
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "client/ssimd_client.h"
+#include "google/protobuf/stubs/logging.h"
 #include "engine/cpu/cpu_scorer.h"
 #include "grpcpp/grpcpp.h"
 #include "proto/ssimd/v1/ssimd.grpc.pb.h"
@@ -54,11 +55,17 @@ ABSL_FLAG(int, frames, 12, "Typical frames per clip (each clip draws from half t
 ABSL_FLAG(std::string, mix,
           "healthy=8,slow_reader=2,pair=2,cancel=2,deadline=2,vanish=1,malformed=3,oversized=1",
           "Relative frequency of each stream kind.");
+ABSL_FLAG(bool, unparsable_messages, false,
+          "Also send messages that do not parse (strings that are not UTF-8) among the malformed "
+          "ones; see docs/adr/0051 for why this is off by default.");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the stream plans (same seed, same sequence per worker).");
 ABSL_FLAG(bool, large, false, "Add 1280x720 10-bit and 1920x1080 clips (for GPU servers).");
 ABSL_FLAG(int, server_pid, 0,
           "The server's process id: watch that it stays alive and that its resident memory stays "
           "flat. 0: do not watch.");
+ABSL_FLAG(bool, watch_gpu_memory, false,
+          "Also sample the server's device memory with nvidia-smi every 5 s and judge its growth "
+          "like resident memory's.");
 ABSL_FLAG(absl::Duration, warmup, absl::ZeroDuration(),
           "Memory samples before this are ignored; 0 = a fifth of --duration, at least 2 s.");
 ABSL_FLAG(double, max_rss_growth_pct, 5,
@@ -148,6 +155,7 @@ class Run {
     const absl::Duration sigterm_after = absl::GetFlag(FLAGS_sigterm_after);
     report_.server_pid = pid;
     report_.max_rss_growth_pct = absl::GetFlag(FLAGS_max_rss_growth_pct);
+    report_.watch_gpu_memory = absl::GetFlag(FLAGS_watch_gpu_memory) && pid != 0;
     report_.shutdown_test = sigterm_after > absl::ZeroDuration();
     report_.grace_seconds = absl::ToDoubleSeconds(absl::GetFlag(FLAGS_grace));
 
@@ -183,6 +191,7 @@ class Run {
     {
       absl::MutexLock lock(&mu_);
       report_.rss = ComputeRssGrowth(rss_samples_, absl::ToDoubleSeconds(warmup));
+      report_.gpu_memory = ComputeRssGrowth(gpu_samples_, absl::ToDoubleSeconds(warmup));
     }
 
     const std::string json = ToJson(report_);
@@ -233,7 +242,10 @@ class Run {
       absl::MutexLock lock(&mu_);
       const Verdict verdict = Judge(plan, outcome, variant, judge_);
       report_.Add(plan, outcome, verdict);
-      if (judge_.shutdown_started && outcome.finished > judge_.shutdown_at) {
+      // Streams that were running at the signal and still completed: the grace period at work.
+      if (judge_.shutdown_started && outcome.started < judge_.shutdown_at &&
+          outcome.finished > judge_.shutdown_at && outcome.code == grpc::StatusCode::OK) {
+        ++report_.streams_finished_in_grace;
         report_.last_stream_after_sigterm_seconds =
             std::max(report_.last_stream_after_sigterm_seconds,
                      absl::ToDoubleSeconds(outcome.finished - judge_.shutdown_at));
@@ -247,6 +259,8 @@ class Run {
     const absl::Duration interval = absl::GetFlag(FLAGS_health_interval);
     const absl::Duration timeout = absl::GetFlag(FLAGS_health_timeout);
     absl::Time next_rss = absl::Now();
+    absl::Time next_gpu = absl::Now();
+    const bool watch_gpu = absl::GetFlag(FLAGS_watch_gpu_memory) && pid != 0;
     bool reported_death = false;
     do {
       bool shutting_down;
@@ -282,6 +296,14 @@ class Run {
           report_.server_alive_at_end = false;
           report_.AddProblem(absl::StrFormat("the server process %d is gone at %.1f s", pid,
                                              absl::ToDoubleSeconds(absl::Now() - start_)));
+        }
+      }
+      if (watch_gpu && absl::Now() >= next_gpu) {
+        next_gpu += absl::Seconds(5);
+        auto mib = ReadGpuMemoryMib(pid);
+        if (mib.ok()) {
+          absl::MutexLock lock(&mu_);
+          gpu_samples_.push_back({absl::ToDoubleSeconds(absl::Now() - start_), *mib});
         }
       }
     } while (!stop_monitor_.WaitForNotificationWithTimeout(interval));
@@ -327,6 +349,7 @@ class Run {
   LoadReport report_ ABSL_GUARDED_BY(mu_);
   JudgeContext judge_ ABSL_GUARDED_BY(mu_);
   std::vector<RssSample> rss_samples_ ABSL_GUARDED_BY(mu_);
+  std::vector<RssSample> gpu_samples_ ABSL_GUARDED_BY(mu_);  // MiB
 };
 
 int Setup() {
@@ -383,6 +406,7 @@ int Setup() {
   limits.frames = std::max(1, absl::GetFlag(FLAGS_frames));
   limits.healthy_deadline = absl::GetFlag(FLAGS_stream_deadline);
   limits.send_delay = absl::GetFlag(FLAGS_send_delay);
+  limits.unparsable_messages = absl::GetFlag(FLAGS_unparsable_messages);
   const int64_t max_message_bytes = static_cast<int64_t>(server_limits.max_message_bytes());
   limits.oversized_enabled = max_message_bytes > 0 && max_message_bytes <= kMaxOversizedBytes;
   if (!limits.oversized_enabled) {
@@ -419,5 +443,7 @@ int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
   // A vanishing child that is killed mid-write must not take the parent with it.
   signal(SIGPIPE, SIG_IGN);
+  // The invalid-UTF-8 fault makes protobuf log every serialization of it; the report says enough.
+  google::protobuf::SetLogHandler(nullptr);
   return ssimd::fault_load::Setup();
 }

@@ -14,7 +14,7 @@ trap stop_server EXIT
 
 # A small message limit makes oversized messages cheap to send.
 start_server "$SERVER" "$LOG" --backend=cpu --workers=2 --max_message_bytes=1048576 \
-  --grace_period=10s --log_level=warn
+  --grace_period=10s --log_level=info
 echo "server pid $SERVER_PID on port $SERVER_PORT"
 
 "$LOAD" --target="127.0.0.1:$SERVER_PORT" --server_pid="$SERVER_PID" --duration=15s \

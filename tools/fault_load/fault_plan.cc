@@ -93,7 +93,8 @@ bool IsHealthy(StreamKind kind) {
 const char* MalformationName(Malformation m) {
   static constexpr const char* kNames[kMalformations] = {
       "short_plane", "index_gap",      "frame_before_config", "second_config",
-      "empty_message", "sample_above_peak", "bad_config",     "too_large_for_messages"};
+      "empty_message", "sample_above_peak", "bad_config",     "too_large_for_messages",
+      "invalid_utf8", "invalid_utf8_mid_stream"};
   return kNames[static_cast<int>(m)];
 }
 
@@ -150,14 +151,15 @@ StreamPlan DrawPlan(const KindWeights& weights, const PlanLimits& limits,
       break;
     case StreamKind::kDeadline:
       // Several times the frames a short deadline can cover; usually ends in DEADLINE_EXCEEDED.
-      plan.frames = 4 * limits.frames;
-      plan.deadline = absl::Milliseconds(Uniform(rng, 1, 150));
+      plan.frames = 8 * limits.frames;
+      plan.deadline = absl::Milliseconds(Uniform(rng, 1, 40));
       break;
     case StreamKind::kVanish:
       plan.fault_frame = Uniform(rng, 1, std::max(1, std::min(plan.frames, 4)));
       break;
     case StreamKind::kMalformed: {
-      plan.malformation = static_cast<Malformation>(Uniform(rng, 0, kMalformations - 1));
+      plan.malformation = static_cast<Malformation>(Uniform(
+          rng, 0, (limits.unparsable_messages ? kMalformations : kParsableMalformations) - 1));
       if (plan.malformation == Malformation::kSampleAbovePeak) {
         // Only 10- and 12-bit pictures have samples that can exceed their peak.
         std::vector<size_t> candidates;

@@ -102,6 +102,9 @@ bool LoadReport::Passed(std::string* why) const {
     if (server_exit_after_sigterm_seconds < 0) {
       failed.push_back("the server did not exit within the grace period after SIGTERM");
     }
+    if (streams_finished_in_grace == 0) {
+      failed.push_back("no stream was in flight at SIGTERM, so the grace period was not tested");
+    }
     if (last_stream_after_sigterm_seconds > grace_seconds) {
       failed.push_back("streams ran past the grace period");
     }
@@ -109,6 +112,11 @@ bool LoadReport::Passed(std::string* why) const {
   if (max_rss_growth_pct > 0 && rss.measured && rss.growth_pct > max_rss_growth_pct) {
     failed.push_back(absl::StrFormat("resident memory grew %.1f%% after warm-up (limit %.1f%%)",
                                      rss.growth_pct, max_rss_growth_pct));
+  }
+  if (watch_gpu_memory && max_rss_growth_pct > 0 && gpu_memory.measured &&
+      gpu_memory.growth_pct > max_rss_growth_pct) {
+    failed.push_back(absl::StrFormat("device memory grew %.1f%% after warm-up (limit %.1f%%)",
+                                     gpu_memory.growth_pct, max_rss_growth_pct));
   }
   if (why != nullptr) *why = absl::StrJoin(failed, "; ");
   return failed.empty();
@@ -144,17 +152,28 @@ std::string ToJson(const LoadReport& r) {
         &out,
         ", \"server\": {\"pid\": %d, \"alive_at_end\": %s, \"rss\": {\"measured\": %s, "
         "\"samples_after_warmup\": %d, \"baseline_kib\": %d, \"final_kib\": %d, \"peak_kib\": %d, "
-        "\"growth_pct\": %s, \"limit_pct\": %s}}",
+        "\"growth_pct\": %s, \"limit_pct\": %s, \"series_kib\": [%s]}}",
         r.server_pid, r.server_alive_at_end ? "true" : "false",
         r.rss.measured ? "true" : "false", r.rss.samples, r.rss.baseline_kb, r.rss.final_kb,
-        r.rss.peak_kb, JsonNumber(r.rss.growth_pct), JsonNumber(r.max_rss_growth_pct));
+        r.rss.peak_kb, JsonNumber(r.rss.growth_pct), JsonNumber(r.max_rss_growth_pct),
+        absl::StrJoin(r.rss.series, ", "));
+  }
+  if (r.watch_gpu_memory) {
+    absl::StrAppendFormat(&out,
+                          ", \"gpu_memory\": {\"measured\": %s, \"samples_after_warmup\": %d, "
+                          "\"baseline_mib\": %d, \"final_mib\": %d, \"peak_mib\": %d, "
+                          "\"growth_pct\": %s}",
+                          r.gpu_memory.measured ? "true" : "false", r.gpu_memory.samples,
+                          r.gpu_memory.baseline_kb, r.gpu_memory.final_kb, r.gpu_memory.peak_kb,
+                          JsonNumber(r.gpu_memory.growth_pct));
   }
   if (r.shutdown_test) {
     absl::StrAppendFormat(&out,
                           ", \"shutdown\": {\"grace_seconds\": %s, "
+                          "\"streams_finished_in_grace\": %d, "
                           "\"last_stream_after_sigterm_seconds\": %s, "
                           "\"server_exit_after_sigterm_seconds\": %s}",
-                          JsonNumber(r.grace_seconds),
+                          JsonNumber(r.grace_seconds), r.streams_finished_in_grace,
                           JsonNumber(r.last_stream_after_sigterm_seconds),
                           r.server_exit_after_sigterm_seconds < 0
                               ? "null"
@@ -182,12 +201,19 @@ std::string SummaryLine(const LoadReport& r) {
                           r.rss.baseline_kb / 1024.0, r.rss.final_kb / 1024.0, r.rss.growth_pct,
                           r.rss.peak_kb / 1024.0);
   }
+  if (r.watch_gpu_memory && r.gpu_memory.measured) {
+    absl::StrAppendFormat(&line, ", device memory %d -> %d MiB (%+.1f%%)", r.gpu_memory.baseline_kb,
+                          r.gpu_memory.final_kb, r.gpu_memory.growth_pct);
+  }
   if (r.server_pid != 0 && !r.shutdown_test) {
     absl::StrAppend(&line, r.server_alive_at_end ? ", server alive" : ", SERVER DIED");
   }
   if (r.shutdown_test) {
-    absl::StrAppendFormat(&line, ", SIGTERM: streams done after %.2f s, server exited after %s",
-                          r.last_stream_after_sigterm_seconds,
+    absl::StrAppendFormat(&line,
+                          ", SIGTERM: %d in-flight streams completed within %.2f s, %d new ones "
+                          "refused, server exited after %s",
+                          r.streams_finished_in_grace, r.last_stream_after_sigterm_seconds,
+                          r.refused_in_shutdown,
                           r.server_exit_after_sigterm_seconds < 0
                               ? std::string("(not in time)")
                               : absl::StrFormat("%.2f s", r.server_exit_after_sigterm_seconds));

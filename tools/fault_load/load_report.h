@@ -39,12 +39,16 @@ struct LoadReport {
   int server_pid = 0;  // 0: not watched
   bool server_alive_at_end = true;
   RssGrowth rss;
-  double max_rss_growth_pct = 0;  // 0: report the growth without judging it
+  // Device memory of the server (nvidia-smi), in MiB despite the field names of RssGrowth.
+  bool watch_gpu_memory = false;
+  RssGrowth gpu_memory;
+  double max_rss_growth_pct = 0;  // 0: report the growth without judging it (both memories)
 
   // SIGTERM during the run (the graceful shutdown check).
   bool shutdown_test = false;
   double grace_seconds = 0;
-  double last_stream_after_sigterm_seconds = 0;  // until the last stream ended
+  int64_t streams_finished_in_grace = 0;  // running at the signal, completed OK after it
+  double last_stream_after_sigterm_seconds = 0;  // until the last of those completed
   double server_exit_after_sigterm_seconds = -1;  // -1: it did not exit in time
 
   std::vector<std::string> problems;  // the first few, for the report

@@ -90,6 +90,8 @@ TEST(LoadReportTest, ShutdownNeedsTheServerToExitInTime) {
   EXPECT_FALSE(r.Passed(nullptr));
   r.server_exit_after_sigterm_seconds = 1.5;
   r.last_stream_after_sigterm_seconds = 1.2;
+  EXPECT_FALSE(r.Passed(nullptr));  // nothing was in flight: the grace period went untested
+  r.streams_finished_in_grace = 3;
   EXPECT_TRUE(r.Passed(nullptr));
   r.last_stream_after_sigterm_seconds = 11;
   EXPECT_FALSE(r.Passed(nullptr));

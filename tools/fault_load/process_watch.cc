@@ -1,9 +1,11 @@
 #include "tools/fault_load/process_watch.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -57,12 +59,46 @@ bool ProcessAlive(int pid) {
   return true;
 }
 
+absl::StatusOr<int64_t> ParseNvidiaSmiUsedMib(absl::string_view text, int pid) {
+  int64_t total = 0;
+  bool found = false;
+  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipWhitespace())) {
+    std::vector<absl::string_view> fields = absl::StrSplit(line, ',');
+    if (fields.size() != 2) continue;
+    int line_pid = 0;
+    int64_t mib = 0;
+    if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(fields[0]), &line_pid) ||
+        !absl::SimpleAtoi(absl::StripAsciiWhitespace(fields[1]), &mib) || line_pid != pid) {
+      continue;
+    }
+    total += mib;
+    found = true;
+  }
+  if (!found) return absl::NotFoundError(absl::StrCat("process ", pid, " holds no device memory"));
+  return total;
+}
+
+absl::StatusOr<int64_t> ReadGpuMemoryMib(int pid) {
+  std::FILE* pipe = popen(
+      "nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader,nounits 2>/dev/null",
+      "r");
+  if (pipe == nullptr) return absl::UnavailableError("cannot run nvidia-smi");
+  std::string text;
+  char buffer[4096];
+  size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) text.append(buffer, n);
+  if (pclose(pipe) != 0) return absl::UnavailableError("nvidia-smi failed (no NVIDIA GPU?)");
+  return ParseNvidiaSmiUsedMib(text, pid);
+}
+
 RssGrowth ComputeRssGrowth(const std::vector<RssSample>& samples, double warmup_seconds) {
   std::vector<int64_t> after;
   for (const RssSample& s : samples) {
     if (s.seconds >= warmup_seconds) after.push_back(s.kb);
   }
   RssGrowth g;
+  const size_t step = std::max<size_t>(1, (samples.size() + 119) / 120);
+  for (size_t i = 0; i < samples.size(); i += step) g.series.push_back(samples[i].kb);
   g.samples = static_cast<int>(after.size());
   if (after.size() < 4) return g;
   const size_t window = std::max<size_t>(2, after.size() / 10);

@@ -18,6 +18,13 @@ absl::StatusOr<int64_t> ReadVmRssKb(int pid);
 // True while the process exists and is not a zombie.
 bool ProcessAlive(int pid);
 
+// Device memory of `pid` in MiB from the output of
+// `nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader,nounits` (summed over its
+// lines for that process, one per GPU); NOT_FOUND when the process holds no device memory.
+absl::StatusOr<int64_t> ParseNvidiaSmiUsedMib(absl::string_view text, int pid);
+// Runs that nvidia-smi query; UNAVAILABLE when nvidia-smi cannot run.
+absl::StatusOr<int64_t> ReadGpuMemoryMib(int pid);
+
 struct RssSample {
   double seconds = 0;  // since the start of the run
   int64_t kb = 0;
@@ -30,6 +37,9 @@ struct RssGrowth {
   int64_t peak_kb = 0;
   double growth_pct = 0;
   int samples = 0;  // after warm-up
+  // Every sample's KiB over the whole run, thinned to at most 120 points, to see whether growth
+  // levels off (allocator caches) or keeps climbing (a leak).
+  std::vector<int64_t> series;
 };
 
 // Compares the mean of the first tenth of the samples after `warmup_seconds` (at least 2) with the

@@ -14,6 +14,15 @@ TEST(ProcessWatchTest, ParsesVmRss) {
   EXPECT_FALSE(ParseVmRssKb("Name:\tx\nVmPeak:\t900 kB\n").ok());
 }
 
+TEST(ProcessWatchTest, ParsesNvidiaSmiPerProcess) {
+  const char* text = "4242, 1530\n17, 90\n4242, 470\n";
+  auto mib = ParseNvidiaSmiUsedMib(text, 4242);
+  ASSERT_TRUE(mib.ok()) << mib.status();
+  EXPECT_EQ(*mib, 2000);  // one line per GPU the process uses
+  EXPECT_EQ(ParseNvidiaSmiUsedMib(text, 5).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_FALSE(ParseNvidiaSmiUsedMib("", 4242).ok());
+}
+
 TEST(ProcessWatchTest, SeesItself) {
   EXPECT_TRUE(ProcessAlive(getpid()));
   auto kb = ReadVmRssKb(getpid());

@@ -1,5 +1,6 @@
 # Sourced by the sh_tests here: starts ssimd_server on a free loopback port and stops it.
-# start_server BINARY LOGFILE [FLAGS...] sets SERVER_PID and SERVER_PORT.
+# start_server BINARY LOGFILE [FLAGS...] sets SERVER_PID and SERVER_PORT. The port comes from the
+# startup line, which the server logs at level info (so do not pass a --log_level above info).
 
 start_server() {
   local binary="$1" log="$2"

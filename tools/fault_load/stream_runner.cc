@@ -56,6 +56,10 @@ v1::ScoreClipRequest Malformed(Malformation m, const ClipVariant& variant, uint6
     case Malformation::kEmptyMessage:
       r.Clear();
       break;
+    case Malformation::kInvalidUtf8MidStream:
+      r = ConfigMessage(variant);
+      r.mutable_config()->set_title_id("title-\xff\xfe");
+      break;
     case Malformation::kSampleAbovePeak: {
       std::string* luma = r.mutable_frame()->mutable_distorted_luma();
       (*luma)[0] = static_cast<char>(0xff);
@@ -84,6 +88,9 @@ v1::ScoreClipRequest FirstMessage(const StreamPlan& plan, const ClipVariant& var
       r.mutable_config()->mutable_geometry()->set_height(16384);
       r.mutable_config()->mutable_geometry()->set_bit_depth(16);
       break;
+    case Malformation::kInvalidUtf8:
+      r.mutable_config()->set_title_id("title-\xff\xfe");
+      break;
     default:
       break;
   }
@@ -94,6 +101,7 @@ bool EndsAtFirstMessage(const StreamPlan& plan) {
   return plan.kind == StreamKind::kMalformed &&
          (plan.malformation == Malformation::kFrameBeforeConfig ||
           plan.malformation == Malformation::kBadConfig ||
+          plan.malformation == Malformation::kInvalidUtf8 ||
           plan.malformation == Malformation::kTooLargeForMessages);
 }
 
@@ -115,8 +123,11 @@ StreamOutcome RunClipStream(v1::ScoringService::Stub* stub, const StreamPlan& pl
     for (int i = 0; open && !EndsAtFirstMessage(plan) && i < plan.frames; ++i) {
       if (plan.send_delay > absl::ZeroDuration() && i > 0) absl::SleepFor(plan.send_delay);
       if (plan.kind == StreamKind::kMalformed && i == plan.fault_frame) {
-        stream->Write(Malformed(plan.malformation, variant, i, plan.pair_offset));
-        break;
+        open = stream->Write(Malformed(plan.malformation, variant, i, plan.pair_offset));
+        if (plan.malformation != Malformation::kInvalidUtf8MidStream) break;
+        // Frames after an unparsable message keep coming, as from a client that did not notice:
+        // a server must refuse the stream, not end it early with OK.
+        continue;
       }
       if (plan.kind == StreamKind::kOversized && i == plan.fault_frame) {
         v1::ScoreClipRequest big = FrameMessage(variant, i, plan.pair_offset);
