@@ -53,16 +53,19 @@ absl::Status Dispatcher::CheckRequest(const Geometry& geometry, const FeatureSet
   return absl::OkStatus();
 }
 
-absl::StatusOr<ScoreResult> Dispatcher::Score(const Geometry& geometry, const FeatureSet& features,
-                                              const FramePair& pair, BackendPreference preference) {
+template <typename ScoreOn>
+absl::StatusOr<ScoreResult> Dispatcher::Dispatch(const Geometry& geometry,
+                                                 const FeatureSet& features,
+                                                 BackendPreference preference,
+                                                 const ScoreOn& score_on) {
   switch (preference) {
     case BackendPreference::kCpu:
-      return cpu_->Score(geometry, features, pair);
+      return score_on(*cpu_);
     case BackendPreference::kGpu: {
       if (absl::Status status = CheckRequest(geometry, features, preference); !status.ok()) {
         return status;
       }
-      return gpu_->Score(geometry, features, pair);
+      return score_on(*gpu_);
     }
     case BackendPreference::kAuto:
       break;
@@ -79,19 +82,33 @@ absl::StatusOr<ScoreResult> Dispatcher::Score(const Geometry& geometry, const Fe
       reason = absl::StrCat("gpu refused: ", refused.message());
     }
   } else {
-    absl::StatusOr<ScoreResult> result = gpu_->Score(geometry, features, pair);
+    absl::StatusOr<ScoreResult> result = score_on(*gpu_);
     if (result.ok() || result.status().code() == absl::StatusCode::kInvalidArgument) {
       return result;
     }
     reason = absl::StrCat("gpu error: ", result.status().message());
   }
 
-  absl::StatusOr<ScoreResult> result = cpu_->Score(geometry, features, pair);
+  absl::StatusOr<ScoreResult> result = score_on(*cpu_);
   if (result.ok() && !reason.empty()) {
     LogFallbackOnce(reason);
     result->fallback_reason = std::move(reason);
   }
   return result;
+}
+
+absl::StatusOr<ScoreResult> Dispatcher::Score(const Geometry& geometry, const FeatureSet& features,
+                                              const FramePair& pair, BackendPreference preference) {
+  return Dispatch(geometry, features, preference,
+                  [&](Scorer& scorer) { return scorer.Score(geometry, features, pair); });
+}
+
+absl::StatusOr<ScoreResult> Dispatcher::ScorePieces(const Geometry& geometry,
+                                                    const FeatureSet& features,
+                                                    const PiecewiseFramePair& pair,
+                                                    BackendPreference preference) {
+  return Dispatch(geometry, features, preference,
+                  [&](Scorer& scorer) { return scorer.ScorePieces(geometry, features, pair); });
 }
 
 std::string Dispatcher::DefaultBackend() const { return GpuHealthy() ? "gpu" : "cpu"; }

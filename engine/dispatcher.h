@@ -34,6 +34,10 @@ class Dispatcher {
   // "gpu error: ..."). A device error that loses the device marks the GPU unhealthy.
   absl::StatusOr<ScoreResult> Score(const Geometry& geometry, const FeatureSet& features,
                                     const FramePair& pair, BackendPreference preference);
+  // The same for planes in pieces (Scorer::ScorePieces).
+  absl::StatusOr<ScoreResult> ScorePieces(const Geometry& geometry, const FeatureSet& features,
+                                          const PiecewiseFramePair& pair,
+                                          BackendPreference preference);
 
   // The backend kAuto uses now: "gpu" or "cpu".
   std::string DefaultBackend() const;
@@ -45,6 +49,12 @@ class Dispatcher {
   Scorer* gpu() const { return gpu_.get(); }  // may be null
 
  private:
+  // The backend choice and fallback shared by Score and ScorePieces; `score_on(scorer)` scores
+  // the frame on one backend.
+  template <typename ScoreOn>
+  absl::StatusOr<ScoreResult> Dispatch(const Geometry& geometry, const FeatureSet& features,
+                                       BackendPreference preference, const ScoreOn& score_on);
+
   std::unique_ptr<Scorer> cpu_;
   std::unique_ptr<Scorer> gpu_;
   std::string gpu_unavailable_reason_;

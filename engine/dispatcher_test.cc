@@ -29,8 +29,14 @@ class FakeScorer final : public Scorer {
     result.scores["float_ssim"] = score_;
     return result;
   }
+  absl::StatusOr<ScoreResult> ScorePieces(const Geometry& g, const FeatureSet& f,
+                                          const PiecewiseFramePair&) override {
+    ++pieces_calls_;
+    return Score(g, f, FramePair{});
+  }
   bool Healthy() const override { return healthy_; }
 
+  std::atomic<int> pieces_calls_{0};
   absl::Status context_ = absl::OkStatus();
   absl::Status score_status_ = absl::OkStatus();
   bool healthy_ = true;
@@ -108,6 +114,23 @@ TEST_F(DispatcherTest, AutoFallsBackOnADeviceError) {
   EXPECT_EQ(result->fallback_reason, "gpu error: kernel launch failed");
   EXPECT_EQ(gpu_->calls_, 1);
   EXPECT_EQ(cpu_->calls_, 1);
+}
+
+TEST_F(DispatcherTest, PiecesTakeTheSameRouteAndFallBackTheSameWay) {
+  Dispatcher dispatcher = Make(true);
+  gpu_->score_status_ = absl::InternalError("kernel launch failed");
+  PlanePieces none;
+  absl::StatusOr<ScoreResult> result =
+      dispatcher.ScorePieces(geometry_, features_, {&none, &none}, BackendPreference::kAuto);
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->backend, "cpu");
+  EXPECT_EQ(result->fallback_reason, "gpu error: kernel launch failed");
+  EXPECT_EQ(gpu_->pieces_calls_, 1);
+  EXPECT_EQ(cpu_->pieces_calls_, 1);
+  result = dispatcher.ScorePieces(geometry_, features_, {&none, &none}, BackendPreference::kCpu);
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(cpu_->pieces_calls_, 2);
+  EXPECT_EQ(gpu_->pieces_calls_, 1);
 }
 
 TEST_F(DispatcherTest, AutoSkipsALostGpuAndReportsIt) {

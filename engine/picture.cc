@@ -90,14 +90,21 @@ std::string ChromaFormatName(ChromaFormat format) {
   return "unknown";
 }
 
-absl::StatusOr<LumaView> MakeLumaView(const Geometry& geometry, absl::Span<const uint8_t> bytes,
-                                      const std::string& what) {
+absl::Status CheckLumaBytes(const Geometry& geometry, size_t bytes, const std::string& what) {
   if (absl::Status status = ValidateGeometry(geometry); !status.ok()) return status;
   const size_t expected = LumaBytes(geometry);
-  if (bytes.size() != expected) {
+  if (bytes != expected) {
     return absl::InvalidArgumentError(absl::StrFormat(
-        "%s has %d bytes, but a %dx%d %d-bit luma plane needs exactly %d bytes", what,
-        bytes.size(), geometry.width, geometry.height, geometry.bit_depth, expected));
+        "%s has %d bytes, but a %dx%d %d-bit luma plane needs exactly %d bytes", what, bytes,
+        geometry.width, geometry.height, geometry.bit_depth, expected));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<LumaView> MakeLumaView(const Geometry& geometry, absl::Span<const uint8_t> bytes,
+                                      const std::string& what) {
+  if (absl::Status status = CheckLumaBytes(geometry, bytes.size(), what); !status.ok()) {
+    return status;
   }
   LumaView view;
   view.data = bytes.data();

@@ -58,6 +58,10 @@ struct LumaView {
   }
 };
 
+// OK if `bytes` is exactly LumaBytes(geometry) for a valid geometry, else INVALID_ARGUMENT saying
+// how many bytes were expected; `what` names the buffer, e.g. "reference luma".
+absl::Status CheckLumaBytes(const Geometry& geometry, size_t bytes, const std::string& what);
+
 // A view of a tightly packed luma plane; INVALID_ARGUMENT if `bytes` does not hold exactly
 // LumaBytes(geometry) bytes (the message says how many were expected). `what` names the buffer in
 // messages, e.g. "reference luma".

@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "engine/features.h"
 #include "engine/picture.h"
+#include "engine/plane_pieces.h"
 
 namespace ssimd {
 
@@ -50,6 +51,15 @@ class Scorer {
   // INTERNAL for backend failures.
   virtual absl::StatusOr<ScoreResult> Score(const Geometry& geometry, const FeatureSet& features,
                                             const FramePair& pair) = 0;
+
+  // Scores a pair whose tightly packed planes arrive in pieces (e.g. the slices of a received
+  // message), with Score's contract; INVALID_ARGUMENT when a plane does not hold exactly the
+  // geometry's bytes. This default gathers each plane into one buffer when it has several pieces
+  // (a copy) and calls Score; a backend that copies the planes anyway overrides it to copy
+  // straight from the pieces.
+  virtual absl::StatusOr<ScoreResult> ScorePieces(const Geometry& geometry,
+                                                  const FeatureSet& features,
+                                                  const PiecewiseFramePair& pair);
 
   // False once the backend can no longer serve (e.g. its device was lost).
   virtual bool Healthy() const { return true; }

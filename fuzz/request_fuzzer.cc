@@ -1,16 +1,19 @@
-// Fuzzes request validation: the protobuf parse of ScoreClip and ScorePair messages and the checks
-// the server runs on them (server/request_parsing, then the engine), in the order the ScoreClip
-// reactor and ScorePair handler run them. Small accepted frames are scored on the CPU and pooled
-// into a clip summary, so odd geometries and options reach the arithmetic too.
+// Fuzzes request validation: the reading of ScoreClip and ScorePair messages from the received
+// bytes (server/wire_request, checked against protobuf's own parse of the same bytes) and the
+// checks the server runs on them (server/request_parsing, then the engine), in the order the
+// ScoreClip reactor and ScorePair handler run them. Small accepted frames are scored on the CPU
+// and pooled into a clip summary, so odd geometries and options reach the arithmetic too.
 //
-// Input: byte 0 picks the RPC and the server's backend policy:
-//   bit 0   0 = ScoreClip, 1 = ScorePair
+// Input: byte 0 picks the RPC, the server's backend policy and how messages are cut:
+//   bit 0     0 = ScoreClip, 1 = ScorePair
 //   bits 1-2  policy: 0 auto, 1 gpu, 2 cpu, 3 auto (this harness has no GPU)
+//   bits 3-5  the size of the chunks a message arrives in (as gRPC's slices): see kChunkSizes
 // ScoreClip: then a sequence of ScoreClipRequest messages, each preceded by its size as a varint
 // (the stream's framing). ScorePair: then one ScorePairRequest.
 //
-// Checked beyond "no crash": every refusal carries one of the API's documented codes and a
-// message that starts with the offending field's path; accepted geometries are valid; a scored
+// Checked beyond "no crash": the server's reading of a message agrees with protobuf (both refuse
+// it, or both give the same fields); every refusal carries one of the API's documented codes and
+// a message that starts with the offending field's path; accepted geometries are valid; a scored
 // frame carries exactly the requested metrics; the summary counts the scored frames and reports
 // every requested percentile of every metric.
 #include <algorithm>
@@ -30,10 +33,13 @@
 #include "fuzz/fuzz_support.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/stubs/logging.h"
+#include "google/protobuf/util/field_comparator.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "proto/ssimd/v1/ssimd.pb.h"
 #include "server/clip_accumulator.h"
 #include "server/request_parsing.h"
 #include "server/service_options.h"
+#include "server/wire_request.h"
 #include "spdlog/spdlog.h"
 
 namespace ssimd {
@@ -43,6 +49,7 @@ namespace {
 constexpr int64_t kMaxScoredPixels = 64 * 64;
 // Messages read from one input: a config and a few frames cover every path.
 constexpr int kMaxMessages = 12;
+constexpr size_t kChunkSizes[8] = {SIZE_MAX, 1, 2, 3, 7, 64, 1000, 16384};
 
 Dispatcher& CpuOnlyDispatcher() {
   static Dispatcher* dispatcher = [] {
@@ -53,8 +60,77 @@ Dispatcher& CpuOnlyDispatcher() {
   return *dispatcher;
 }
 
-absl::Span<const uint8_t> Bytes(const std::string& s) {
-  return absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+Chunks Cut(const uint8_t* data, size_t size, size_t chunk) {
+  Chunks chunks;
+  for (size_t at = 0; at < size; at += std::min(chunk, size - at)) {
+    chunks.emplace_back(data + at, std::min(chunk, size - at));
+  }
+  return chunks;
+}
+
+std::string Gathered(const PlanePieces& pieces) {
+  std::vector<uint8_t> scratch;
+  const absl::Span<const uint8_t> whole = pieces.Gather(scratch);
+  return std::string(whole.begin(), whole.end());
+}
+
+// The server's reading of a message must be protobuf's: both refuse it, or both see the same
+// fields (unknown ones aside, which neither uses).
+template <typename Proto>
+void CheckAgainstProtobuf(bool ours_ok, Proto ours, const uint8_t* data, size_t size) {
+  Proto theirs;
+  const bool theirs_ok = theirs.ParseFromArray(data, static_cast<int>(size));
+  FUZZ_CHECK(ours_ok == theirs_ok, "wire reading %s a message that protobuf %s",
+             ours_ok ? "accepted" : "refused", theirs_ok ? "accepts" : "refuses");
+  if (!ours_ok) return;
+  ours.DiscardUnknownFields();
+  theirs.DiscardUnknownFields();
+  google::protobuf::util::DefaultFieldComparator same_bits_or_both_nan;
+  same_bits_or_both_nan.set_treat_nan_as_equal(true);
+  google::protobuf::util::MessageDifferencer differencer;
+  differencer.set_field_comparator(&same_bits_or_both_nan);
+  FUZZ_CHECK(differencer.Compare(ours, theirs),
+             "wire reading and protobuf disagree on a message's fields: %.300s vs %.300s",
+             ours.ShortDebugString().c_str(), theirs.ShortDebugString().c_str());
+}
+
+absl::StatusOr<ReceivedClipMessage> ReadClipMessage(const uint8_t* data, size_t size,
+                                                    size_t chunk) {
+  const Chunks chunks = Cut(data, size, chunk);
+  absl::StatusOr<ReceivedClipMessage> message = ReadScoreClipRequestFromChunks(chunks);
+  v1::ScoreClipRequest rebuilt;
+  if (message.ok()) {
+    if (message->frame_index.has_value()) {
+      v1::FramePair* frame = rebuilt.mutable_frame();
+      frame->set_index(*message->frame_index);
+      frame->set_reference_luma(Gathered(message->planes.reference));
+      frame->set_distorted_luma(Gathered(message->planes.distorted));
+    } else {
+      rebuilt = message->other;
+      FUZZ_CHECK(!rebuilt.has_frame(), "a frame message without a frame index");
+    }
+  } else {
+    FUZZ_CHECK(message.status().code() == absl::StatusCode::kInvalidArgument,
+               "a message that does not parse is not INVALID_ARGUMENT");
+  }
+  CheckAgainstProtobuf(message.ok(), rebuilt, data, size);
+  return message;
+}
+
+absl::StatusOr<ReceivedPairMessage> ReadPairMessage(const uint8_t* data, size_t size,
+                                                    size_t chunk) {
+  const Chunks chunks = Cut(data, size, chunk);
+  absl::StatusOr<ReceivedPairMessage> message = ReadScorePairRequestFromChunks(chunks);
+  v1::ScorePairRequest rebuilt;
+  if (message.ok()) {
+    rebuilt = message->fields;
+    FUZZ_CHECK(rebuilt.reference_luma().empty() && rebuilt.distorted_luma().empty(),
+               "the planes were left in the message's other fields");
+    rebuilt.set_reference_luma(Gathered(message->planes.reference));
+    rebuilt.set_distorted_luma(Gathered(message->planes.distorted));
+  }
+  CheckAgainstProtobuf(message.ok(), rebuilt, data, size);
+  return message;
 }
 
 // A refusal as the API documents them: a known code and a message naming the field first.
@@ -72,25 +148,20 @@ void CheckRefusal(const absl::Status& status, absl::string_view field) {
 
 // Scores one accepted frame pair, as a worker does after the reactor accepted the frame. Returns
 // false when the frame is refused (which ends the stream).
-bool ScoreFrame(const ClipSettings& settings, const std::string& reference,
-                const std::string& distorted, ClipAccumulator* accumulator) {
-  auto ref = MakeLumaView(settings.geometry, Bytes(reference), "reference_luma");
-  auto dis = MakeLumaView(settings.geometry, Bytes(distorted), "distorted_luma");
-  FUZZ_CHECK(ref.ok() && dis.ok(), "a plane that passed CheckPlaneSize has no view");
-  for (const auto* view : {&*ref, &*dis}) {
-    absl::Status range = ValidateSampleRange(*view, "luma");
-    if (!range.ok()) {
-      FUZZ_CHECK(range.code() == absl::StatusCode::kInvalidArgument, "range check code %d",
-                 static_cast<int>(range.code()));
-      return false;
-    }
-  }
+bool ScoreFrame(const ClipSettings& settings, const ReceivedPlanes& planes,
+                ClipAccumulator* accumulator) {
   const int64_t pixels = static_cast<int64_t>(settings.geometry.width) * settings.geometry.height;
   if (pixels > kMaxScoredPixels) return true;
-  absl::StatusOr<ScoreResult> result = CpuOnlyDispatcher().Score(
-      settings.geometry, settings.features, FramePair{*ref, *dis}, settings.backend);
-  FUZZ_CHECK(result.ok(), "an accepted frame failed to score: %s",
-             result.status().ToString().c_str());
+  absl::StatusOr<ScoreResult> result = CpuOnlyDispatcher().ScorePieces(
+      settings.geometry, settings.features, {&planes.reference, &planes.distorted},
+      settings.backend);
+  if (!result.ok()) {
+    // Only a sample above the bit depth's peak may refuse a frame whose planes have the size.
+    FUZZ_CHECK(result.status().code() == absl::StatusCode::kInvalidArgument &&
+                   absl::StrContains(result.status().message(), "above"),
+               "an accepted frame failed to score: %s", result.status().ToString().c_str());
+    return false;
+  }
   std::set<std::string> expected;
   for (const std::string& name : MetricNames(settings.features)) expected.insert(name);
   std::set<std::string> got;
@@ -116,7 +187,8 @@ void CheckSummary(const ClipSettings& settings, const ClipAccumulator& accumulat
 }
 
 // The ScoreClip reactor's checks, message by message, until the stream would end.
-void RunClip(google::protobuf::io::CodedInputStream* in, const ServiceOptions& options) {
+void RunClip(google::protobuf::io::CodedInputStream* in, const ServiceOptions& options,
+             size_t chunk) {
   bool configured = false;
   ClipSettings settings;
   ClipAccumulator accumulator;
@@ -124,15 +196,18 @@ void RunClip(google::protobuf::io::CodedInputStream* in, const ServiceOptions& o
   for (int m = 0; m < kMaxMessages; ++m) {
     uint32_t size = 0;
     if (!in->ReadVarint32(&size)) break;
-    const auto limit = in->PushLimit(static_cast<int>(std::min<uint32_t>(size, 1u << 30)));
-    v1::ScoreClipRequest request;
-    const bool parsed = request.ParseFromCodedStream(in) && in->ConsumedEntireMessage();
-    in->PopLimit(limit);
-    if (!parsed) return;  // gRPC would refuse the message before the service sees it
+    const void* data = nullptr;
+    int available = 0;
+    if (size > 0 && !in->GetDirectBufferPointer(&data, &available)) return;
+    if (size > static_cast<uint32_t>(available)) return;  // a message cut off: never delivered
+    const uint8_t* bytes = static_cast<const uint8_t*>(data);
+    absl::StatusOr<ReceivedClipMessage> message = ReadClipMessage(bytes, size, chunk);
+    in->Skip(static_cast<int>(size));
+    if (!message.ok()) return;  // INVALID_ARGUMENT: the message does not parse
 
-    if (request.has_config()) {
+    if (!message->frame_index.has_value() && message->other.has_config()) {
       if (configured) return;  // FAILED_PRECONDITION: a second config
-      const v1::ClipConfig& config = request.config();
+      const v1::ClipConfig& config = message->other.config();
       if (!config.has_geometry()) return;
       auto geometry = ParseGeometry(config.geometry(), "config.geometry");
       if (!geometry.ok()) return CheckRefusal(geometry.status(), "config.geometry");
@@ -152,20 +227,17 @@ void RunClip(google::protobuf::io::CodedInputStream* in, const ServiceOptions& o
       }
       if (!status.ok()) return CheckRefusal(status, "config");
       configured = true;
-    } else if (request.has_frame()) {
+    } else if (message->frame_index.has_value()) {
       if (!configured) return;  // FAILED_PRECONDITION: a frame before the config
-      const v1::FramePair& frame = request.frame();
-      if (frame.index() != next_index) return;
+      if (*message->frame_index != next_index) return;
+      const ReceivedPlanes& planes = message->planes;
       absl::Status status =
-          CheckPlaneSize(settings.geometry, frame.reference_luma().size(), "frame.reference_luma");
+          CheckPlaneSize(settings.geometry, planes.reference.size(), "frame.reference_luma");
       if (!status.ok()) return CheckRefusal(status, "frame.reference_luma");
-      status =
-          CheckPlaneSize(settings.geometry, frame.distorted_luma().size(), "frame.distorted_luma");
+      status = CheckPlaneSize(settings.geometry, planes.distorted.size(), "frame.distorted_luma");
       if (!status.ok()) return CheckRefusal(status, "frame.distorted_luma");
       ++next_index;
-      if (!ScoreFrame(settings, frame.reference_luma(), frame.distorted_luma(), &accumulator)) {
-        return;
-      }
+      if (!ScoreFrame(settings, planes, &accumulator)) return;
     } else {
       return;  // INVALID_ARGUMENT: an empty message
     }
@@ -174,9 +246,10 @@ void RunClip(google::protobuf::io::CodedInputStream* in, const ServiceOptions& o
 }
 
 // The ScorePair handler's checks.
-void RunPair(google::protobuf::io::CodedInputStream* in, const ServiceOptions& options) {
-  v1::ScorePairRequest request;
-  if (!request.ParseFromCodedStream(in)) return;
+void RunPair(const uint8_t* data, size_t size, const ServiceOptions& options, size_t chunk) {
+  absl::StatusOr<ReceivedPairMessage> message = ReadPairMessage(data, size, chunk);
+  if (!message.ok()) return;
+  const v1::ScorePairRequest& request = message->fields;
   if (!request.has_geometry()) return;
   ClipSettings settings;
   auto geometry = ParseGeometry(request.geometry(), "geometry");
@@ -189,16 +262,16 @@ void RunPair(google::protobuf::io::CodedInputStream* in, const ServiceOptions& o
   if (!backend.ok()) return CheckRefusal(backend.status(), "backend");
   settings.backend = *backend;
   absl::Status status =
-      CheckPlaneSize(settings.geometry, request.reference_luma().size(), "reference_luma");
+      CheckPlaneSize(settings.geometry, message->planes.reference.size(), "reference_luma");
   if (!status.ok()) return CheckRefusal(status, "reference_luma");
-  status = CheckPlaneSize(settings.geometry, request.distorted_luma().size(), "distorted_luma");
+  status = CheckPlaneSize(settings.geometry, message->planes.distorted.size(), "distorted_luma");
   if (!status.ok()) return CheckRefusal(status, "distorted_luma");
   status = CpuOnlyDispatcher().CheckRequest(settings.geometry, settings.features,
                                             settings.backend);
   // The handler passes the engine's refusal on as it is, without a field path.
   if (!status.ok()) return CheckRefusal(status, "");
   ClipAccumulator unused;
-  ScoreFrame(settings, request.reference_luma(), request.distorted_luma(), &unused);
+  ScoreFrame(settings, message->planes, &unused);
 }
 
 }  // namespace
@@ -219,11 +292,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       ssimd::BackendPreference::kCpu, ssimd::BackendPreference::kAuto};
   ssimd::ServiceOptions options;
   options.backend_policy = kPolicies[(data[0] >> 1) & 3];
-  google::protobuf::io::CodedInputStream in(data + 1, static_cast<int>(size - 1));
+  const size_t chunk = ssimd::kChunkSizes[(data[0] >> 3) & 7];
   if (data[0] & 1) {
-    ssimd::RunPair(&in, options);
+    ssimd::RunPair(data + 1, size - 1, options, chunk);
   } else {
-    ssimd::RunClip(&in, options);
+    google::protobuf::io::CodedInputStream in(data + 1, static_cast<int>(size - 1));
+    ssimd::RunClip(&in, options, chunk);
   }
   return 0;
 }

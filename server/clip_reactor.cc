@@ -1,9 +1,11 @@
 #include "server/clip_reactor.h"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_format.h"
+#include "grpcpp/impl/codegen/proto_utils.h"
 #include "server/request_parsing.h"
 
 namespace ssimd {
@@ -18,28 +20,50 @@ void ClipReactor::OnReadDone(bool ok) {
     pipeline_.FetchedEnd();  // the client half-closed (or the call ended)
     return;
   }
-  switch (request_.message_case()) {
-    case v1::ScoreClipRequest::kConfig:
-      OnConfig();
-      return;
-    case v1::ScoreClipRequest::kFrame:
-      OnFrame();
-      return;
-    default:
-      pipeline_.FetchFailed(absl::InvalidArgumentError(
-          "ScoreClipRequest: neither config nor frame is set; send config first, then frames"));
-      return;
+  absl::StatusOr<ReceivedClipMessage> message = ReadScoreClipRequest(read_buffer_);
+  read_buffer_.Clear();  // the message holds its own references to the slices
+  if (!message.ok()) {
+    const uint64_t frames = pipeline_.frames_fetched();
+    const std::string which =
+        !pipeline_.configured() ? std::string("the stream's first ScoreClipRequest")
+        : frames == 0           ? std::string("the ScoreClipRequest after the config")
+                                : absl::StrFormat("the ScoreClipRequest after frame %d", frames - 1);
+    pipeline_.FetchFailed(absl::InvalidArgumentError(
+        absl::StrFormat("%s: %s", which, message.status().message())));
+    return;
   }
+  if (message->frame_index.has_value()) {
+    OnFrame(*message->frame_index, std::move(message->planes));
+    return;
+  }
+  if (message->other.has_config()) {
+    OnConfig(message->other.config());
+    return;
+  }
+  pipeline_.FetchFailed(absl::InvalidArgumentError(
+      "ScoreClipRequest: neither config nor frame is set; send config first, then frames"));
 }
 
-void ClipReactor::OnConfig() {
+void ClipReactor::HostWrite(const v1::ScoreClipResponse* response) {
+  write_buffer_.Clear();  // the previous write is done; the serializer needs an empty buffer
+  bool own_buffer = false;
+  if (!grpc::SerializationTraits<v1::ScoreClipResponse>::Serialize(*response, &write_buffer_,
+                                                                   &own_buffer)
+           .ok()) {
+    // Only memory exhaustion gets here: end the stream as if the write had failed.
+    pipeline_.WriteDone(false);
+    return;
+  }
+  StartWrite(&write_buffer_);
+}
+
+void ClipReactor::OnConfig(const v1::ClipConfig& config) {
   if (pipeline_.configured()) {
     pipeline_.FetchFailed(absl::FailedPreconditionError(
         "config: this stream already has its config; send it once, as the first message, and "
         "open a new stream for another clip"));
     return;
   }
-  const v1::ClipConfig& config = request_.config();
   if (!config.has_geometry()) {
     pipeline_.FetchFailed(absl::InvalidArgumentError(
         "config.geometry: missing; give width, height, bit_depth and pixel_format"));
@@ -70,38 +94,31 @@ void ClipReactor::OnConfig() {
   pipeline_.FetchedConfig(*std::move(settings));
 }
 
-void ClipReactor::OnFrame() {
+void ClipReactor::OnFrame(uint64_t index, ReceivedPlanes planes) {
   if (!pipeline_.configured()) {
     pipeline_.FetchFailed(absl::FailedPreconditionError(
         "frame: received before the config; the first message of a stream must set config"));
     return;
   }
-  v1::FramePair* frame = request_.mutable_frame();
   const uint64_t expected = pipeline_.frames_fetched();
-  if (frame->index() != expected) {
+  if (index != expected) {
     pipeline_.FetchFailed(absl::InvalidArgumentError(absl::StrFormat(
         "frame.index: expected %d (frames are numbered 0, 1, 2, ... in order), got %d", expected,
-        frame->index())));
+        index)));
     return;
   }
   // The geometry is fixed once configured, so reading it here needs no lock.
   const Geometry geometry = pipeline_.geometry();
-  absl::Status status =
-      CheckPlaneSize(geometry, frame->reference_luma().size(), "frame.reference_luma");
+  absl::Status status = CheckPlaneSize(geometry, planes.reference.size(), "frame.reference_luma");
   if (status.ok()) {
-    status = CheckPlaneSize(geometry, frame->distorted_luma().size(), "frame.distorted_luma");
+    status = CheckPlaneSize(geometry, planes.distorted.size(), "frame.distorted_luma");
   }
   if (!status.ok()) {
-    pipeline_.FetchFailed(absl::Status(
-        status.code(), absl::StrFormat("frame %d: %s", frame->index(), status.message())));
+    pipeline_.FetchFailed(
+        absl::Status(status.code(), absl::StrFormat("frame %d: %s", index, status.message())));
     return;
   }
-  // Swapping the planes out leaves the request empty for the next read, without a copy.
-  std::string reference;
-  std::string distorted;
-  reference.swap(*frame->mutable_reference_luma());
-  distorted.swap(*frame->mutable_distorted_luma());
-  pipeline_.FetchedFrame(frame->index(), std::move(reference), std::move(distorted));
+  pipeline_.FetchedFrame(index, std::move(planes));
 }
 
 }  // namespace ssimd

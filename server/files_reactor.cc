@@ -175,7 +175,8 @@ void FilesReactor::ReadNext() {
     return;
   }
   if (limited_) --frames_left_;
-  pipeline_.FetchedFrame(pipeline_.frames_fetched(), std::move(reference), std::move(distorted));
+  pipeline_.FetchedFrame(pipeline_.frames_fetched(),
+                         PlanesFromStrings(std::move(reference), std::move(distorted)));
 }
 
 }  // namespace ssimd

@@ -10,6 +10,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "server/metric_labels.h"
+#include "google/protobuf/stubs/logging.h"
 #include "server/utf8.h"
 #include "spdlog/logger.h"
 #include "spdlog/pattern_formatter.h"
@@ -123,6 +124,20 @@ absl::Status ConfigureLogging(const LoggingOptions& options) {
   return ConfigureLogging(options, std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
 }
 
+namespace {
+
+// protobuf logs to stderr by itself, e.g. an ERROR line for every request whose string field is not
+// UTF-8. Those requests are refused and logged as such, so protobuf's own lines go to the service's
+// log at debug level (fatal ones still abort, after a critical line).
+void LogFromProtobuf(google::protobuf::LogLevel level, const char* file, int line,
+                     const std::string& message) {
+  LogEvent(level == google::protobuf::LOGLEVEL_FATAL ? spdlog::level::critical
+                                                     : spdlog::level::debug,
+           "protobuf", {{"detail", message}, {"at", absl::StrCat(file, ":", line)}});
+}
+
+}  // namespace
+
 absl::Status ConfigureLogging(const LoggingOptions& options, spdlog::sink_ptr sink) {
   const spdlog::level::level_enum level = spdlog::level::from_str(options.level);
   // from_str answers "off" for anything it does not know; only a literal "off" means off.
@@ -143,6 +158,7 @@ absl::Status ConfigureLogging(const LoggingOptions& options, spdlog::sink_ptr si
   logger->flush_on(spdlog::level::warn);
   g_format.store(options.format);
   spdlog::set_default_logger(std::move(logger));
+  google::protobuf::SetLogHandler(&LogFromProtobuf);
   return absl::OkStatus();
 }
 

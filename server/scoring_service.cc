@@ -1,13 +1,15 @@
 #include "server/scoring_service.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_format.h"
+#include "grpcpp/impl/codegen/proto_utils.h"
 #include "absl/time/clock.h"
-#include "absl/types/span.h"
 #include "server/capabilities.h"
+#include "server/byte_buffer_request.h"
 #include "server/clip_reactor.h"
 #include "server/files_reactor.h"
 #include "server/grpc_convert.h"
@@ -24,10 +26,6 @@ class Rejected final : public Reactor {
   explicit Rejected(grpc::Status status) { this->Finish(std::move(status)); }
   void OnDone() override { delete this; }
 };
-
-absl::Span<const uint8_t> Bytes(const std::string& s) {
-  return absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
-}
 
 }  // namespace
 
@@ -64,10 +62,10 @@ grpc::Status ScoringServiceImpl::ShuttingDown() {
                       "replica");
 }
 
-grpc::ServerBidiReactor<v1::ScoreClipRequest, v1::ScoreClipResponse>*
-ScoringServiceImpl::ScoreClip(grpc::CallbackServerContext* call) {
+grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* ScoringServiceImpl::ScoreClip(
+    grpc::CallbackServerContext* call) {
   if (std::optional<grpc::Status> refused = RefuseStream("ScoreClip")) {
-    return new Rejected<grpc::ServerBidiReactor<v1::ScoreClipRequest, v1::ScoreClipResponse>>(
+    return new Rejected<grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>>(
         *std::move(refused));
   }
   return new ClipReactor(ctx_, call);
@@ -93,9 +91,39 @@ void ScoringServiceImpl::FinishUnary(grpc::ServerUnaryReactor* reactor, const ch
   reactor->Finish(status);
 }
 
+absl::Status ScoringServiceImpl::CheckPairRequest(const ReceivedPairMessage& message,
+                                                  ClipSettings& settings) const {
+  const v1::ScorePairRequest& request = message.fields;
+  if (!request.has_geometry()) {
+    return absl::InvalidArgumentError(
+        "geometry: missing; give width, height, bit_depth (and pixel_format)");
+  }
+  absl::StatusOr<Geometry> geometry = ParseGeometry(request.geometry(), "geometry");
+  if (!geometry.ok()) return geometry.status();
+  settings.geometry = *geometry;
+  absl::StatusOr<FeatureSet> features = ParseFeatures(request.features(), "features");
+  if (!features.ok()) return features.status();
+  settings.features = *features;
+  absl::StatusOr<BackendPreference> backend =
+      ParseBackend(request.backend(), ctx_->options.backend_policy, "backend");
+  if (!backend.ok()) return backend.status();
+  settings.backend = *backend;
+  if (absl::Status s =
+          CheckPlaneSize(settings.geometry, message.planes.reference.size(), "reference_luma");
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s =
+          CheckPlaneSize(settings.geometry, message.planes.distorted.size(), "distorted_luma");
+      !s.ok()) {
+    return s;
+  }
+  return ctx_->dispatcher->CheckRequest(settings.geometry, settings.features, settings.backend);
+}
+
 grpc::ServerUnaryReactor* ScoringServiceImpl::ScorePair(grpc::CallbackServerContext* call,
-                                                        const v1::ScorePairRequest* request,
-                                                        v1::ScorePairResponse* response) {
+                                                        const grpc::ByteBuffer* request,
+                                                        grpc::ByteBuffer* response) {
   grpc::ServerUnaryReactor* reactor = call->DefaultReactor();
   // Counted before `draining` is read, as in RefuseStream.
   const int pending_before = ctx_->pending_pairs.fetch_add(1);
@@ -113,52 +141,27 @@ grpc::ServerUnaryReactor* ScoringServiceImpl::ScorePair(grpc::CallbackServerCont
                                              ctx_->options.max_pending_pairs)));
     return reactor;
   }
+  absl::StatusOr<ReceivedPairMessage> message = ReadScorePairRequest(*request);
   ClipSettings settings;
-  absl::Status status;
-  if (!request->has_geometry()) {
-    status = absl::InvalidArgumentError(
-        "geometry: missing; give width, height, bit_depth (and pixel_format)");
-  }
-  if (status.ok()) {
-    auto geometry = ParseGeometry(request->geometry(), "geometry");
-    if (geometry.ok()) settings.geometry = *geometry;
-    status = geometry.status();
-  }
-  if (status.ok()) {
-    auto features = ParseFeatures(request->features(), "features");
-    if (features.ok()) settings.features = *features;
-    status = features.status();
-  }
-  if (status.ok()) {
-    auto backend = ParseBackend(request->backend(), ctx_->options.backend_policy, "backend");
-    if (backend.ok()) settings.backend = *backend;
-    status = backend.status();
-  }
-  if (status.ok()) {
-    status = CheckPlaneSize(settings.geometry, request->reference_luma().size(), "reference_luma");
-  }
-  if (status.ok()) {
-    status = CheckPlaneSize(settings.geometry, request->distorted_luma().size(), "distorted_luma");
-  }
-  if (status.ok()) {
-    status = ctx_->dispatcher->CheckRequest(settings.geometry, settings.features, settings.backend);
-  }
+  absl::Status status = message.status();
+  if (status.ok()) status = CheckPairRequest(*message, settings);
   if (!status.ok()) {
     ctx_->pending_pairs.fetch_sub(1);
     FinishUnary(reactor, "ScorePair", ToGrpcStatus(status));
     return reactor;
   }
+  auto shared = std::make_shared<const ReceivedPairMessage>(*std::move(message));
   const absl::Time submitted = absl::Now();
-  ctx_->pool->Submit([this, call, reactor, request, response, settings, submitted] {
-    ScorePairOnWorker(call, reactor, request, response, settings, submitted);
+  ctx_->pool->Submit([this, call, reactor, shared, response, settings, submitted] {
+    ScorePairOnWorker(call, reactor, *shared, response, settings, submitted);
   });
   return reactor;
 }
 
 void ScoringServiceImpl::ScorePairOnWorker(grpc::CallbackServerContext* call,
                                            grpc::ServerUnaryReactor* reactor,
-                                           const v1::ScorePairRequest* request,
-                                           v1::ScorePairResponse* response,
+                                           const ReceivedPairMessage& message,
+                                           grpc::ByteBuffer* response,
                                            const ClipSettings& settings,
                                            absl::Time submitted) {
   const absl::Duration pool_wait = absl::Now() - submitted;
@@ -166,22 +169,20 @@ void ScoringServiceImpl::ScorePairOnWorker(grpc::CallbackServerContext* call,
   if (call->IsCancelled()) {
     status = grpc::Status(grpc::StatusCode::CANCELLED, "cancelled before it was scored");
   } else {
-    auto ref = MakeLumaView(settings.geometry, Bytes(request->reference_luma()), "reference_luma");
-    auto dis = MakeLumaView(settings.geometry, Bytes(request->distorted_luma()), "distorted_luma");
-    absl::Status valid = !ref.ok() ? ref.status() : !dis.ok() ? dis.status() : absl::OkStatus();
-    if (valid.ok()) valid = ValidateSampleRange(*ref, "reference_luma");
-    if (valid.ok()) valid = ValidateSampleRange(*dis, "distorted_luma");
-    if (valid.ok()) {
-      absl::StatusOr<ScoreResult> result = ctx_->dispatcher->Score(
-          settings.geometry, settings.features, FramePair{*ref, *dis}, settings.backend);
-      if (result.ok()) {
-        result->timings.queue_wait += absl::ToDoubleSeconds(pool_wait);
-        ctx_->metrics->RecordFrame(settings.features, *result);
-        FillFrameResult(0, *result, response->mutable_result());
-      }
-      valid = result.status();
+    absl::StatusOr<ScoreResult> result = ctx_->dispatcher->ScorePieces(
+        settings.geometry, settings.features, {&message.planes.reference, &message.planes.distorted},
+        settings.backend);
+    if (result.ok()) {
+      result->timings.queue_wait += absl::ToDoubleSeconds(pool_wait);
+      ctx_->metrics->RecordFrame(settings.features, *result);
+      v1::ScorePairResponse out;
+      FillFrameResult(0, *result, out.mutable_result());
+      bool own_buffer = false;
+      status = grpc::SerializationTraits<v1::ScorePairResponse>::Serialize(out, response,
+                                                                            &own_buffer);
+    } else {
+      status = ToGrpcStatus(result.status());
     }
-    status = ToGrpcStatus(valid);
   }
   ctx_->pending_pairs.fetch_sub(1);
   FinishUnary(reactor, "ScorePair", status);

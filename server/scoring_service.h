@@ -10,20 +10,30 @@
 #include "proto/ssimd/v1/ssimd.grpc.pb.h"
 #include "server/request_parsing.h"
 #include "server/service_context.h"
+#include "server/wire_request.h"
 
 namespace ssimd {
 
-class ScoringServiceImpl final : public v1::ScoringService::CallbackService {
+// ScoreClip and ScorePair are raw methods: their requests are read from the received bytes by
+// wire_request.h, so that frame planes are not copied on the way in.
+using ScoringServiceBase = v1::ScoringService::WithRawCallbackMethod_ScoreClip<
+    v1::ScoringService::WithRawCallbackMethod_ScorePair<
+        v1::ScoringService::WithCallbackMethod_ScoreFiles<
+            v1::ScoringService::WithCallbackMethod_GetCapabilities<v1::ScoringService::Service>>>>;
+
+class ScoringServiceImpl final : public ScoringServiceBase {
  public:
   // `ctx` must outlive the service and every RPC it started (the server is shut down and the
   // worker pool drained first).
   explicit ScoringServiceImpl(ServiceContext* ctx) : ctx_(ctx) {}
 
-  grpc::ServerBidiReactor<v1::ScoreClipRequest, v1::ScoreClipResponse>* ScoreClip(
+  // Messages: ssimd.v1.ScoreClipRequest in, ssimd.v1.ScoreClipResponse out.
+  grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* ScoreClip(
       grpc::CallbackServerContext* call) override;
+  // ssimd.v1.ScorePairRequest in, ssimd.v1.ScorePairResponse out.
   grpc::ServerUnaryReactor* ScorePair(grpc::CallbackServerContext* call,
-                                      const v1::ScorePairRequest* request,
-                                      v1::ScorePairResponse* response) override;
+                                      const grpc::ByteBuffer* request,
+                                      grpc::ByteBuffer* response) override;
   grpc::ServerWriteReactor<v1::ScoreClipResponse>* ScoreFiles(
       grpc::CallbackServerContext* call, const v1::ScoreFilesRequest* request) override;
   grpc::ServerUnaryReactor* GetCapabilities(grpc::CallbackServerContext* call,
@@ -35,8 +45,10 @@ class ScoringServiceImpl final : public v1::ScoringService::CallbackService {
   // while the server shuts down) with the refusal already recorded.
   std::optional<grpc::Status> RefuseStream(const char* method);
   static grpc::Status ShuttingDown();
+  // Checks a ScorePair request; OK with `settings` filled, or the status to answer with.
+  absl::Status CheckPairRequest(const ReceivedPairMessage& message, ClipSettings& settings) const;
   void ScorePairOnWorker(grpc::CallbackServerContext* call, grpc::ServerUnaryReactor* reactor,
-                         const v1::ScorePairRequest* request, v1::ScorePairResponse* response,
+                         const ReceivedPairMessage& message, grpc::ByteBuffer* response,
                          const ClipSettings& settings, absl::Time submitted);
   void FinishUnary(grpc::ServerUnaryReactor* reactor, const char* method,
                    const grpc::Status& status);

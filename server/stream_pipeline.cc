@@ -10,10 +10,6 @@
 namespace ssimd {
 namespace {
 
-absl::Span<const uint8_t> Bytes(const std::string& s) {
-  return absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
-}
-
 std::string FeatureLabel(const FeatureSet& features) {
   std::string out;
   for (const std::string& arg : FormatFeatureArgs(features)) {
@@ -93,7 +89,7 @@ void StreamPipeline::FetchedConfig(ClipSettings settings) {
   Execute(std::move(actions));
 }
 
-void StreamPipeline::FetchedFrame(uint64_t index, std::string reference, std::string distorted) {
+void StreamPipeline::FetchedFrame(uint64_t index, ReceivedPlanes planes) {
   Actions actions;
   bool submit = false;
   {
@@ -109,11 +105,10 @@ void StreamPipeline::FetchedFrame(uint64_t index, std::string reference, std::st
     actions = Plan();
   }
   if (submit) {
-    // Shared pointers keep the task copyable for std::function without copying the planes.
-    auto ref = std::make_shared<const std::string>(std::move(reference));
-    auto dis = std::make_shared<const std::string>(std::move(distorted));
+    // A shared pointer keeps the task copyable for std::function without copying the planes.
+    auto shared = std::make_shared<const ReceivedPlanes>(std::move(planes));
     const absl::Time submitted = absl::Now();
-    ctx_->pool->Submit([this, index, ref, dis, submitted] { Score(index, ref, dis, submitted); });
+    ctx_->pool->Submit([this, index, shared, submitted] { Score(index, *shared, submitted); });
   }
   Execute(std::move(actions));
 }
@@ -309,27 +304,17 @@ void StreamPipeline::Execute(Actions actions) {
   if (actions.destroy) host_->HostDestroy();
 }
 
-void StreamPipeline::Score(uint64_t index, std::shared_ptr<const std::string> reference,
-                           std::shared_ptr<const std::string> distorted, absl::Time submitted) {
+void StreamPipeline::Score(uint64_t index, const ReceivedPlanes& planes, absl::Time submitted) {
   if (stopping()) {
     Scored(index, absl::CancelledError("stream stopped"));
     return;
   }
   const absl::Duration pool_wait = absl::Now() - submitted;
-  const Geometry& g = settings_.geometry;
-  const std::string ref_name = absl::StrFormat("frame %d reference_luma", index);
-  const std::string dis_name = absl::StrFormat("frame %d distorted_luma", index);
-  auto ref = MakeLumaView(g, Bytes(*reference), ref_name);
-  auto dis = MakeLumaView(g, Bytes(*distorted), dis_name);
-  absl::Status valid = !ref.ok() ? ref.status() : !dis.ok() ? dis.status() : absl::OkStatus();
-  if (valid.ok()) valid = ValidateSampleRange(*ref, ref_name);
-  if (valid.ok()) valid = ValidateSampleRange(*dis, dis_name);
-  if (!valid.ok()) {
-    Scored(index, valid);
-    return;
-  }
-  absl::StatusOr<ScoreResult> result =
-      ctx_->dispatcher->Score(g, settings_.features, FramePair{*ref, *dis}, settings_.backend);
+  // The backends check the planes' sizes and samples themselves, while copying them where they
+  // copy anyway: a separate pass here would read every frame once more.
+  absl::StatusOr<ScoreResult> result = ctx_->dispatcher->ScorePieces(
+      settings_.geometry, settings_.features, {&planes.reference, &planes.distorted},
+      settings_.backend);
   if (result.ok()) {
     result->timings.queue_wait += absl::ToDoubleSeconds(pool_wait);
     ctx_->metrics->RecordFrame(settings_.features, *result);

@@ -34,6 +34,7 @@
 #include "server/logging.h"
 #include "server/request_parsing.h"
 #include "server/service_context.h"
+#include "server/wire_request.h"
 
 namespace ssimd {
 
@@ -62,7 +63,7 @@ class StreamPipeline {
 
   // Answers to HostFetch.
   void FetchedConfig(ClipSettings settings);
-  void FetchedFrame(uint64_t index, std::string reference, std::string distorted);
+  void FetchedFrame(uint64_t index, ReceivedPlanes planes);
   void FetchedEnd();
   void FetchFailed(const absl::Status& status);
 
@@ -104,8 +105,7 @@ class StreamPipeline {
   void FailLocked(const absl::Status& status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void FinishLocked(const grpc::Status& status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   std::unique_ptr<v1::ScoreClipResponse> SummaryLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void Score(uint64_t index, std::shared_ptr<const std::string> reference,
-             std::shared_ptr<const std::string> distorted, absl::Time submitted);
+  void Score(uint64_t index, const ReceivedPlanes& planes, absl::Time submitted);
   void Scored(uint64_t index, absl::StatusOr<ScoreResult> result);
 
   ServiceContext* const ctx_;

@@ -49,9 +49,10 @@ declare -A SOURCES=(
   [y4m_reader]="engine/io/frame_reader.cc engine/io/y4m_header.cc engine/picture.cc"
   [yuv_reader]="engine/io/frame_reader.cc engine/io/y4m_header.cc engine/picture.cc"
   [request]="engine/features.cc engine/picture.cc engine/dispatcher.cc engine/pooling.cc
+             engine/scorer.cc engine/plane_pieces.cc
              engine/cpu/cpu_scorer.cc engine/cpu/float_ssim.cc engine/cpu/integer_ssim.cc
              engine/cpu/sample_plane.cc engine/cpu/thread_pool.cc server/request_parsing.cc
-             server/clip_accumulator.cc PROTO"
+             server/clip_accumulator.cc server/wire_split.cc server/wire_request.cc PROTO"
 )
 ALL_TARGETS=(feature_args y4m_reader yuv_reader request)
 if [[ ${#SELECTED[@]} -eq 0 ]]; then SELECTED=("${ALL_TARGETS[@]}"); fi

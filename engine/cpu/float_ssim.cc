@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "engine/cpu/scratch.h"
+#include "engine/scratch.h"
 
 #include "kernels/db.h"
 #include "kernels/decimate.h"

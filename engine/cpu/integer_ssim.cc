@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "engine/cpu/sample_plane.h"
-#include "engine/cpu/scratch.h"
+#include "engine/scratch.h"
 #include "kernels/db.h"
 #include "kernels/integer_ssim_math.h"
 #include "kernels/ssim_constants.h"

@@ -8,7 +8,6 @@
 #include "engine/gpu/context_gate.h"
 #include "engine/gpu/exact_sum.h"
 #include "engine/gpu/hip_status.h"
-#include "engine/gpu/staging.h"
 #include "kernels/db.h"
 #include "kernels/decimate.h"
 #include "kernels/fault_kernel.h"
@@ -227,8 +226,8 @@ float ElapsedMs(hipEvent_t from, hipEvent_t to) {
 }  // namespace
 
 absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
-                              const FeatureSet& features, const FramePair& pair,
-                              GpuTestHooks* hooks, ScoreResult& result, GpuFrameReport& report) {
+                              const FeatureSet& features, StagePlane stage, GpuTestHooks* hooks,
+                              ScoreResult& result, GpuFrameReport& report) {
   SSIMD_HIP_RETURN_IF_ERROR(hipSetDevice(slot.device), "selecting the device");
   StreamDrain drain(slot.stream);
 
@@ -240,14 +239,11 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
   uint8_t* ref = slot.luma.as<uint8_t>();
   uint8_t* dist = ref + plane_bytes;
   SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[0], slot.stream), "recording an event");
-  if (absl::Status s = StageLumaPlane(pair.reference, staging, "reference"); !s.ok()) return s;
+  if (absl::Status s = stage(0, staging); !s.ok()) return s;
   SSIMD_HIP_RETURN_IF_ERROR(
       hipMemcpyAsync(ref, staging, plane_bytes, hipMemcpyHostToDevice, slot.stream),
       "uploading the reference luma");
-  if (absl::Status s = StageLumaPlane(pair.distorted, staging + plane_bytes, "distorted");
-      !s.ok()) {
-    return s;
-  }
+  if (absl::Status s = stage(1, staging + plane_bytes); !s.ok()) return s;
   SSIMD_HIP_RETURN_IF_ERROR(
       hipMemcpyAsync(dist, staging + plane_bytes, plane_bytes, hipMemcpyHostToDevice, slot.stream),
       "uploading the distorted luma");

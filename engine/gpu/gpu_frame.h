@@ -3,6 +3,9 @@
 #ifndef SSIMD_ENGINE_GPU_GPU_FRAME_H_
 #define SSIMD_ENGINE_GPU_GPU_FRAME_H_
 
+#include <cstdint>
+
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "engine/features.h"
 #include "engine/gpu/gpu_test_hooks.h"
@@ -18,12 +21,17 @@ struct GpuFrameReport {
   bool ssim_ordered_sum = false;   // ssim's per-pixel terms were summed on the host in order
 };
 
-// Scores `pair` on `slot` (already leased; the request already passed the context gate).
-// Fills scores and the upload / compute / readback / host_finish timings. On error the slot's
-// stream is drained before returning, so the slot can be leased again at once.
+// Copies plane `index` of the frame (0 = reference, 1 = distorted) into `staging` as packed rows
+// (LumaBytes of the geometry), checking its samples: StageLumaPlane or StageLumaPieces.
+using StagePlane = absl::FunctionRef<absl::Status(int index, uint8_t* staging)>;
+
+// Scores one frame on `slot` (already leased; the request already passed the context gate),
+// taking its planes from `stage`. Fills scores and the upload / compute / readback / host_finish
+// timings. On error the slot's stream is drained before returning, so the slot can be leased
+// again at once.
 absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
-                              const FeatureSet& features, const FramePair& pair,
-                              GpuTestHooks* hooks, ScoreResult& result, GpuFrameReport& report);
+                              const FeatureSet& features, StagePlane stage, GpuTestHooks* hooks,
+                              ScoreResult& result, GpuFrameReport& report);
 
 }  // namespace ssimd
 

@@ -8,12 +8,14 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "engine/gpu/context_gate.h"
 #include "engine/gpu/gpu_frame.h"
 #include "engine/gpu/gpu_test_hooks.h"
 #include "engine/gpu/hip_status.h"
 #include "engine/gpu/slot_pool.h"
+#include "engine/gpu/staging.h"
 #include "engine/gpu/stream_slot.h"
 #include "kernels/hip_portability.h"
 
@@ -21,6 +23,8 @@ namespace ssimd {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+constexpr const char* kPlaneNames[2] = {"reference", "distorted"};
 
 // State shared by every pool entry that lists the same physical device.
 struct PhysicalDevice {
@@ -93,27 +97,30 @@ class HipGpuScorer final : public GpuScorer {
     if (absl::Status s = CheckContext(geometry, features); !s.ok()) return s;
     if (absl::Status s = CheckView(geometry, pair.reference, "reference"); !s.ok()) return s;
     if (absl::Status s = CheckView(geometry, pair.distorted, "distorted"); !s.ok()) return s;
+    return ScoreStaged(geometry, features, start, [&](int index, uint8_t* staging) {
+      return StageLumaPlane(index == 0 ? pair.reference : pair.distorted, staging,
+                            kPlaneNames[index]);
+    });
+  }
 
-    absl::StatusOr<SlotPool::Lease> lease = pool_.Acquire();
-    if (!lease.ok()) return lease.status();
-    PoolEntry& entry = *entries_[lease->entry()];
-    StreamSlot& slot = *entry.slots[lease->slot()];
-
-    ScoreResult result;
-    result.backend = absl::StrFormat("gpu:%d", lease->entry());
-    result.timings.queue_wait = lease->wait_seconds();
-    GpuFrameReport report;
-    const absl::Status status =
-        ScoreFrameOnSlot(slot, geometry, features, pair, hooks_.get(), result, report);
-    if (!status.ok()) {
-      if (status.code() == absl::StatusCode::kInvalidArgument) return status;
-      return DeviceFailure(*lease, status);
+  // The planes go from their pieces straight into pinned staging: one copy.
+  absl::StatusOr<ScoreResult> ScorePieces(const Geometry& geometry, const FeatureSet& features,
+                                          const PiecewiseFramePair& pair) override {
+    const auto start = Clock::now();
+    if (absl::Status s = CheckContext(geometry, features); !s.ok()) return s;
+    // Sizes are checked before a slot is leased, so a bad frame holds none.
+    for (int index = 0; index < 2; ++index) {
+      const PlanePieces& plane = index == 0 ? *pair.reference : *pair.distorted;
+      if (absl::Status s = CheckLumaBytes(geometry, plane.size(),
+                                          absl::StrCat(kPlaneNames[index], " luma"));
+          !s.ok()) {
+        return s;
+      }
     }
-    entry.frames_scored.fetch_add(1);
-    if (report.float_ordered_sum) entry.float_ordered_sums.fetch_add(1);
-    if (report.ssim_ordered_sum) entry.ssim_ordered_sums.fetch_add(1);
-    result.timings.total = std::chrono::duration<double>(Clock::now() - start).count();
-    return result;
+    return ScoreStaged(geometry, features, start, [&](int index, uint8_t* staging) {
+      return StageLumaPieces(geometry, index == 0 ? *pair.reference : *pair.distorted, staging,
+                             kPlaneNames[index]);
+    });
   }
 
   bool Healthy() const override { return pool_.AnyUsable(); }
@@ -151,6 +158,31 @@ class HipGpuScorer final : public GpuScorer {
     std::vector<int> counts;
     for (const auto& entry : entries) counts.push_back(static_cast<int>(entry->slots.size()));
     return counts;
+  }
+
+  // Leases a slot and scores the frame whose planes `stage` copies into the slot's staging.
+  absl::StatusOr<ScoreResult> ScoreStaged(const Geometry& geometry, const FeatureSet& features,
+                                          Clock::time_point start, StagePlane stage) {
+    absl::StatusOr<SlotPool::Lease> lease = pool_.Acquire();
+    if (!lease.ok()) return lease.status();
+    PoolEntry& entry = *entries_[lease->entry()];
+    StreamSlot& slot = *entry.slots[lease->slot()];
+
+    ScoreResult result;
+    result.backend = absl::StrFormat("gpu:%d", lease->entry());
+    result.timings.queue_wait = lease->wait_seconds();
+    GpuFrameReport report;
+    const absl::Status status =
+        ScoreFrameOnSlot(slot, geometry, features, stage, hooks_.get(), result, report);
+    if (!status.ok()) {
+      if (status.code() == absl::StatusCode::kInvalidArgument) return status;
+      return DeviceFailure(*lease, status);
+    }
+    entry.frames_scored.fetch_add(1);
+    if (report.float_ordered_sum) entry.float_ordered_sums.fetch_add(1);
+    if (report.ssim_ordered_sum) entry.ssim_ordered_sums.fetch_add(1);
+    result.timings.total = std::chrono::duration<double>(Clock::now() - start).count();
+    return result;
   }
 
   // A frame failed on the device. If the device's context is gone, every entry on that device

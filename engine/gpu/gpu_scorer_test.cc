@@ -17,6 +17,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/str_format.h"
@@ -318,6 +319,62 @@ TEST(GpuDecimationTest, PlanesAreByteIdenticalToTheHostLoop) {
     }
   }
 #endif
+}
+
+// ---- Planes in pieces (the received-message path) ---------------------------------------------
+
+// A plane cut into pieces of `piece` bytes, as gRPC's slices cut a message.
+PlanePieces Cut(const Picture& p, size_t piece) {
+  PlanePieces pieces;
+  for (size_t at = 0; at < p.bytes.size(); at += piece) {
+    pieces.Add(absl::Span<const uint8_t>(p.bytes.data() + at,
+                                         std::min(piece, p.bytes.size() - at)));
+  }
+  return pieces;
+}
+
+TEST(GpuPiecesTest, PiecesCutAnywhereScoreAsTheWholePlaneAndTheCpu) {
+  SKIP_WITHOUT_GPU();
+  int k = 0;
+  for (auto [w, h, bit_depth] : std::vector<std::tuple<int, int, int>>{
+           {1920, 1080, 8}, {1920, 1080, 10}, {853, 481, 12}, {64, 64, 16}, {3840, 2160, 8}}) {
+    const Geometry g = MakeGeometry(w, h, bit_depth);
+    const Picture ref = MakePicture(g, Content::kSmooth, 900 + k);
+    const Picture dist = Distort(ref, 950 + k, 5);
+    ++k;
+    FeatureSet features = FloatSsim(0, true);
+    features.ssim = IntegerSsim(false, false).ssim;
+    absl::StatusOr<ScoreResult> cpu = Cpu().Score(g, features, PairOf(ref, dist));
+    ASSERT_TRUE(cpu.ok()) << cpu.status();
+    for (size_t piece : {size_t{16384}, size_t{4097}, size_t{1} << 20, ref.bytes.size()}) {
+      const PlanePieces ref_pieces = Cut(ref, piece);
+      const PlanePieces dist_pieces = Cut(dist, piece + 1);  // never aligned with the other's
+      absl::StatusOr<ScoreResult> gpu =
+          Gpu().scorer->ScorePieces(g, features, {&ref_pieces, &dist_pieces});
+      ASSERT_TRUE(gpu.ok()) << gpu.status();
+      ExpectSameScores(cpu->scores, gpu->scores,
+                       absl::StrFormat("%s in pieces of %d", Describe(g, features), piece));
+      g_tally.frames.fetch_add(1);
+    }
+  }
+}
+
+TEST(GpuPiecesTest, BadPiecesAreRefusedAsOnTheCpuAndNoSlotStaysTaken) {
+  SKIP_WITHOUT_GPU();
+  const Geometry g = MakeGeometry(64, 32, 10);
+  Picture ref = MakePicture(g, Content::kNoise, 5);
+  const Picture dist = Distort(ref, 6, 3);
+  const PlanePieces short_plane(absl::Span<const uint8_t>(ref.bytes.data(), ref.bytes.size() - 2));
+  const PlanePieces dist_pieces = Cut(dist, 100);
+  absl::StatusOr<ScoreResult> result =
+      Gpu().scorer->ScorePieces(g, FloatSsim(0), {&short_plane, &dist_pieces});
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument) << result.status();
+  ref.Set(63, 31, 1024);  // one above the 10-bit peak, in the last piece
+  const PlanePieces bad = Cut(ref, 100);
+  result = Gpu().scorer->ScorePieces(g, FloatSsim(0), {&bad, &dist_pieces});
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument) << result.status();
+  EXPECT_EQ(result.status(), Cpu().Score(g, FloatSsim(0), PairOf(ref, dist)).status());
+  for (const GpuDeviceStats& stats : Gpu().scorer->Stats()) EXPECT_EQ(stats.slots_in_use, 0);
 }
 
 // ---- float_ssim ---------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "engine/picture.h"
+#include "engine/plane_pieces.h"
 
 namespace ssimd {
 
@@ -14,6 +15,11 @@ namespace ssimd {
 // checks that no sample exceeds the bit depth's peak, as the CPU engine does, and returns the same
 // INVALID_ARGUMENT naming the first such sample; `what` names the plane ("reference").
 absl::Status StageLumaPlane(const LumaView& view, uint8_t* staging, const char* what);
+
+// The same for a packed plane in pieces: INVALID_ARGUMENT (as MakeLumaView's) when the pieces do
+// not hold exactly LumaBytes(geometry) bytes, then the copy and the range check.
+absl::Status StageLumaPieces(const Geometry& geometry, const PlanePieces& plane, uint8_t* staging,
+                             const char* what);
 
 }  // namespace ssimd
 

@@ -1,5 +1,6 @@
 #include "engine/gpu/staging.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -78,6 +79,56 @@ TEST(StagingTest, ThePeakItselfIsAccepted) {
   p.bytes.assign(p.bytes.size(), 0xff);  // every sample 65535
   std::vector<uint8_t> staged(p.bytes.size());
   EXPECT_TRUE(StageLumaPlane(p.view, staged.data(), "reference").ok());
+}
+
+// The plane's bytes cut into pieces of `piece` bytes (the last one shorter).
+PlanePieces Cut(const std::vector<uint8_t>& bytes, size_t piece) {
+  PlanePieces pieces;
+  for (size_t at = 0; at < bytes.size(); at += piece) {
+    pieces.Add(absl::Span<const uint8_t>(bytes.data() + at, std::min(piece, bytes.size() - at)));
+  }
+  return pieces;
+}
+
+TEST(StagingTest, PiecesSplitAnywhereStageLikeTheWholePlane) {
+  for (int bit_depth : {8, 10, 16}) {
+    const PaddedPlane p = MakePadded(37, 600, bit_depth, 0);  // > one 16 KiB copy block
+    for (size_t piece : {size_t{1}, size_t{3}, size_t{7}, size_t{4096}, size_t{20001},
+                         p.bytes.size()}) {
+      std::vector<uint8_t> staged(p.bytes.size(), 0xee);
+      const Geometry g{37, 600, bit_depth, ChromaFormat::k420};
+      ASSERT_TRUE(StageLumaPieces(g, Cut(p.bytes, piece), staged.data(), "reference").ok())
+          << bit_depth << "-bit pieces of " << piece;
+      EXPECT_EQ(staged, p.bytes) << bit_depth << "-bit pieces of " << piece;
+    }
+  }
+}
+
+TEST(StagingTest, PiecesWithASampleAboveThePeakAreRefusedLikeTheCpuEngine) {
+  const Geometry g{17, 3, 10, ChromaFormat::k420};
+  for (int x : {0, 5, 16}) {
+    PaddedPlane p = MakePadded(17, 3, 10, 0);
+    uint8_t* s = p.bytes.data() + 2 * p.view.stride_bytes + 2 * x;
+    s[0] = 0x00;
+    s[1] = 0x04;  // 1024, one above the 10-bit peak
+    std::vector<uint8_t> staged(p.bytes.size());
+    const absl::Status status = StageLumaPieces(g, Cut(p.bytes, 5), staged.data(), "distorted");
+    EXPECT_EQ(status, ValidateSampleRange(p.view, "distorted luma")) << x;
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  }
+}
+
+TEST(StagingTest, PiecesOfTheWrongSizeAreRefused) {
+  const PaddedPlane p = MakePadded(8, 2, 12, 0);
+  std::vector<uint8_t> staged(p.bytes.size() + 2);
+  const Geometry g{8, 2, 12, ChromaFormat::k420};
+  std::vector<uint8_t> longer = p.bytes;
+  longer.push_back(0);
+  longer.push_back(0);
+  const absl::Status status = StageLumaPieces(g, Cut(longer, 9), staged.data(), "reference");
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(), HasSubstr("reference luma has 34 bytes"));
+  EXPECT_THAT(status.message(), HasSubstr("needs exactly 32 bytes"));
 }
 
 }  // namespace

@@ -55,9 +55,6 @@ ABSL_FLAG(int, frames, 12, "Typical frames per clip (each clip draws from half t
 ABSL_FLAG(std::string, mix,
           "healthy=8,slow_reader=2,pair=2,cancel=2,deadline=2,vanish=1,malformed=3,oversized=1",
           "Relative frequency of each stream kind.");
-ABSL_FLAG(bool, unparsable_messages, false,
-          "Also send messages that do not parse (strings that are not UTF-8) among the malformed "
-          "ones; see docs/adr/0051 for why this is off by default.");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the stream plans (same seed, same sequence per worker).");
 ABSL_FLAG(bool, large, false, "Add 1280x720 10-bit and 1920x1080 clips (for GPU servers).");
 ABSL_FLAG(int, server_pid, 0,
@@ -406,7 +403,6 @@ int Setup() {
   limits.frames = std::max(1, absl::GetFlag(FLAGS_frames));
   limits.healthy_deadline = absl::GetFlag(FLAGS_stream_deadline);
   limits.send_delay = absl::GetFlag(FLAGS_send_delay);
-  limits.unparsable_messages = absl::GetFlag(FLAGS_unparsable_messages);
   const int64_t max_message_bytes = static_cast<int64_t>(server_limits.max_message_bytes());
   limits.oversized_enabled = max_message_bytes > 0 && max_message_bytes <= kMaxOversizedBytes;
   if (!limits.oversized_enabled) {

@@ -158,8 +158,7 @@ StreamPlan DrawPlan(const KindWeights& weights, const PlanLimits& limits,
       plan.fault_frame = Uniform(rng, 1, std::max(1, std::min(plan.frames, 4)));
       break;
     case StreamKind::kMalformed: {
-      plan.malformation = static_cast<Malformation>(Uniform(
-          rng, 0, (limits.unparsable_messages ? kMalformations : kParsableMalformations) - 1));
+      plan.malformation = static_cast<Malformation>(Uniform(rng, 0, kMalformations - 1));
       if (plan.malformation == Malformation::kSampleAbovePeak) {
         // Only 10- and 12-bit pictures have samples that can exceed their peak.
         std::vector<size_t> candidates;

@@ -43,14 +43,11 @@ enum class Malformation {
   kBadConfig,          // bit_depth 7: INVALID_ARGUMENT
   kTooLargeForMessages,  // a geometry whose frames cannot fit a message: RESOURCE_EXHAUSTED
   // Messages that do not parse (a proto3 string that is not UTF-8): INVALID_ARGUMENT, as the API
-  // promises for bad values. Drawn only with PlanLimits::unparsable_messages (see the ADR: the
-  // server reports these wrongly today).
+  // promises for bad values, and never mistaken for the end of the stream.
   kInvalidUtf8,          // instead of the config
   kInvalidUtf8MidStream, // a second config, not UTF-8, in place of a frame
 };
 inline constexpr int kMalformations = 10;
-// Malformations drawn by default: the ones before kInvalidUtf8.
-inline constexpr int kParsableMalformations = 8;
 const char* MalformationName(Malformation m);
 
 struct StreamPlan {
@@ -78,7 +75,6 @@ struct PlanLimits {
   int frames = 12;                     // frames of a healthy clip
   absl::Duration healthy_deadline = absl::Seconds(120);
   bool oversized_enabled = true;       // false when the server's limit is too large to exceed
-  bool unparsable_messages = false;    // also draw kInvalidUtf8 and kInvalidUtf8MidStream
   absl::Duration send_delay;
 };
 

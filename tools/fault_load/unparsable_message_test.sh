@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
-# Reproducer (tagged manual until the server is fixed): ScoreClip messages that do not parse (a
-# proto3 string that is not UTF-8) must end the stream with INVALID_ARGUMENT. Today the callback
-# reactor sees a failed parse as the client's half-close: a bad config ends FAILED_PRECONDITION
-# ("the stream ended before its config message"), and a bad message in the middle of a clip ends
-# the stream with OK and a summary of the frames before it, while the client's later frames are
-# dropped without a word. See docs/adr/0051.
+# ScoreClip messages that do not parse (a proto3 string that is not UTF-8) must end the stream with
+# INVALID_ARGUMENT, whether they come first or in the middle of a clip: gRPC's typed reactor
+# reported them as the client's half-close, which ended such a stream OK and dropped the frames
+# the client kept sending (docs/adr/0051). Every stream here is malformed.
 set -euo pipefail
 SERVER="$1"
 LOAD="$2"
@@ -16,5 +14,5 @@ trap stop_server EXIT
 
 start_server "$SERVER" "$LOG" --backend=cpu --workers=2 --max_message_bytes=1048576
 "$LOAD" --target="127.0.0.1:$SERVER_PORT" --server_pid="$SERVER_PID" --duration=5s \
-  --concurrency=2 --mix=malformed=1 --unparsable_messages --max_rss_growth_pct=0 \
+  --concurrency=2 --mix=malformed=1 --max_rss_growth_pct=0 \
   --json_out="$OUT/fault_load.json"

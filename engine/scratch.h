@@ -1,8 +1,8 @@
 // Buffers that a calling thread keeps from frame to frame. Allocating a frame's buffers afresh
 // cost more than the arithmetic on small pictures (zero-filling, and the kernel's page faults
 // when the allocator returns large blocks to the system between frames).
-#ifndef SSIMD_ENGINE_CPU_SCRATCH_H_
-#define SSIMD_ENGINE_CPU_SCRATCH_H_
+#ifndef SSIMD_ENGINE_SCRATCH_H_
+#define SSIMD_ENGINE_SCRATCH_H_
 
 #include <cstddef>
 #include <vector>
@@ -26,4 +26,4 @@ size_t BytesOf(const std::vector<T>& v) {
 
 }  // namespace ssimd
 
-#endif  // SSIMD_ENGINE_CPU_SCRATCH_H_
+#endif  // SSIMD_ENGINE_SCRATCH_H_

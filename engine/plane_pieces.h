@@ -1,0 +1,53 @@
+// A tightly packed luma plane whose bytes lie in several pieces, in order: typically the slices a
+// gRPC message arrived in, which split rows (and even 16-bit samples) anywhere. Backends that copy
+// a plane anyway (the GPU, into pinned staging) copy straight from the pieces, so a received frame
+// is copied once on its way to the device; others gather the pieces (Gather) when there is more
+// than one. Views only: whoever built it keeps the bytes alive while the frame is scored.
+#ifndef SSIMD_ENGINE_PLANE_PIECES_H_
+#define SSIMD_ENGINE_PLANE_PIECES_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "absl/types/span.h"
+
+namespace ssimd {
+
+class PlanePieces {
+ public:
+  PlanePieces() = default;
+  explicit PlanePieces(absl::Span<const uint8_t> whole) { Add(whole); }
+
+  // Appends the next bytes of the plane (empty pieces are dropped).
+  void Add(absl::Span<const uint8_t> piece) {
+    if (piece.empty()) return;
+    pieces_.push_back(piece);
+    size_ += piece.size();
+  }
+  void Clear() {
+    pieces_.clear();
+    size_ = 0;
+  }
+
+  size_t size() const { return size_; }
+  const std::vector<absl::Span<const uint8_t>>& pieces() const { return pieces_; }
+
+  // The plane's bytes in one span: the piece itself when there is one (no copy), else the pieces
+  // copied into `scratch` (grown as needed, kept by the caller for the next frame).
+  absl::Span<const uint8_t> Gather(std::vector<uint8_t>& scratch) const;
+
+ private:
+  std::vector<absl::Span<const uint8_t>> pieces_;
+  size_t size_ = 0;
+};
+
+// The two planes of a frame pair, in pieces.
+struct PiecewiseFramePair {
+  const PlanePieces* reference = nullptr;
+  const PlanePieces* distorted = nullptr;
+};
+
+}  // namespace ssimd
+
+#endif  // SSIMD_ENGINE_PLANE_PIECES_H_

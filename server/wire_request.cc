@@ -1,0 +1,114 @@
+#include "server/wire_request.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+
+namespace ssimd {
+namespace {
+
+// Field numbers in proto/ssimd/v1/ssimd.proto.
+constexpr int kClipFrameField = 2;        // ScoreClipRequest.frame
+constexpr int kFrameReferenceField = 2;   // FramePair.reference_luma
+constexpr int kFrameDistortedField = 3;   // FramePair.distorted_luma
+constexpr int kPairReferenceField = 4;    // ScorePairRequest.reference_luma
+constexpr int kPairDistortedField = 5;    // ScorePairRequest.distorted_luma
+
+absl::Status NotParsable(absl::string_view type) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      "the message does not parse as ssimd.v1.", type,
+      ": its bytes are not a valid encoding, or a string field (title_id, rung, labels, "
+      "feature_args) is not valid UTF-8, which proto3 requires; send text as UTF-8"));
+}
+
+std::string Flatten(const Chunks& chunks) {
+  std::string out;
+  size_t size = 0;
+  for (const absl::Span<const uint8_t>& chunk : chunks) size += chunk.size();
+  out.reserve(size);
+  for (const absl::Span<const uint8_t>& chunk : chunks) {
+    out.append(reinterpret_cast<const char*>(chunk.data()), chunk.size());
+  }
+  return out;
+}
+
+absl::Span<const uint8_t> Bytes(const std::string& s) {
+  return absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+}
+
+absl::StatusOr<ReceivedClipMessage> ParseWholeClipRequest(const Chunks& chunks) {
+  v1::ScoreClipRequest parsed;
+  if (!parsed.ParseFromString(Flatten(chunks))) return NotParsable("ScoreClipRequest");
+  ReceivedClipMessage out;
+  if (parsed.has_frame()) {
+    v1::FramePair* frame = parsed.mutable_frame();
+    out.frame_index = frame->index();
+    out.planes = PlanesFromStrings(std::move(*frame->mutable_reference_luma()),
+                                   std::move(*frame->mutable_distorted_luma()));
+  } else {
+    out.other = std::move(parsed);
+  }
+  return out;
+}
+
+absl::StatusOr<ReceivedPairMessage> ParseWholePairRequest(const Chunks& chunks) {
+  ReceivedPairMessage out;
+  if (!out.fields.ParseFromString(Flatten(chunks))) return NotParsable("ScorePairRequest");
+  out.planes = PlanesFromStrings(std::move(*out.fields.mutable_reference_luma()),
+                                 std::move(*out.fields.mutable_distorted_luma()));
+  out.fields.clear_reference_luma();
+  out.fields.clear_distorted_luma();
+  return out;
+}
+
+}  // namespace
+
+ReceivedPlanes PlanesFromStrings(std::string reference, std::string distorted) {
+  auto strings = std::make_shared<std::pair<std::string, std::string>>(std::move(reference),
+                                                                        std::move(distorted));
+  ReceivedPlanes planes;
+  planes.reference = PlanePieces(Bytes(strings->first));
+  planes.distorted = PlanePieces(Bytes(strings->second));
+  planes.storage = std::move(strings);
+  return planes;
+}
+
+absl::StatusOr<ReceivedClipMessage> ReadScoreClipRequestFromChunks(const Chunks& chunks) {
+  // The usual encoding of a frame: one `frame` field spanning the whole message.
+  ChunkReader reader(chunks);
+  const size_t end = reader.size();
+  uint64_t tag = 0;
+  uint64_t length = 0;
+  if (reader.ReadVarint(end, &tag, nullptr) &&
+      tag == WireTag(kClipFrameField, kWireLengthDelimited) &&
+      reader.ReadVarint(end, &length, nullptr) && length == end - reader.position()) {
+    ReceivedClipMessage out;
+    std::string rest;
+    if (SplitFields(reader, end, {kFrameReferenceField, &out.planes.reference},
+                    {kFrameDistortedField, &out.planes.distorted}, &rest) == SplitOutcome::kSplit) {
+      v1::FramePair frame;
+      if (frame.ParseFromString(rest)) {
+        out.frame_index = frame.index();
+        return out;
+      }
+    }
+  }
+  return ParseWholeClipRequest(chunks);
+}
+
+absl::StatusOr<ReceivedPairMessage> ReadScorePairRequestFromChunks(const Chunks& chunks) {
+  ChunkReader reader(chunks);
+  ReceivedPairMessage out;
+  std::string rest;
+  if (SplitFields(reader, reader.size(), {kPairReferenceField, &out.planes.reference},
+                  {kPairDistortedField, &out.planes.distorted}, &rest) == SplitOutcome::kSplit &&
+      out.fields.ParseFromString(rest)) {
+    return out;
+  }
+  return ParseWholePairRequest(chunks);
+}
+
+}  // namespace ssimd

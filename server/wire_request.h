@@ -1,0 +1,53 @@
+// ScoreClipRequest and ScorePairRequest read straight from the chunks a message was received in
+// (byte_buffer_request.h takes them from a grpc::ByteBuffer): the luma planes stay where they are
+// (PlanePieces over the chunks) and only the small rest of the message is copied and parsed by
+// protobuf. A message in the usual encoding (what protobuf
+// serializers write) takes that path; any other valid encoding (a repeated `frame` field, groups)
+// is parsed whole by protobuf, a copy, with the same result. A message that does not parse (bad
+// bytes, a string that is not UTF-8) is INVALID_ARGUMENT.
+#ifndef SSIMD_SERVER_WIRE_REQUEST_H_
+#define SSIMD_SERVER_WIRE_REQUEST_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "engine/plane_pieces.h"
+#include "proto/ssimd/v1/ssimd.pb.h"
+#include "server/wire_split.h"
+
+namespace ssimd {
+
+// A frame pair's planes and the storage they point into.
+struct ReceivedPlanes {
+  PlanePieces reference;
+  PlanePieces distorted;
+  std::shared_ptr<const void> storage;  // the received slices, or a parsed message
+};
+
+// Planes that are whole strings already (e.g. read from files), moved into storage of their own.
+ReceivedPlanes PlanesFromStrings(std::string reference, std::string distorted);
+
+struct ReceivedClipMessage {
+  // Set for a `frame` message: its index and planes.
+  std::optional<uint64_t> frame_index;
+  ReceivedPlanes planes;
+  // Any other message (a config, or neither field set) as protobuf parsed it.
+  v1::ScoreClipRequest other;
+};
+
+struct ReceivedPairMessage {
+  v1::ScorePairRequest fields;  // every field but the two planes
+  ReceivedPlanes planes;
+};
+
+// The message in `chunks`, which the caller keeps alive: the pieces point into them (and storage
+// is null) unless the message took the whole-message path (storage holds the parsed planes).
+absl::StatusOr<ReceivedClipMessage> ReadScoreClipRequestFromChunks(const Chunks& chunks);
+absl::StatusOr<ReceivedPairMessage> ReadScorePairRequestFromChunks(const Chunks& chunks);
+
+}  // namespace ssimd
+
+#endif  // SSIMD_SERVER_WIRE_REQUEST_H_
