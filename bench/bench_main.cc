@@ -35,6 +35,7 @@
 #include "bench/synthetic_frames.h"
 #include "client/ssimd_client.h"
 #include "engine/cpu/cpu_scorer.h"
+#include "engine/frame_memory.h"
 #include "engine/gpu/gpu_scorer.h"
 
 ABSL_FLAG(bool, quick, false,
@@ -405,6 +406,8 @@ int Run(int argc, char** argv) {
       "  ssimd-bench --json_out=bench.json --table_out=bench.txt\n"
       "  ssimd-bench --quick                      # CPU-only smoke run, under a minute");
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  // The client side as the server does it, so that neither pays page faults per frame.
+  KeepFrameMemoryInProcess();
   absl::StatusOr<Settings> settings = SettingsFromFlags();
   if (!settings.ok()) {
     std::fprintf(stderr, "ssimd-bench: %s\n", std::string(settings.status().message()).c_str());

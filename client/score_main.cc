@@ -2,5 +2,9 @@
 #include <cstdio>
 
 #include "client/score_cli.h"
+#include "engine/frame_memory.h"
 
-int main(int argc, char** argv) { return ssimd::RunScoreCli(argc, argv, stdout, stderr); }
+int main(int argc, char** argv) {
+  ssimd::KeepFrameMemoryInProcess();  // each frame read reuses the last one's memory
+  return ssimd::RunScoreCli(argc, argv, stdout, stderr);
+}

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/cpu/cpu_scorer.h"
 #include "engine/dispatcher.h"
+#include "engine/frame_memory.h"
 #include "engine/gpu/gpu_scorer.h"
 #include "server/capabilities.h"
 #include "server/logging.h"
@@ -34,6 +35,7 @@ int Run(int argc, char** argv) {
       "ssimd_server: scores video frames with libvmaf's SSIM features over gRPC.\n"
       "  ssimd_server --address=127.0.0.1:50051 --metrics_address=127.0.0.1:9090");
   absl::ParseCommandLine(argc, argv);
+  KeepFrameMemoryInProcess();
 
   // Signals are taken by one waiting thread; every thread started later inherits the mask.
   sigset_t stop_signals;

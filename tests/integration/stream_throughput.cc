@@ -9,6 +9,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/time/clock.h"
+#include "engine/frame_memory.h"
 #include "tests/integration/test_server.h"
 
 ABSL_FLAG(int, width, 1920, "luma width");
@@ -17,6 +18,7 @@ ABSL_FLAG(int, bit_depth, 8, "8, 10, 12 or 16");
 ABSL_FLAG(int, frames, 200, "frames per stream");
 ABSL_FLAG(int, streams, 1, "concurrent streams");
 ABSL_FLAG(int, in_flight, 4, "frames in flight per stream");
+ABSL_FLAG(bool, keep_frame_memory, true, "KeepFrameMemoryInProcess() first, as ssimd_server does");
 
 namespace ssimd::testing {
 namespace {
@@ -31,6 +33,14 @@ class NullScorer : public Scorer {
                                     const FramePair& pair) override {
     ScoreResult result;
     result.scores["ssim"] = pair.reference.Sample(0, 0);
+    result.backend = "cpu";
+    return result;
+  }
+  // Planes as received: not even gathered, so only the service's own costs are measured.
+  absl::StatusOr<ScoreResult> ScorePieces(const Geometry&, const FeatureSet&,
+                                          const PiecewiseFramePair& pair) override {
+    ScoreResult result;
+    result.scores["ssim"] = pair.reference->pieces().empty() ? 0 : pair.reference->pieces()[0][0];
     result.backend = "cpu";
     return result;
   }
@@ -83,5 +93,6 @@ int Run() {
 
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
+  if (absl::GetFlag(FLAGS_keep_frame_memory)) ssimd::KeepFrameMemoryInProcess();
   return ssimd::testing::Run();
 }

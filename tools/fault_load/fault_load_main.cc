@@ -37,6 +37,7 @@
 #include "client/ssimd_client.h"
 #include "google/protobuf/stubs/logging.h"
 #include "engine/cpu/cpu_scorer.h"
+#include "engine/frame_memory.h"
 #include "grpcpp/grpcpp.h"
 #include "proto/ssimd/v1/ssimd.grpc.pb.h"
 #include "tools/fault_load/fault_plan.h"
@@ -437,6 +438,7 @@ int main(int argc, char** argv) {
       "that nothing is lost, misordered or wrong.\n"
       "  fault_load --target=127.0.0.1:50051 --server_pid=PID --duration=600s");
   absl::ParseCommandLine(argc, argv);
+  ssimd::KeepFrameMemoryInProcess();
   // A vanishing child that is killed mid-write must not take the parent with it.
   signal(SIGPIPE, SIG_IGN);
   // The invalid-UTF-8 fault makes protobuf log every serialization of it; the report says enough.
