@@ -9,9 +9,15 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
+#include "grpcpp/impl/codegen/client_unary_call.h"
+#include "grpcpp/impl/codegen/proto_utils.h"
+#include "grpcpp/impl/codegen/sync_stream.h"
 
 namespace ssimd {
 namespace {
+
+constexpr char kScoreClipMethod[] = "/ssimd.v1.ScoringService/ScoreClip";
+constexpr char kScorePairMethod[] = "/ssimd.v1.ScoringService/ScorePair";
 
 absl::StatusOr<std::string> ReadFile(const std::string& path, const char* what) {
   std::ifstream in(path, std::ios::binary);
@@ -85,6 +91,8 @@ absl::StatusOr<std::unique_ptr<SsimdClient>> SsimdClient::Connect(const ClientOp
 SsimdClient::SsimdClient(std::shared_ptr<grpc::Channel> channel)
     : channel_(std::move(channel)),
       stub_(v1::ScoringService::NewStub(channel_)),
+      score_clip_method_(kScoreClipMethod, grpc::internal::RpcMethod::BIDI_STREAMING, channel_),
+      score_pair_method_(kScorePairMethod, grpc::internal::RpcMethod::NORMAL_RPC, channel_),
       health_(grpc::health::v1::Health::NewStub(channel_)) {}
 
 absl::StatusOr<v1::Capabilities> SsimdClient::GetCapabilities(absl::Duration timeout) {
@@ -102,6 +110,19 @@ absl::StatusOr<v1::FrameResult> SsimdClient::ScorePair(const v1::ScorePairReques
   SetDeadline(&context, timeout);
   v1::ScorePairResponse response;
   grpc::Status status = stub_->ScorePair(&context, request, &response);
+  if (!status.ok()) return FromGrpcStatus(status);
+  return response.result();
+}
+
+absl::StatusOr<v1::FrameResult> SsimdClient::ScorePair(const v1::ScorePairRequest& fields,
+                                                       std::shared_ptr<const OutgoingPlanes> planes,
+                                                       absl::Duration timeout) {
+  grpc::ClientContext context;
+  SetDeadline(&context, timeout);
+  v1::ScorePairResponse response;
+  grpc::Status status = grpc::internal::BlockingUnaryCall<grpc::ByteBuffer, v1::ScorePairResponse>(
+      channel_.get(), score_pair_method_, &context, PairRequestBuffer(fields, std::move(planes)),
+      &response);
   if (!status.ok()) return FromGrpcStatus(status);
   return response.result();
 }
@@ -124,7 +145,9 @@ absl::StatusOr<ClipReport> SsimdClient::ScoreClip(const v1::ClipConfig& config,
                                                   absl::Duration timeout) {
   grpc::ClientContext context;
   SetDeadline(&context, timeout);
-  auto stream = stub_->ScoreClip(&context);
+  std::unique_ptr<grpc::ClientReaderWriter<grpc::ByteBuffer, v1::ScoreClipResponse>> stream(
+      grpc::internal::ClientReaderWriterFactory<grpc::ByteBuffer, v1::ScoreClipResponse>::Create(
+          channel_.get(), score_clip_method_, &context));
 
   // The sender runs beside the receiver: a sync stream may Write on one thread while it Reads on
   // another, which lets the server keep several frames in flight.
@@ -132,20 +155,22 @@ absl::StatusOr<ClipReport> SsimdClient::ScoreClip(const v1::ClipConfig& config,
   std::thread sender([&] {
     v1::ScoreClipRequest request;
     *request.mutable_config() = config;
-    bool open = stream->Write(request);
+    grpc::ByteBuffer config_buffer;
+    bool own_buffer = false;
+    bool open = grpc::SerializationTraits<v1::ScoreClipRequest>::Serialize(
+                    request, &config_buffer, &own_buffer)
+                    .ok() &&
+                stream->Write(config_buffer);
     for (uint64_t index = 0; open; ++index) {
-      request.Clear();
-      v1::FramePair* frame = request.mutable_frame();
-      frame->set_index(index);
-      absl::StatusOr<bool> more =
-          next_pair(frame->mutable_reference_luma(), frame->mutable_distorted_luma());
+      auto planes = std::make_shared<OutgoingPlanes>();
+      absl::StatusOr<bool> more = next_pair(&planes->reference, &planes->distorted);
       if (!more.ok()) {
         send_error = more.status();
         context.TryCancel();
         return;
       }
       if (!*more) break;
-      open = stream->Write(request);
+      open = stream->Write(FrameRequestBuffer(index, std::move(planes)));
     }
     // When a write failed the server has ended the stream; Finish says why.
     stream->WritesDone();

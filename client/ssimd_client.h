@@ -16,6 +16,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "client/outgoing_message.h"
 #include "grpcpp/grpcpp.h"
 #include "proto/grpc/health/v1/health.grpc.pb.h"
 #include "proto/ssimd/v1/ssimd.grpc.pb.h"
@@ -55,13 +56,20 @@ class SsimdClient {
   absl::StatusOr<v1::Capabilities> GetCapabilities(absl::Duration timeout);
   absl::StatusOr<v1::FrameResult> ScorePair(const v1::ScorePairRequest& request,
                                             absl::Duration timeout);
+  // The same with the planes apart: `fields` holds the rest (its plane fields stay empty), and
+  // the planes are sent from `planes` as they are, without being copied into a message. `planes`
+  // may be shared by concurrent calls.
+  absl::StatusOr<v1::FrameResult> ScorePair(const v1::ScorePairRequest& fields,
+                                            std::shared_ptr<const OutgoingPlanes> planes,
+                                            absl::Duration timeout);
   // grpc.health.v1 Check for `service` ("" = the whole server).
   absl::StatusOr<grpc::health::v1::HealthCheckResponse::ServingStatus> CheckHealth(
       const std::string& service, absl::Duration timeout);
 
   // Streams one clip through ScoreClip: sends `config`, then frames from `next_pair` (indices
   // 0, 1, ...), and collects the results. The whole stream must end within `timeout`. Errors
-  // carry the server's status code and message.
+  // carry the server's status code and message. The planes `next_pair` fills go out as they are
+  // (outgoing_message.h): each frame gets fresh strings, which gRPC frees once they are sent.
   absl::StatusOr<ClipReport> ScoreClip(const v1::ClipConfig& config,
                                        const FramePairSource& next_pair,
                                        const FrameCallback& on_frame, absl::Duration timeout);
@@ -75,6 +83,9 @@ class SsimdClient {
  private:
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::ScoringService::Stub> stub_;
+  // ScoreClip and ScorePair called with raw requests (outgoing_message.h), typed responses.
+  grpc::internal::RpcMethod score_clip_method_;
+  grpc::internal::RpcMethod score_pair_method_;
   std::unique_ptr<grpc::health::v1::Health::Stub> health_;
 };
 
