@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "kernels/hip_portability.h"
+#include "kernels/integer_ssim_math.h"
 
 namespace ssimd {
 
@@ -22,16 +23,6 @@ struct IntegerRowMomentPlanes {
   int64_t* xy = nullptr;
   int64_t* yy = nullptr;
 };
-
-inline constexpr int kIntegerSsimBlockX = 32;
-inline constexpr int kIntegerSsimBlockY = 8;
-
-// Thread blocks (and so partial-sum records) of the vertical pass.
-inline int IntegerSsimPartialBlocks(int width, int height) {
-  const int bx = (width + kIntegerSsimBlockX - 1) / kIntegerSsimBlockX;
-  const int by = (height + kIntegerSsimBlockY - 1) / kIntegerSsimBlockY;
-  return bx * by;
-}
 
 // Raw luma planes: uint8 at 8 bit, uint16 above; `stride` in samples.
 hipError_t LaunchIntegerSsimHorizontal(const void* ref, const void* dist, size_t stride, int width,

@@ -79,6 +79,18 @@ SSIMD_HD inline double IntegerSsimPixel(const IntegerMoments& m, double peak_squ
   return num / den;
 }
 
+// The GPU's vertical pass runs in blocks of this many threads, one per pixel (device-free here so
+// that the host can bound the block-order sum: engine/gpu/exact_sum.h).
+inline constexpr int kIntegerSsimBlockX = 32;
+inline constexpr int kIntegerSsimBlockY = 8;
+
+// Thread blocks (and so partial-sum records) of the vertical pass.
+inline int IntegerSsimPartialBlocks(int width, int height) {
+  const int bx = (width + kIntegerSsimBlockX - 1) / kIntegerSsimBlockX;
+  const int by = (height + kIntegerSsimBlockY - 1) / kIntegerSsimBlockY;
+  return bx * by;
+}
+
 }  // namespace ssimd
 
 #endif  // SSIMD_KERNELS_INTEGER_SSIM_MATH_H_

@@ -6,26 +6,35 @@
 #   bundle_bench/run.sh ssimd-bench --json_out=bench.json   # any bundled program, with its libraries
 #   bundle_bench/measure.sh OUT_DIR                         # the committed measurement (see below)
 #
-# measure.sh runs gpu_bench (device time per frame) and then ssimd-bench with the default cells,
-# and writes both outputs, the JSON and the table, plus nvidia-smi's view, into OUT_DIR.
+# measure.sh runs ssimd-bench with the default cells, gpu_bench (device time per frame), the
+# new-vs-old cells when there is a baseline server, and a fault-and-load run on the GPU, and writes
+# every output into OUT_DIR (its header lists them).
 #
 # Usage: tools/bench_bundle.sh
 # SSIMD_BAZEL_STARTUP holds Bazel startup options, e.g. "--output_base=/tmp/ob".
+# SSIMD_BASELINE_SERVER names an ssimd_server binary of an earlier build (--config=nvidia) to bundle
+# as bin/ssimd_server_baseline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 read -r -a startup <<<"${SSIMD_BAZEL_STARTUP:-}"
-targets=(//server:ssimd_server //bench:ssimd-bench //engine/gpu:gpu_bench)
+targets=(//server:ssimd_server //bench:ssimd-bench //engine/gpu:gpu_bench //tools/fault_load:fault_load)
 bazel "${startup[@]}" build --config=nvidia --jobs="${SSIMD_BAZEL_JOBS:-2}" "${targets[@]}"
 bin_dir=$(bazel "${startup[@]}" info --config=nvidia bazel-bin 2>/dev/null)
 
 out=bundle_bench
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
-binaries=("$bin_dir/server/ssimd_server" "$bin_dir/bench/ssimd-bench" "$bin_dir/engine/gpu/gpu_bench")
+binaries=("$bin_dir/server/ssimd_server" "$bin_dir/bench/ssimd-bench" "$bin_dir/engine/gpu/gpu_bench"
+          "$bin_dir/tools/fault_load/fault_load")
 for b in "${binaries[@]}"; do
   install -m 0755 "$b" "$out/bin/"
 done
+# An earlier build of the server to measure this one against (new vs old, same run).
+if [[ -n "${SSIMD_BASELINE_SERVER:-}" ]]; then
+  install -m 0755 "$SSIMD_BASELINE_SERVER" "$out/bin/ssimd_server_baseline"
+  binaries+=("$SSIMD_BASELINE_SERVER")
+fi
 
 # The C library, the loader and the driver must be the GPU machine's own.
 excluded='/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*|libcuda|libnvidia[^/]*)\.so'
@@ -51,10 +60,11 @@ RUN
 cat >"$out/measure.sh" <<'MEASURE'
 #!/usr/bin/env bash
 # The measurement committed under bench/results/: measure.sh OUT_DIR [ssimd-bench flags...]
-# Writes 8 files: progress.txt (machine, then each cell as it finishes), bench.json and
-# bench.txt (the main run), gpu_bench.txt (device time per frame), variants.txt with
-# variant_inflight.json and variant_shared.json (e2e GPU at 8 and 16 streams with 16 frames in
-# flight per stream, and with every stream on one connection), and server.log.
+# Writes into OUT_DIR: progress.txt (machine, then each cell as it finishes), bench.json and
+# bench.txt (the main run), gpu_bench.txt (device time per frame), baseline.txt with
+# baseline_old.json and baseline_new.json (when the bundle has bin/ssimd_server_baseline: e2e and
+# unary GPU cells against that server and this one, twice each, alternating), fault_load.json and
+# fault_load.txt (a fault-and-load run against the GPU server), and the servers' logs.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dest="${1:?usage: measure.sh OUT_DIR [ssimd-bench flags...]}"
@@ -67,21 +77,45 @@ progress="$dest/progress.txt"
   grep -m1 'model name' /proc/cpuinfo
 } >"$progress" 2>&1
 
-timeout 360 "$here/run.sh" ssimd-bench --json_out="$dest/bench.json" --table_out="$dest/bench.txt" \
+timeout 300 "$here/run.sh" ssimd-bench --json_out="$dest/bench.json" --table_out="$dest/bench.txt" \
   --server_log="$dest/server.log" "$@" 2>>"$progress"
 rc=$?
 echo "ssimd-bench exit $rc" >>"$progress"
 timeout 90 "$here/run.sh" gpu_bench 30 >"$dest/gpu_bench.txt" 2>&1
 echo "gpu_bench exit $?" >>"$dest/gpu_bench.txt"
-variant=(--sections=e2e --backends=gpu --sizes=1920x1080,3840x2160 --bit_depths=8 --streams=8,16)
-{
-  echo "== e2e GPU, 16 frames in flight per stream (server default 4)"
-  timeout 60 "$here/run.sh" ssimd-bench "${variant[@]}" --server_flags=--max_frames_in_flight=16 \
-    --json_out="$dest/variant_inflight.json" --server_log="$dest/server.log" 2>>"$progress"
-  echo "== e2e GPU, every stream on one shared connection"
-  timeout 60 "$here/run.sh" ssimd-bench "${variant[@]}" --connection_per_stream=false \
-    --json_out="$dest/variant_shared.json" --server_log="$dest/server.log" 2>>"$progress"
-} >"$dest/variants.txt" 2>&1
+
+if [[ -x "$here/bin/ssimd_server_baseline" ]]; then
+  cells=(--sections=e2e,unary --backends=gpu --sizes=1920x1080,3840x2160 --bit_depths=8,10
+         --streams=8 --cell_seconds=2)
+  {
+    for round in 1 2; do
+      for which in old new; do
+        server="$here/bin/ssimd_server"
+        [[ "$which" == old ]] && server="$here/bin/ssimd_server_baseline"
+        echo "== round $round, $which server: $server"
+        timeout 90 "$here/run.sh" ssimd-bench "${cells[@]}" --server="$server" \
+          --json_out="$dest/baseline_${which}.json" --server_log="$dest/baseline_server.log" \
+          2>&1 | grep -E "^  (e2e|unary)"
+      done
+    done
+  } >"$dest/baseline.txt" 2>&1
+fi
+
+# Faults and load against the GPU server: every healthy stream's scores must equal the CPU
+# engine's, nothing may be lost, and resident and device memory must stay flat.
+port=50999
+LD_LIBRARY_PATH="$here/lib" "$here/bin/ssimd_server" --address="127.0.0.1:$port" --backend=auto \
+  --metrics_address= --max_message_bytes=67108864 --grace_period=10s --log_level=warn \
+  >"$dest/fault_server.log" 2>&1 &
+server_pid=$!
+timeout 120 "$here/run.sh" fault_load --target="127.0.0.1:$port" --server_pid="$server_pid" \
+  --duration=60s --large --watch_gpu_memory --concurrency=12 --json_out="$dest/fault_load.json" \
+  >"$dest/fault_load.txt" 2>&1
+echo "fault_load exit $?" >>"$dest/fault_load.txt"
+kill -TERM "$server_pid"
+wait "$server_pid"
+echo "server exit $?" >>"$dest/fault_load.txt"
+tail -n 1 "$dest/fault_load.txt"
 cat "$dest/gpu_bench.txt"
 exit $rc
 MEASURE

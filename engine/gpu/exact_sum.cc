@@ -64,4 +64,11 @@ int64_t IntegerSsimWeightSum(int width, int height) {
   return columns * rows;
 }
 
+double IntegerSsimBlockSumBound(int width, int height) {
+  const int64_t threads = static_cast<int64_t>(IntegerSsimPartialBlocks(width, height)) *
+                          kIntegerSsimBlockX * kIntegerSsimBlockY;
+  const double weights = static_cast<double>(IntegerSsimWeightSum(width, height));
+  return SummationOrderBound(threads, weights) / weights;
+}
+
 }  // namespace ssimd

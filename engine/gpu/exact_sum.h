@@ -41,6 +41,16 @@ double SumInOrder(const double* values, size_t count);
 // binary64 running sum, which is exact below 2^53.
 int64_t IntegerSsimWeightSum(int width, int height);
 
+// Up to this many pixels the GPU sums integer ssim's per-pixel terms on the host in index order,
+// bit-identical to the CPU (Research-1400); above it, unless `exact` is set, it adds per-block
+// sums, within IntegerSsimBlockSumBound of the CPU.
+inline constexpr int64_t kOrderedSsimMaxPixels = 4096;
+
+// The most integer ssim from the GPU's block sums can differ from the CPU's raster-order sum,
+// before any dB conversion (docs/adr/0022): the summation-order bound over every thread of the
+// vertical pass's block grid, with |SSIM| <= 1.
+double IntegerSsimBlockSumBound(int width, int height);
+
 }  // namespace ssimd
 
 #endif  // SSIMD_ENGINE_GPU_EXACT_SUM_H_

@@ -22,9 +22,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Research-1400: up to this many pixels the per-pixel terms always come back for the host's
-// index-order sum (bit-identical, and as cheap as the block sums).
-constexpr int64_t kOrderedSsimMaxPixels = 4096;
 constexpr int kFloatBlockThreads = kFloatSsimBlockX * kFloatSsimBlockY;
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }

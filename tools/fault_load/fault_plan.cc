@@ -65,7 +65,7 @@ void CheckResults(const StreamPlan& plan, const StreamOutcome& outcome,
     }
     std::string why;
     const size_t pair = variant.PairFor(i, plan.pair_offset);
-    if (variant.expected.empty() || !SameScores(variant.expected[pair], r.scores(), &why)) {
+    if (variant.expected.empty() || !SameScores(variant, variant.expected[pair], r, &why)) {
       ++v->frames_wrong;
       if (v->problem.empty()) v->problem = absl::StrFormat("frame %d: %s", i, why);
       continue;

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "engine/cpu/cpu_scorer.h"
+#include "engine/gpu/exact_sum.h"
 #include "gtest/gtest.h"
 
 namespace ssimd::fault_load {
@@ -56,18 +57,55 @@ TEST(SyntheticClipsTest, OneVariantMatchesTheSet) {
 
 TEST(SyntheticClipsTest, SameScoresComparesBits) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
+  auto variant = MakeClipVariant(2, false, nullptr);
+  ASSERT_TRUE(variant.ok());
   FrameScores expected = {{"float_ssim", 0.5}, {"ssim", nan}};
-  google::protobuf::Map<std::string, double> got;
-  got["float_ssim"] = 0.5;
-  got["ssim"] = nan;
+  v1::FrameResult got;
+  got.set_backend("gpu:0");
+  (*got.mutable_scores())["float_ssim"] = 0.5;
+  (*got.mutable_scores())["ssim"] = nan;
   std::string why;
-  EXPECT_TRUE(SameScores(expected, got, &why)) << why;
-  got["float_ssim"] = std::nextafter(0.5, 1.0);
-  EXPECT_FALSE(SameScores(expected, got, &why));
+  EXPECT_TRUE(SameScores(*variant, expected, got, &why)) << why;
+  (*got.mutable_scores())["float_ssim"] = std::nextafter(0.5, 1.0);
+  EXPECT_FALSE(SameScores(*variant, expected, got, &why));
   EXPECT_NE(why.find("float_ssim"), std::string::npos);
-  got["float_ssim"] = 0.5;
-  got["extra"] = 1;
-  EXPECT_FALSE(SameScores(expected, got, &why));
+  (*got.mutable_scores())["float_ssim"] = 0.5;
+  (*got.mutable_scores())["extra"] = 1;
+  EXPECT_FALSE(SameScores(*variant, expected, got, &why));
+}
+
+// Integer ssim from the GPU's block sums may differ within the stated bound, and only there.
+TEST(SyntheticClipsTest, GpuBlockSumsMayDifferWithinTheirBoundOnly) {
+  ClipVariant variant;
+  variant.geometry = Geometry{1920, 1080, 8, ChromaFormat::k420};
+  variant.features.ssim = IntegerSsimOptions{};
+  const double bound = IntegerSsimBlockSumBound(1920, 1080);
+  ASSERT_GT(bound, 0);
+  const FrameScores expected = {{"ssim", 0.9}};
+  v1::FrameResult got;
+  got.set_backend("gpu:0");
+  (*got.mutable_scores())["ssim"] = 0.9 + bound / 2;
+  std::string why;
+  EXPECT_TRUE(SameScores(variant, expected, got, &why)) << why;
+  (*got.mutable_scores())["ssim"] = 0.9 + 2 * bound;
+  EXPECT_FALSE(SameScores(variant, expected, got, &why));
+  (*got.mutable_scores())["ssim"] = 0.9 + bound / 2;
+  got.set_backend("cpu");  // the CPU is exact
+  EXPECT_FALSE(SameScores(variant, expected, got, &why));
+  got.set_backend("gpu:0");
+  variant.features.ssim->exact = true;  // so is the GPU with `exact`
+  EXPECT_FALSE(SameScores(variant, expected, got, &why));
+  variant.features.ssim->exact = false;
+  variant.geometry = Geometry{64, 64, 8, ChromaFormat::k420};  // and up to 4096 pixels
+  EXPECT_FALSE(SameScores(variant, expected, got, &why));
+  // In dB the bound is carried through the conversion: 10 dB is 0.9 linear.
+  variant.geometry = Geometry{1920, 1080, 8, ChromaFormat::k420};
+  variant.features.ssim->enable_db = true;
+  const FrameScores expected_db = {{"ssim", 10.0}};
+  (*got.mutable_scores())["ssim"] = -10 * std::log10(1 - (0.9 + bound / 2));
+  EXPECT_TRUE(SameScores(variant, expected_db, got, &why)) << why;
+  (*got.mutable_scores())["ssim"] = -10 * std::log10(1 - (0.9 + 4 * bound));
+  EXPECT_FALSE(SameScores(variant, expected_db, got, &why));
 }
 
 }  // namespace
