@@ -6,13 +6,12 @@
 namespace ssimd {
 namespace {
 
-// Field numbers in proto/ssimd/v1/ssimd.proto.
-constexpr uint32_t kClipFrameField = 2;       // ScoreClipRequest.frame
-constexpr uint32_t kFrameIndexField = 1;      // FramePair.index
-constexpr uint32_t kFrameReferenceField = 2;  // FramePair.reference_luma
-constexpr uint32_t kFrameDistortedField = 3;  // FramePair.distorted_luma
-constexpr uint32_t kPairReferenceField = 4;   // ScorePairRequest.reference_luma
-constexpr uint32_t kPairDistortedField = 5;   // ScorePairRequest.distorted_luma
+constexpr uint32_t kClipFrameField = v1::ScoreClipRequest::kFrameFieldNumber;
+constexpr uint32_t kFrameIndexField = v1::FramePair::kIndexFieldNumber;
+constexpr uint32_t kFrameReferenceField = v1::FramePair::kReferenceLumaFieldNumber;
+constexpr uint32_t kFrameDistortedField = v1::FramePair::kDistortedLumaFieldNumber;
+constexpr uint32_t kPairReferenceField = v1::ScorePairRequest::kReferenceLumaFieldNumber;
+constexpr uint32_t kPairDistortedField = v1::ScorePairRequest::kDistortedLumaFieldNumber;
 constexpr uint32_t kVarint = 0;
 constexpr uint32_t kLengthDelimited = 2;
 

@@ -17,4 +17,18 @@ bool KeepFrameMemoryInProcess() {
 #endif
 }
 
+FrameMemoryTrimmer::FrameMemoryTrimmer(absl::Duration interval)
+    : thread_([this, interval] {
+        while (!stop_.WaitForNotificationWithTimeout(interval)) {
+#if defined(__GLIBC__)
+          malloc_trim(0);
+#endif
+        }
+      }) {}
+
+FrameMemoryTrimmer::~FrameMemoryTrimmer() {
+  stop_.Notify();
+  thread_.join();
+}
+
 }  // namespace ssimd

@@ -8,6 +8,10 @@
 #define SSIMD_ENGINE_FRAME_MEMORY_H_
 
 #include <cstddef>
+#include <thread>
+
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
 
 namespace ssimd {
 
@@ -20,14 +24,28 @@ inline constexpr size_t kFrameMmapThresholdBytes = size_t{32} << 20;
 // 241 frames/s with glibc's defaults, 299 with only the mmap threshold set, 254 with only a trim
 // threshold, 531 with both; 64 MiB and 1 GiB gave the same rate.
 inline constexpr size_t kFrameTrimThresholdBytes = size_t{1} << 30;
-// Arenas (glibc's default is 8 per core): each keeps up to the trim threshold of free memory, so
-// this bounds what the process holds beyond its live data to about 512 MiB, and it reaches that
-// plateau quickly instead of growing as more threads touch fresh arenas.
+// Arenas (glibc's default is 8 per core): fewer arenas, less memory parked in each.
 inline constexpr int kFrameArenas = 4;
 
 // Sets both thresholds and the arena count (glibc's mallopt; a no-op elsewhere). False if the C
 // library refused one.
 bool KeepFrameMemoryInProcess();
+
+// What the process keeps this way only grows: arenas fragment, and a block that fits no free
+// chunk extends its heap (measured: resident memory still climbing after minutes of mixed load).
+// A long-running process therefore hands its free memory back now and then (malloc_trim): one
+// round of page faults per interval instead of one per frame. Runs until destroyed.
+class FrameMemoryTrimmer {
+ public:
+  explicit FrameMemoryTrimmer(absl::Duration interval);
+  ~FrameMemoryTrimmer();
+  FrameMemoryTrimmer(const FrameMemoryTrimmer&) = delete;
+  FrameMemoryTrimmer& operator=(const FrameMemoryTrimmer&) = delete;
+
+ private:
+  absl::Notification stop_;
+  std::thread thread_;
+};
 
 }  // namespace ssimd
 

@@ -1,10 +1,14 @@
 #include "engine/frame_memory.h"
 
 #include <malloc.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <vector>
 
+#include "absl/time/clock.h"
 #include "gtest/gtest.h"
 
 namespace ssimd {
@@ -31,6 +35,34 @@ TEST(FrameMemoryTest, AFreedFrameBufferIsReusedNotUnmapped) {
   std::free(block);
   const struct mallinfo2 after = mallinfo2();
   EXPECT_GE(after.fordblks, kPair) << "the freed block went back to the kernel";
+}
+
+// Resident memory of this process, from /proc/self/statm.
+size_t ResidentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  size_t pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+}
+
+TEST(FrameMemoryTest, TheTrimmerHandsKeptMemoryBack) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "the sanitizer's allocator replaces glibc's";
+#endif
+  ASSERT_TRUE(KeepFrameMemoryInProcess());
+  constexpr size_t kBlock = size_t{16} << 20;  // below the mmap threshold: from an arena
+  std::vector<void*> blocks;
+  for (int i = 0; i < 4; ++i) {
+    blocks.push_back(std::malloc(kBlock));
+    std::memset(blocks.back(), 1, kBlock);
+  }
+  for (void* b : blocks) std::free(b);
+  const size_t kept = ResidentBytes();
+  {
+    FrameMemoryTrimmer trimmer(absl::Milliseconds(10));
+    absl::SleepFor(absl::Milliseconds(200));
+  }  // and it stops when destroyed
+  EXPECT_LT(ResidentBytes() + 2 * kBlock, kept) << "kept " << kept << " bytes";
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <thread>
 #include <utility>
 
+#include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
@@ -21,6 +22,13 @@
 #include "server/metrics.h"
 #include "server/server_flags.h"
 #include "server/server_runner.h"
+
+ABSL_FLAG(bool, keep_frame_memory, true,
+          "Keep freed frame buffers in the process instead of returning them to the kernel "
+          "between frames (malloc thresholds; docs/adr/0065): much faster; free memory "
+          "is handed back every --frame_memory_trim_interval.");
+ABSL_FLAG(absl::Duration, frame_memory_trim_interval, absl::Seconds(10),
+          "With --keep_frame_memory: how often free memory goes back to the kernel.");
 
 namespace ssimd {
 namespace {
@@ -35,7 +43,15 @@ int Run(int argc, char** argv) {
       "ssimd_server: scores video frames with libvmaf's SSIM features over gRPC.\n"
       "  ssimd_server --address=127.0.0.1:50051 --metrics_address=127.0.0.1:9090");
   absl::ParseCommandLine(argc, argv);
-  KeepFrameMemoryInProcess();
+  if (absl::GetFlag(FLAGS_frame_memory_trim_interval) <= absl::ZeroDuration()) {
+    return Fail(absl::InvalidArgumentError(
+        "--frame_memory_trim_interval: expected a positive duration, e.g. 10s"));
+  }
+  std::unique_ptr<FrameMemoryTrimmer> trimmer;
+  if (absl::GetFlag(FLAGS_keep_frame_memory)) {
+    KeepFrameMemoryInProcess();
+    trimmer = std::make_unique<FrameMemoryTrimmer>(absl::GetFlag(FLAGS_frame_memory_trim_interval));
+  }
 
   // Signals are taken by one waiting thread; every thread started later inherits the mask.
   sigset_t stop_signals;

@@ -10,12 +10,11 @@
 namespace ssimd {
 namespace {
 
-// Field numbers in proto/ssimd/v1/ssimd.proto.
-constexpr int kClipFrameField = 2;        // ScoreClipRequest.frame
-constexpr int kFrameReferenceField = 2;   // FramePair.reference_luma
-constexpr int kFrameDistortedField = 3;   // FramePair.distorted_luma
-constexpr int kPairReferenceField = 4;    // ScorePairRequest.reference_luma
-constexpr int kPairDistortedField = 5;    // ScorePairRequest.distorted_luma
+constexpr int kClipFrameField = v1::ScoreClipRequest::kFrameFieldNumber;
+constexpr int kFrameReferenceField = v1::FramePair::kReferenceLumaFieldNumber;
+constexpr int kFrameDistortedField = v1::FramePair::kDistortedLumaFieldNumber;
+constexpr int kPairReferenceField = v1::ScorePairRequest::kReferenceLumaFieldNumber;
+constexpr int kPairDistortedField = v1::ScorePairRequest::kDistortedLumaFieldNumber;
 
 absl::Status NotParsable(absl::string_view type) {
   return absl::InvalidArgumentError(absl::StrCat(

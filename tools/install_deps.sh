@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what ssimd needs to build and test on Debian 12, from Debian's own archive only.
 # Idempotent: packages already present are skipped, and apt is not touched when nothing is missing.
-# Set SSIMD_WITH_HIPCC=1 to also install Debian's hipcc (AMD compile checks, about 650 MB).
+# Set SSIMD_WITH_HIPCC=1 to also install Debian's hipcc (AMD compile checks, about 650 MB), and
+# SSIMD_WITH_FUZZ=1 for clang 14 and its runtime (tools/fuzz.sh).
 set -euo pipefail
 
 packages=(
@@ -13,6 +14,9 @@ packages=(
 )
 if [[ "${SSIMD_WITH_HIPCC:-0}" == 1 ]]; then
   packages+=(hipcc)
+fi
+if [[ "${SSIMD_WITH_FUZZ:-0}" == 1 ]]; then
+  packages+=(clang-14 libclang-rt-14-dev)
 fi
 if [[ -n "${SSIMD_EXTRA_PACKAGES:-}" ]]; then
   read -r -a extra <<<"${SSIMD_EXTRA_PACKAGES}"

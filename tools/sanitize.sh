@@ -18,17 +18,24 @@ case "$config" in
   *) echo "sanitize.sh: expected asan or tsan, got '$config'" >&2; exit 2 ;;
 esac
 targets=("$@")
-if [[ ${#targets[@]} -eq 0 ]]; then targets=(//...); fi
+if [[ ${#targets[@]} -eq 0 ]]; then
+  # Every package git knows, spelled out: `//...` would also walk the bazel-* symlinks of the
+  # normal build, which point into another output base and look like source folders from here.
+  mapfile -t targets < <(git ls-files '*BUILD.bazel' 'BUILD.bazel' | xargs -n1 dirname |
+                         sed -e 's|^\.$||' -e 's|^|//|' -e 's|$|:all|' | sort -u)
+fi
 output_base="${SSIMD_SANITIZE_OUTPUT_ROOT:-$HOME/.cache}/ssimd_bazel_$config"
 # shellcheck disable=SC2206  # flags are meant to split on spaces
 extra=(${SSIMD_SANITIZE_FLAGS:-})
 
 status_file=$(mktemp)
 trap 'rm -f "$status_file"' EXIT
-bazel --output_base="$output_base" test --config="$config" --keep_going "${extra[@]}" \
-  -- "${targets[@]}" 2>&1 | tee "$status_file"
+# No convenience symlinks: those in the tree stay the normal build's.
+bazel --output_base="$output_base" test --config="$config" --keep_going --symlink_prefix=/ \
+  --test_summary=short "${extra[@]}" -- "${targets[@]}" 2>&1 | tee "$status_file"
 bazel_rc=${PIPESTATUS[0]}
-testlogs=$(bazel --output_base="$output_base" info --config="$config" bazel-testlogs 2>/dev/null)
+testlogs=$(bazel --output_base="$output_base" info --config="$config" --symlink_prefix=/ \
+  bazel-testlogs 2>/dev/null)
 python3 tools/summarize_tests.py "$testlogs" "$status_file"
 summary_rc=$?
 if [[ $bazel_rc -ne 0 && $bazel_rc -ne 3 ]]; then exit "$bazel_rc"; fi

@@ -65,7 +65,9 @@ ABSL_FLAG(bool, watch_gpu_memory, false,
           "Also sample the server's device memory with nvidia-smi every 5 s and judge its growth "
           "like resident memory's.");
 ABSL_FLAG(absl::Duration, warmup, absl::ZeroDuration(),
-          "Memory samples before this are ignored; 0 = a fifth of --duration, at least 2 s.");
+          "Memory samples before this are ignored; 0 = a third of --duration, at least 2 s "
+          "(the server keeps freed frame memory, so resident memory climbs to its high-water "
+          "mark first; docs/adr/0065).");
 ABSL_FLAG(double, max_rss_growth_pct, 5,
           "Fail when resident memory grows more than this after warm-up; 0 = only report it.");
 ABSL_FLAG(absl::Duration, health_interval, absl::Milliseconds(500), "Between health checks.");
@@ -185,7 +187,7 @@ class Run {
       }
     }
     absl::Duration warmup = absl::GetFlag(FLAGS_warmup);
-    if (warmup <= absl::ZeroDuration()) warmup = std::max(absl::Seconds(2), duration / 5);
+    if (warmup <= absl::ZeroDuration()) warmup = std::max(absl::Seconds(2), duration / 3);
     {
       absl::MutexLock lock(&mu_);
       report_.rss = ComputeRssGrowth(rss_samples_, absl::ToDoubleSeconds(warmup));

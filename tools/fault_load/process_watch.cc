@@ -101,14 +101,15 @@ RssGrowth ComputeRssGrowth(const std::vector<RssSample>& samples, double warmup_
   for (size_t i = 0; i < samples.size(); i += step) g.series.push_back(samples[i].kb);
   g.samples = static_cast<int>(after.size());
   if (after.size() < 4) return g;
-  const size_t window = std::max<size_t>(2, after.size() / 10);
-  auto mean = [](auto begin, auto end) {
-    double sum = 0;
-    for (auto it = begin; it != end; ++it) sum += static_cast<double>(*it);
-    return sum / static_cast<double>(end - begin);
+  const size_t window = std::max<size_t>(1, after.size() / 4);
+  auto median = [](std::vector<int64_t>::const_iterator begin,
+                   std::vector<int64_t>::const_iterator end) {
+    std::vector<int64_t> part(begin, end);
+    std::nth_element(part.begin(), part.begin() + part.size() / 2, part.end());
+    return static_cast<double>(part[part.size() / 2]);
   };
-  const double baseline = mean(after.begin(), after.begin() + window);
-  const double final = mean(after.end() - window, after.end());
+  const double baseline = median(after.cbegin(), after.cbegin() + window);
+  const double final = median(after.cend() - window, after.cend());
   g.measured = baseline > 0;
   g.baseline_kb = static_cast<int64_t>(baseline);
   g.final_kb = static_cast<int64_t>(final);

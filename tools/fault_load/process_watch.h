@@ -42,8 +42,10 @@ struct RssGrowth {
   std::vector<int64_t> series;
 };
 
-// Compares the mean of the first tenth of the samples after `warmup_seconds` (at least 2) with the
-// mean of the last tenth. Needs at least 4 samples after warm-up.
+// Compares the median of the first quarter of the samples after `warmup_seconds` with the median
+// of the last quarter. Medians, because glibc's malloc makes resident memory swing by 20-40% from
+// second to second under this load (docs/adr/0051): a leak still shows as a higher last quarter.
+// Needs at least 4 samples after warm-up.
 RssGrowth ComputeRssGrowth(const std::vector<RssSample>& samples, double warmup_seconds);
 
 }  // namespace ssimd::fault_load

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <cmath>
+
 #include "gtest/gtest.h"
 
 namespace ssimd::fault_load {
@@ -30,7 +32,7 @@ TEST(ProcessWatchTest, SeesItself) {
   EXPECT_GT(*kb, 0);
 }
 
-TEST(ProcessWatchTest, GrowthComparesFirstAndLastTenthAfterWarmup) {
+TEST(ProcessWatchTest, GrowthComparesFirstAndLastQuarterAfterWarmup) {
   std::vector<RssSample> samples;
   for (int i = 0; i < 5; ++i) samples.push_back({static_cast<double>(i), 10});  // warm-up
   for (int i = 0; i < 100; ++i) samples.push_back({5.0 + i, i < 50 ? 1000 : 1030});
@@ -41,6 +43,18 @@ TEST(ProcessWatchTest, GrowthComparesFirstAndLastTenthAfterWarmup) {
   EXPECT_EQ(g.final_kb, 1030);
   EXPECT_EQ(g.peak_kb, 1030);
   EXPECT_NEAR(g.growth_pct, 3.0, 1e-9);
+}
+
+TEST(ProcessWatchTest, SwingsAreNotGrowthButASteadyClimbIs) {
+  std::vector<RssSample> swinging, leaking;
+  for (int i = 0; i < 200; ++i) {
+    // +-25% from one sample to the next, around a flat level, with a few high spikes at the end.
+    const int64_t level = 1000 + (i % 2 == 0 ? 250 : -250) + (i > 190 ? 400 : 0);
+    swinging.push_back({static_cast<double>(i), level});
+    leaking.push_back({static_cast<double>(i), 1000 + i});  // 1 KiB a second
+  }
+  EXPECT_LT(std::fabs(ComputeRssGrowth(swinging, 0).growth_pct), 1.0);
+  EXPECT_GT(ComputeRssGrowth(leaking, 0).growth_pct, 10.0);
 }
 
 TEST(ProcessWatchTest, TooFewSamplesAreNotJudged) {
