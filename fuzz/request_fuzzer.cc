@@ -74,21 +74,44 @@ std::string Gathered(const PlanePieces& pieces) {
   return std::string(whole.begin(), whole.end());
 }
 
+// Unknown fields, which the server ignores either way, are not compared.
+class KnownFieldsOnly final : public google::protobuf::util::MessageDifferencer::IgnoreCriteria {
+ public:
+  bool IsIgnored(const google::protobuf::Message&, const google::protobuf::Message&,
+                 const google::protobuf::FieldDescriptor*,
+                 const std::vector<google::protobuf::util::MessageDifferencer::SpecificField>&)
+      override {
+    return false;
+  }
+  bool IsUnknownFieldIgnored(
+      const google::protobuf::Message&, const google::protobuf::Message&,
+      const google::protobuf::util::MessageDifferencer::SpecificField&,
+      const std::vector<google::protobuf::util::MessageDifferencer::SpecificField>&) override {
+    return true;
+  }
+};
+
 // The server's reading of a message must be protobuf's: both refuse it, or both see the same
-// fields (unknown ones aside, which neither uses).
+// fields.
 template <typename Proto>
-void CheckAgainstProtobuf(bool ours_ok, Proto ours, const uint8_t* data, size_t size) {
+void CheckAgainstProtobuf(bool ours_ok, const Proto& ours, const uint8_t* data, size_t size) {
   Proto theirs;
   const bool theirs_ok = theirs.ParseFromArray(data, static_cast<int>(size));
   FUZZ_CHECK(ours_ok == theirs_ok, "wire reading %s a message that protobuf %s",
              ours_ok ? "accepted" : "refused", theirs_ok ? "accepts" : "refuses");
   if (!ours_ok) return;
-  ours.DiscardUnknownFields();
-  theirs.DiscardUnknownFields();
+#if defined(__SANITIZE_THREAD__)
+  // Under ThreadSanitizer, reflection over a map field (which the comparison needs) crashes
+  // inside Debian's uninstrumented libprotobuf (a wild read in MapField's
+  // SyncRepeatedFieldWithMapNoLock, through MessageDifferencer and DiscardUnknownFields alike),
+  // with or without the server's code involved. The comparison runs in every other build.
+  return;
+#endif
   google::protobuf::util::DefaultFieldComparator same_bits_or_both_nan;
   same_bits_or_both_nan.set_treat_nan_as_equal(true);
   google::protobuf::util::MessageDifferencer differencer;
   differencer.set_field_comparator(&same_bits_or_both_nan);
+  differencer.AddIgnoreCriteria(new KnownFieldsOnly());  // the differencer owns it
   FUZZ_CHECK(differencer.Compare(ours, theirs),
              "wire reading and protobuf disagree on a message's fields: %.300s vs %.300s",
              ours.ShortDebugString().c_str(), theirs.ShortDebugString().c_str());

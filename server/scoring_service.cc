@@ -6,10 +6,10 @@
 #include <utility>
 
 #include "absl/strings/str_format.h"
-#include "grpcpp/impl/codegen/proto_utils.h"
 #include "absl/time/clock.h"
-#include "server/capabilities.h"
+#include "grpcpp/impl/codegen/proto_utils.h"
 #include "server/byte_buffer_request.h"
+#include "server/capabilities.h"
 #include "server/clip_reactor.h"
 #include "server/files_reactor.h"
 #include "server/grpc_convert.h"

@@ -30,9 +30,12 @@ extra=(${SSIMD_SANITIZE_FLAGS:-})
 
 status_file=$(mktemp)
 trap 'rm -f "$status_file"' EXIT
+# Tests tagged no_tsan (timing-bound ones) are left out of the tsan run.
+filters=()
+if [[ "$config" == tsan ]]; then filters=(--test_tag_filters=-no_tsan); fi
 # No convenience symlinks: those in the tree stay the normal build's.
 bazel --output_base="$output_base" test --config="$config" --keep_going --symlink_prefix=/ \
-  --test_summary=short "${extra[@]}" -- "${targets[@]}" 2>&1 | tee "$status_file"
+  --test_summary=short "${filters[@]}" "${extra[@]}" -- "${targets[@]}" 2>&1 | tee "$status_file"
 bazel_rc=${PIPESTATUS[0]}
 testlogs=$(bazel --output_base="$output_base" info --config="$config" --symlink_prefix=/ \
   bazel-testlogs 2>/dev/null)
