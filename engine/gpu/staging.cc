@@ -46,9 +46,26 @@ class CheckedCopy {
 
   // `in` holds the plane's bytes from offset written_: high bytes are those at odd offsets, which
   // are the odd bytes of each 8-byte word when the block starts at an even offset, else the even.
+  // The wide loop ORs 64 bytes an iteration in four independent 16-byte lanes (GCC vector types,
+  // so any target gets its own vector loads): a plain 8-byte loop is not vectorised at -O2 and
+  // halved the staging speed of 10-bit planes on an H200 machine's host.
   void OrHighBytes(const uint8_t* in, size_t n) {
-    uint64_t words = 0;
+    using Lanes = uint64_t __attribute__((vector_size(16)));
+    Lanes a = {}, b = {}, c = {}, d = {};
     size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+      Lanes la, lb, lc, ld;
+      std::memcpy(&la, in + i, sizeof(Lanes));
+      std::memcpy(&lb, in + i + 16, sizeof(Lanes));
+      std::memcpy(&lc, in + i + 32, sizeof(Lanes));
+      std::memcpy(&ld, in + i + 48, sizeof(Lanes));
+      a |= la;
+      b |= lb;
+      c |= lc;
+      d |= ld;
+    }
+    const Lanes folded = (a | b) | (c | d);
+    uint64_t words = folded[0] | folded[1];
     for (; i + 8 <= n; i += 8) {
       uint64_t word;
       std::memcpy(&word, in + i, 8);

@@ -118,6 +118,26 @@ TEST(StagingTest, PiecesWithASampleAboveThePeakAreRefusedLikeTheCpuEngine) {
   }
 }
 
+// Every sample position, in pieces that start at even and odd offsets and span the 64-byte wide
+// loop, its 8-byte words and the byte tail: one sample one above the peak is always found.
+TEST(StagingTest, ASampleAboveThePeakIsFoundAtEveryPositionAndPieceCut) {
+  const int width = 48, height = 30;
+  const Geometry g{width, height, 10, ChromaFormat::k420};
+  const PaddedPlane clean = MakePadded(width, height, 10, 0);
+  for (size_t piece : {size_t{7}, size_t{333}, size_t{4096}, clean.bytes.size()}) {
+    std::vector<uint8_t> staged(clean.bytes.size());
+    ASSERT_TRUE(StageLumaPieces(g, Cut(clean.bytes, piece), staged.data(), "reference").ok());
+    for (int at = 0; at < width * height; ++at) {
+      std::vector<uint8_t> bytes = clean.bytes;
+      bytes[2 * at] = 0x00;
+      bytes[2 * at + 1] = 0x04;  // 1024
+      const absl::Status status = StageLumaPieces(g, Cut(bytes, piece), staged.data(), "reference");
+      ASSERT_EQ(status.code(), absl::StatusCode::kInvalidArgument)
+          << "sample " << at << ", pieces of " << piece;
+    }
+  }
+}
+
 TEST(StagingTest, PiecesOfTheWrongSizeAreRefused) {
   const PaddedPlane p = MakePadded(8, 2, 12, 0);
   std::vector<uint8_t> staged(p.bytes.size() + 2);
