@@ -7,8 +7,8 @@
 #   bundle_bench/measure.sh OUT_DIR                         # the committed measurement (see below)
 #
 # measure.sh runs ssimd-bench with the default cells, gpu_bench (device time per frame), the
-# new-vs-old cells when there is a baseline server, and a fault-and-load run on the GPU, and writes
-# every output into OUT_DIR (its header lists them).
+# staging benchmark, the new-vs-old cells when there is a baseline server, and a fault-and-load
+# run on the GPU, and writes every output into OUT_DIR (its header lists them).
 #
 # Usage: tools/bench_bundle.sh
 # SSIMD_BAZEL_STARTUP holds Bazel startup options, e.g. "--output_base=/tmp/ob".
@@ -18,7 +18,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 read -r -a startup <<<"${SSIMD_BAZEL_STARTUP:-}"
-targets=(//server:ssimd_server //bench:ssimd-bench //engine/gpu:gpu_bench //tools/fault_load:fault_load)
+targets=(//server:ssimd_server //bench:ssimd-bench //engine/gpu:gpu_bench //engine/gpu:staging_benchmark
+         //tools/fault_load:fault_load)
 bazel "${startup[@]}" build --config=nvidia --jobs="${SSIMD_BAZEL_JOBS:-2}" "${targets[@]}"
 bin_dir=$(bazel "${startup[@]}" info --config=nvidia bazel-bin 2>/dev/null)
 
@@ -26,7 +27,7 @@ out=bundle_bench
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
 binaries=("$bin_dir/server/ssimd_server" "$bin_dir/bench/ssimd-bench" "$bin_dir/engine/gpu/gpu_bench"
-          "$bin_dir/tools/fault_load/fault_load")
+          "$bin_dir/engine/gpu/staging_benchmark" "$bin_dir/tools/fault_load/fault_load")
 for b in "${binaries[@]}"; do
   install -m 0755 "$b" "$out/bin/"
 done
@@ -61,7 +62,8 @@ cat >"$out/measure.sh" <<'MEASURE'
 #!/usr/bin/env bash
 # The measurement committed under bench/results/: measure.sh OUT_DIR [ssimd-bench flags...]
 # Writes into OUT_DIR: progress.txt (machine, then each cell as it finishes), bench.json and
-# bench.txt (the main run), gpu_bench.txt (device time per frame), baseline.txt with
+# bench.txt (the main run), gpu_bench.txt (device time per frame), staging_benchmark.txt (host
+# staging against memcpy), baseline.txt with
 # baseline_old.json and baseline_new.json (when the bundle has bin/ssimd_server_baseline: e2e and
 # unary GPU cells against that server and this one, twice each, alternating), fault_load.json and
 # fault_load.txt (a fault-and-load run against the GPU server), and the servers' logs.
@@ -83,6 +85,7 @@ rc=$?
 echo "ssimd-bench exit $rc" >>"$progress"
 timeout 90 "$here/run.sh" gpu_bench 30 >"$dest/gpu_bench.txt" 2>&1
 echo "gpu_bench exit $?" >>"$dest/gpu_bench.txt"
+timeout 60 "$here/run.sh" staging_benchmark --benchmark_min_time=0.5 >"$dest/staging_benchmark.txt" 2>&1
 
 if [[ -x "$here/bin/ssimd_server_baseline" ]]; then
   cells=(--sections=e2e,unary --backends=gpu --sizes=1920x1080,3840x2160 --bit_depths=8,10

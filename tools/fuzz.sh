@@ -75,6 +75,12 @@ done
 mkdir -p "$BUILD_DIR"
 BUILD_DIR="$(cd "$BUILD_DIR" && pwd)"
 GEN="$BUILD_DIR/gen"
+# Objects and their dependency files name the sources by absolute path: a build directory last
+# used by another checkout starts its objects afresh (the grown corpora stay).
+if [[ "$(cat "$BUILD_DIR/source_root" 2>/dev/null)" != "$ROOT" ]]; then
+  rm -rf "$BUILD_DIR/obj" "$BUILD_DIR/bin" "$GEN"
+  echo "$ROOT" > "$BUILD_DIR/source_root"
+fi
 
 # Generated message code (no gRPC stubs: the targets only parse and validate messages).
 PROTO_SRC="$ROOT/proto/ssimd/v1/ssimd.proto"

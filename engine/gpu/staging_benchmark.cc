@@ -24,7 +24,7 @@ Geometry MakeGeometry(int size_index, int bit_depth) {
   return geometry;
 }
 
-// A plane of mid-grey samples with a little variation, all within the bit depth's peak.
+// A plane of varied samples (a ramp modulo the peak), all within the bit depth's peak.
 std::vector<uint8_t> MakeSamples(const Geometry& geometry) {
   std::vector<uint8_t> bytes(LumaBytes(geometry));
   const int peak = (1 << geometry.bit_depth) - 1;
