@@ -25,9 +25,23 @@ def count_target(xml_path):
     return passed, failed, skipped
 
 
+def target_xml_files(target_dir):
+    """test.xml of a target, or of each of its shards (shard_K_of_N/test.xml)."""
+    whole = os.path.join(target_dir, "test.xml")
+    if os.path.exists(whole):
+        return [whole]
+    if not os.path.isdir(target_dir):
+        return []
+    shards = sorted(d for d in os.listdir(target_dir) if d.startswith("shard_"))
+    return [os.path.join(target_dir, d, "test.xml") for d in shards
+            if os.path.exists(os.path.join(target_dir, d, "test.xml"))]
+
+
 def main():
-    testlogs = sys.argv[1]
-    status_file = sys.argv[2] if len(sys.argv) > 2 else None
+    return main_with(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None)
+
+
+def main_with(testlogs, status_file):
     # Targets Bazel reported, with their status (PASSED / FAILED / TIMEOUT / NO STATUS ...).
     bazel_status = {}
     if status_file and os.path.exists(status_file):
@@ -41,14 +55,13 @@ def main():
     seen = set()
     for target, status in sorted(bazel_status.items()):
         pkg, _, name = target[2:].partition(":")
-        xml_path = os.path.join(testlogs, pkg, name, "test.xml")
-        seen.add(target)
         counts = (0, 0, 0)
-        if os.path.exists(xml_path):
+        seen.add(target)
+        for xml_path in target_xml_files(os.path.join(testlogs, pkg, name)):
             try:
-                counts = count_target(xml_path)
+                counts = tuple(a + b for a, b in zip(counts, count_target(xml_path)))
             except ET.ParseError:
-                counts = (0, 0, 0)
+                pass
         if sum(counts) == 0:
             counts = (1, 0, 0) if status == "PASSED" else (0, 1, 0)
         elif status != "PASSED" and counts[1] == 0:
