@@ -52,11 +52,9 @@ def main_with(testlogs, status_file):
                 if words and words[0].isupper():
                     bazel_status[parts[0]] = words[0]
     totals = [0, 0, 0]
-    seen = set()
     for target, status in sorted(bazel_status.items()):
         pkg, _, name = target[2:].partition(":")
         counts = (0, 0, 0)
-        seen.add(target)
         for xml_path in target_xml_files(os.path.join(testlogs, pkg, name)):
             try:
                 counts = tuple(a + b for a, b in zip(counts, count_target(xml_path)))
