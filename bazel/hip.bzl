@@ -7,7 +7,7 @@ hip_library() is an empty library, so CPU-only builds never need nvcc or hipcc.
 load("@rules_cc//cc:defs.bzl", "cc_library")
 
 # Exactness over speed: no FMA contraction, IEEE division and square root, no flush to zero.
-# See docs/adr/0002-exact-gpu-arithmetic.md.
+# See docs/numerics.md §1 and docs/adr/0020-gpu-kernels-one-arithmetic.md.
 NVCC = "/usr/local/cuda/bin/nvcc"
 NVCC_FLAGS = [
     "-x cu",

@@ -9,7 +9,7 @@
 namespace ssimd {
 namespace {
 
-// A 2-frame 64x48 libvmaf run printed with --precision max (spec section 4): the per-frame
+// A 2-frame 64x48 libvmaf run printed with --precision max (docs/numerics.md §17): the per-frame
 // scores and libvmaf's own pooled values.
 TEST(PoolScores, EqualsLibvmafsPooledOutputBitForBit) {
   const std::vector<double> float_ssim = {0.99663001298904419, 0.99660444259643555};

@@ -1,4 +1,4 @@
-// libvmaf's dB conversions (spec 1.9 and 2.1). log10 is not correctly rounded on GPUs, so every
+// libvmaf's dB conversions (docs/numerics.md §8). log10 is not correctly rounded on GPUs, so every
 // backend applies these on the host, to the frame score, after the device work.
 #ifndef SSIMD_KERNELS_DB_H_
 #define SSIMD_KERNELS_DB_H_

@@ -1,4 +1,4 @@
-// dB conversions (kernels/db.h) against spec 1.9 and the seeds.
+// dB conversions (kernels/db.h) against libvmaf's rules and values (docs/numerics.md §8).
 #include "kernels/db.h"
 
 #include <cmath>
@@ -37,8 +37,8 @@ TEST(FloatSsimToDb, FollowsCsMinMacro) {
 }
 
 TEST(IntegerSsimToDb, InfinityAtOrAboveOne) {
-  EXPECT_EQ(IntegerSsimToDb(1.0 - std::ldexp(1.0, -52)), 156.53559774527022);  // seed
-  EXPECT_NEAR(IntegerSsimToDb(1.0 - std::ldexp(1.0, -53)), 159.5459, 1e-4);   // seed
+  EXPECT_EQ(IntegerSsimToDb(1.0 - std::ldexp(1.0, -52)), 156.53559774527022);  // §8
+  EXPECT_NEAR(IntegerSsimToDb(1.0 - std::ldexp(1.0, -53)), 159.5459, 1e-4);   // §8
   EXPECT_EQ(IntegerSsimToDb(1.0), kInf);
   EXPECT_EQ(IntegerSsimToDb(1.0 + std::ldexp(1.0, -52)), kInf);
   EXPECT_EQ(IntegerSsimToDb(0.5), -10.0 * std::log10(0.5));

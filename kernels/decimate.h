@@ -2,7 +2,7 @@
 // Compiled for the host (CPU engine, device-free tests) and for the device (decimation kernel).
 //
 // The CPU accumulates binary32 products in a binary64 running sum. That sum is exact for scale
-// <= 128 (spec 1.4; seed ADR-1405): every product is a multiple of 2^-45 below 2^6. Summing the
+// <= 128 (docs/numerics.md §4): every product is a multiple of 2^-45 below 2^6. Summing the
 // products as int64 in units of 2^-52 is therefore exact too, needs no fp64, and one conversion to
 // binary32 rounds exactly as the CPU's final (float) cast does.
 #ifndef SSIMD_KERNELS_DECIMATE_H_

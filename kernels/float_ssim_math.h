@@ -1,5 +1,5 @@
 // The per-sample arithmetic of libvmaf's float_ssim: the 11-tap Gaussian dot product and the
-// per-pixel SSIM term (spec sections 1.6-1.8). Shared by the CPU engine and the HIP kernels;
+// per-pixel SSIM term (docs/numerics.md §5-§7). Shared by the CPU engine and the HIP kernels;
 // every operation is written so that it rounds exactly where libvmaf's C code rounds, which
 // requires no FMA contraction (-ffp-contract=off, nvcc --fmad=false).
 #ifndef SSIMD_KERNELS_FLOAT_SSIM_MATH_H_
@@ -72,7 +72,7 @@ SSIMD_HD inline SsimPixelTerms FloatSsimPixel(const GaussianMoments& m) {
 }
 
 // The frame score from a raster-order binary64 sum: f32(sum / N) widened, where N = w' * h' as a C
-// int product. N <= 0 (pictures smaller than the window) gives libvmaf's NaN / -0 / +0 (spec 1.10).
+// int product. N <= 0 (pictures smaller than the window) gives libvmaf's NaN / -0 / +0 (docs/numerics.md §9).
 SSIMD_HD inline double FloatSsimMean(double sum, int valid_width, int valid_height) {
   const int n = valid_width * valid_height;
   return static_cast<double>(static_cast<float>(sum / static_cast<double>(n)));

@@ -1,5 +1,5 @@
 // The float_ssim per-sample arithmetic (kernels/float_ssim_math.h, ssim_constants.h) against the
-// spec's literal constants and rules (sections 1.5-1.8, 1.10).
+// literal constants and rules of docs/numerics.md §5-§7 and §9.
 #include "kernels/float_ssim_math.h"
 
 #include <cmath>
@@ -56,7 +56,7 @@ TEST(GaussianDot, AccumulatesBinary32ProductsInBinary64TapOrder) {
     ASSERT_EQ(GaussianDot(v), static_cast<float>(acc)) << trial;
     float_accumulation_differs += facc != static_cast<float>(acc);
   }
-  // The spec measured about half; binary32 accumulation is not an option.
+  // About half of all windows differ (docs/numerics.md §5); binary32 accumulation is not an option.
   EXPECT_GT(float_accumulation_differs, 2000);
 }
 

@@ -1,4 +1,4 @@
-// The per-pixel arithmetic of the integer `ssim` extractor (spec sections 2.2-2.4): exact int64
+// The per-pixel arithmetic of the integer `ssim` extractor (docs/numerics.md §10-§12): exact int64
 // window moments over a 9x9 window clipped at the picture's edges, then one binary64 expression in
 // libvmaf's operation order. Shared by the CPU engine and the HIP kernels.
 #ifndef SSIMD_KERNELS_INTEGER_SSIM_MATH_H_

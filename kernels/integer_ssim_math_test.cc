@@ -1,4 +1,4 @@
-// The integer ssim per-pixel arithmetic (kernels/integer_ssim_math.h) against spec 2.2-2.5.
+// The integer ssim per-pixel arithmetic (kernels/integer_ssim_math.h) against docs/numerics.md §10-§13.
 #include "kernels/integer_ssim_math.h"
 
 #include <cmath>
@@ -8,7 +8,7 @@
 namespace ssimd {
 namespace {
 
-// libvmaf's gaussian_filter_init(sigma = 1.5, max_len = 5) with KERNEL_WEIGHT 256 (spec 2.2).
+// libvmaf's gaussian_filter_init(sigma = 1.5, max_len = 5) with KERNEL_WEIGHT 256 (docs/numerics.md §10).
 TEST(IntegerWindow, TapsFollowLibvmafsConstruction) {
   const double sigma = 1.5;
   const int radius =
@@ -49,7 +49,7 @@ TEST(IntegerSsimPeakSquared, IsTheTrueSquareAtEveryDepth) {
   }
 }
 
-// An identical window's term is W up to an ulp (spec 2.6): ((W f) g) / (f g).
+// An identical window's term is W up to an ulp (docs/numerics.md §14): ((W f) g) / (f g).
 TEST(IntegerSsimPixel, IdenticalWindowsScoreTheirWeight) {
   for (int bd : {8, 16}) {
     const int64_t peak = (int64_t{1} << bd) - 1;

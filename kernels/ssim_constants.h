@@ -1,5 +1,5 @@
 // Constants of libvmaf's SSIM extractors, as exact binary32 / integer values
-// (spec: shared/spec/ssim-reference.md sections 1.5, 1.7, 2.2, 2.4).
+// (docs/numerics.md §5, §6, §10, §12).
 #ifndef SSIMD_KERNELS_SSIM_CONSTANTS_H_
 #define SSIMD_KERNELS_SSIM_CONSTANTS_H_
 

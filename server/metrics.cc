@@ -62,7 +62,7 @@ bool IsScoreName(const std::string& name) {
 bool IsDecibelScore(const std::string& name, const FeatureSet& features) {
   if (name == "float_ssim") return features.float_ssim && features.float_ssim->enable_db;
   if (name == "ssim") return features.ssim && features.ssim->enable_db;
-  return false;  // float_ssim_l/_c/_s are never converted (spec 1.9)
+  return false;  // float_ssim_l/_c/_s are never converted (docs/numerics.md §8)
 }
 
 template <typename T>

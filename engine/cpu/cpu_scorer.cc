@@ -26,7 +26,7 @@ absl::Status CheckView(const Geometry& geometry, const LumaView& view, const cha
         "%s luma stride is %d bytes, less than one %d-pixel row (%d bytes)", what,
         view.stride_bytes, view.width, row_bytes));
   }
-  // Samples above the peak would break the exact decimation sum's range (spec 1.4).
+  // Samples above the peak would break the exact decimation sum's range (docs/numerics.md §4).
   return ValidateSampleRange(view, absl::StrFormat("%s luma", what));
 }
 

@@ -1,6 +1,6 @@
-// The CPU scorer through the backend interface: the seeds' tiny and identical frames, libvmaf's
+// The CPU scorer through the backend interface: libvmaf's tiny and identical frames, its
 // undefined-size rules, option handling and input validation. Expected values come from the
-// spec and the seeds (each checked there against libvmaf), not from this code.
+// libvmaf runs described in docs/numerics.md (§8, §9, §14), not from this code.
 #include "engine/cpu/cpu_scorer.h"
 
 #include <cmath>
@@ -43,7 +43,7 @@ class CpuScorerTest : public ::testing::Test {
   std::unique_ptr<Scorer> scorer_ = MakeCpuScorer({.threads = 2});
 };
 
-// Research-1400: of the 256 flat 8-bit values, 59, 119, 14 and 3 miss 1 on identical 1x1, 2x2,
+// docs/numerics.md §14: of the 256 flat 8-bit values, 59, 119, 14 and 3 miss 1 on identical 1x1, 2x2,
 // 3x3 and 4x4 frames (25, 49, 6 and 0 of them above 1).
 TEST_F(CpuScorerTest, IntegerSsimFlatIdenticalTinyFramesMissOneAsLibvmaf) {
   const int expected_miss[] = {59, 119, 14, 3};
@@ -148,7 +148,7 @@ TEST_F(CpuScorerTest, FloatSsimSmallerThanTheWindowFollowsUpstream) {
       EXPECT_TRUE(IsNegativeZero(clipped)) << clipped;
     }
   }
-  // The spec's example: 10x10 8-bit with clip_db gives 72.
+  // libvmaf's value (docs/numerics.md §9): 10x10 8-bit with clip_db gives 72.
   const TestPlane p = NoisyPlane(10, 10, 8, 3);
   EXPECT_EQ(ScorePair(*scorer_, p, p, Features({"float_ssim=enable_db=1:clip_db=1"}))["float_ssim"],
             72.0);
@@ -191,7 +191,7 @@ TEST_F(CpuScorerTest, IdenticalFramesInDb) {
   const TestPlane p = SmoothPlane(64, 64, 8, 10);
   EXPECT_EQ(ScorePair(*scorer_, p, p, Features({"float_ssim"}))["float_ssim"], 1.0);
   EXPECT_EQ(ScorePair(*scorer_, p, p, Features({"float_ssim=enable_db=1"}))["float_ssim"], kInf);
-  // clip_db: ceil(10 log10(255^2 / (0.5 / 4096))) = 88 (spec 1.9).
+  // clip_db: ceil(10 log10(255^2 / (0.5 / 4096))) = 88 (docs/numerics.md §8).
   EXPECT_EQ(ScorePair(*scorer_, p, p, Features({"float_ssim=enable_db=1:clip_db=1"}))["float_ssim"],
             88.0);
   EXPECT_EQ(ScorePair(*scorer_, p, p, Features({"ssim=enable_db=1"}))["ssim"], kInf);

@@ -1,4 +1,4 @@
-// libvmaf's float_ssim on the CPU, bit for bit (shared/spec/ssim-reference.md section 1). All
+// libvmaf's float_ssim on the CPU, bit for bit (docs/numerics.md §2-§9). All
 // per-sample arithmetic comes from kernels/ (decimate.h, float_ssim_math.h) so the GPU shares it;
 // this file only arranges the passes, the parallelism and the raster-order sums.
 #ifndef SSIMD_ENGINE_CPU_FLOAT_SSIM_H_

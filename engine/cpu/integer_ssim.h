@@ -1,4 +1,4 @@
-// The integer `ssim` extractor on the CPU, bit for bit (spec section 2), with the one deliberate
+// The integer `ssim` extractor on the CPU, bit for bit (docs/numerics.md §10-§14), with the one deliberate
 // difference at 16 bit: the constants use the true peak^2 (docs/adr/0011). Per-pixel arithmetic
 // comes from kernels/integer_ssim_math.h; this file arranges passes, threads and the sums.
 #ifndef SSIMD_ENGINE_CPU_INTEGER_SSIM_H_

@@ -1,5 +1,5 @@
 // The GPU backend's context gate: which requests the device can compute exactly. It refuses only
-// what the device cannot do (ADR-1405's rule), so every other request runs on the GPU.
+// what the device cannot do (docs/numerics.md §15), so every other request runs on the GPU.
 #ifndef SSIMD_ENGINE_GPU_CONTEXT_GATE_H_
 #define SSIMD_ENGINE_GPU_CONTEXT_GATE_H_
 

@@ -481,7 +481,7 @@ TEST(GpuIntegerSsimTest, EveryFlat8BitLevelOnTinyFrames) {
       CompareWithCpu(*Gpu().scorer, g, IntegerSsim(true, false), PairOf(flat, flat));
     }
   }
-  // Research-1400: 59 + 119 + 14 + 3 flat levels miss 1 on 1x1 .. 4x4 (the device reproduces it).
+  // docs/numerics.md §14: 59 + 119 + 14 + 3 flat levels miss 1 on 1x1 .. 4x4 (the device reproduces it).
   EXPECT_EQ(not_one, 59 + 119 + 14 + 3);
 }
 

@@ -28,7 +28,7 @@ struct ReferencePair {
   bool float_ssim_defined = true;
   // config name (e.g. "float_ssim_scale3") -> metric -> per-frame value.
   std::map<std::string, ConfigScores> scores;
-  // Where float_ssim is undefined: what upstream libvmaf returns (spec 1.10), if recorded.
+  // Where float_ssim is undefined: what upstream libvmaf returns (docs/numerics.md §9), if recorded.
   std::vector<double> upstream_float_ssim;
 };
 
