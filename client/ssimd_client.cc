@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
+#include "client/channel_config.h"
 #include "grpcpp/impl/codegen/client_unary_call.h"
 #include "grpcpp/impl/codegen/proto_utils.h"
 #include "grpcpp/impl/codegen/sync_stream.h"
@@ -81,11 +82,14 @@ absl::StatusOr<std::unique_ptr<SsimdClient>> SsimdClient::Connect(const ClientOp
   } else {
     credentials = grpc::InsecureChannelCredentials();
   }
+  auto target = ChannelTarget(options.target);
+  if (!target.ok()) return target.status();
   grpc::ChannelArguments args;
   args.SetMaxSendMessageSize(static_cast<int>(options.max_message_bytes));
   args.SetMaxReceiveMessageSize(static_cast<int>(options.max_message_bytes));
-  return std::make_unique<SsimdClient>(
-      grpc::CreateCustomChannel(options.target, credentials, args));
+  args.SetServiceConfigJSON(ServiceConfigJson(TargetMayNameManyServers(*target)));
+  args.SetInt(kRetryBufferArg, static_cast<int>(options.max_message_bytes));
+  return std::make_unique<SsimdClient>(grpc::CreateCustomChannel(*target, credentials, args));
 }
 
 SsimdClient::SsimdClient(std::shared_ptr<grpc::Channel> channel)

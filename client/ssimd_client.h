@@ -24,7 +24,9 @@
 namespace ssimd {
 
 struct ClientOptions {
-  std::string target = "127.0.0.1:50051";  // host:port or any gRPC target URI
+  // host:port, a gRPC target URI, or a comma list of IP:PORT (channel_config.h). A list or a
+  // dns:/// name spreads calls round-robin over the servers that report SERVING.
+  std::string target = "127.0.0.1:50051";
   // TLS: on when tls is true or any file is set. ca_file verifies the server (system roots when
   // empty); cert_file and key_file present a client certificate (mTLS).
   bool tls = false;
@@ -49,7 +51,8 @@ using FrameCallback = std::function<void(const v1::FrameResult&)>;
 
 class SsimdClient {
  public:
-  // INVALID_ARGUMENT when a TLS file cannot be read. Connecting itself is lazy.
+  // INVALID_ARGUMENT when a TLS file cannot be read or the target is malformed. Connecting
+  // itself is lazy.
   static absl::StatusOr<std::unique_ptr<SsimdClient>> Connect(const ClientOptions& options);
   explicit SsimdClient(std::shared_ptr<grpc::Channel> channel);
 
