@@ -8,8 +8,9 @@ set -euo pipefail
 packages=(
   bazel-bootstrap bazel-rules-java bazel-skylib
   protobuf-compiler protobuf-compiler-grpc libgrpc++-dev libprotobuf-dev libabsl-dev
-  libspdlog-dev libfmt-dev prometheus-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libspdlog-dev libfmt-dev nlohmann-json3-dev prometheus-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev
   pkg-config python3 python3-grpcio python3-protobuf xz-utils
+  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg
   prometheus yamllint
 )
 if [[ "${SSIMD_WITH_HIPCC:-0}" == 1 ]]; then
