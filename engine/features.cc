@@ -1,6 +1,7 @@
 #include "engine/features.h"
 
 #include <cstdint>
+#include <utility>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -8,11 +9,11 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "engine/feature_table.h"
+#include "base/status_macros.h"
 
 namespace ssimd {
 namespace {
-
-constexpr int kMaxForcedScale = 10;  // libvmaf's option range for float_ssim's scale
 
 absl::StatusOr<bool> ParseBool(absl::string_view feature, absl::string_view key,
                                absl::string_view value) {
@@ -22,17 +23,43 @@ absl::StatusOr<bool> ParseBool(absl::string_view feature, absl::string_view key,
       "%s option %s must be true, false, 1 or 0, got \"%s\"", feature, key, value));
 }
 
-absl::StatusOr<int> ParseScale(absl::string_view value) {
-  int scale = 0;
+absl::StatusOr<int> ParseInt(absl::string_view feature, const OptionDescription& option,
+                             absl::string_view value) {
+  int parsed = 0;
   // Digits only: SimpleAtoi alone would also take signs and surrounding spaces.
-  const bool digits = !value.empty() && value.size() <= 2 &&
+  const bool digits = !value.empty() && value.size() <= 9 &&
                       value.find_first_not_of("0123456789") == absl::string_view::npos;
-  if (!digits || !absl::SimpleAtoi(value, &scale) || scale > kMaxForcedScale) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "float_ssim option scale must be an integer from 0 (automatic) to %d, got \"%s\"",
-        kMaxForcedScale, value));
+  if (!digits || !absl::SimpleAtoi(value, &parsed) || parsed < option.min_value ||
+      parsed > option.max_value) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s option %s must be an integer from %d to %d (%s), got \"%s\"", feature,
+                        option.name, option.min_value, option.max_value, option.help, value));
   }
-  return scale;
+  return parsed;
+}
+
+absl::StatusOr<int> ParseValue(absl::string_view feature, const OptionDescription& option,
+                               absl::string_view value) {
+  if (option.type == OptionType::kInt) return ParseInt(feature, option, value);
+  absl::StatusOr<bool> flag = ParseBool(feature, option.name, value);
+  if (!flag.ok()) return flag.status();
+  return *flag ? 1 : 0;
+}
+
+// The option names a user should write (aliases left out), for error messages.
+std::string OptionList(const FeatureDescription& feature) {
+  std::vector<absl::string_view> names;
+  for (const OptionDescription& option : feature.options) {
+    if (option.alias_of == nullptr) names.push_back(option.name);
+  }
+  return absl::StrJoin(names, ", ");
+}
+
+const OptionDescription* FindOption(const FeatureDescription& feature, absl::string_view name) {
+  for (const OptionDescription& option : feature.options) {
+    if (option.name == name) return &option;
+  }
+  return nullptr;
 }
 
 // Splits "key=val:key=val" into pairs, refusing empty, malformed and repeated options.
@@ -57,67 +84,68 @@ absl::StatusOr<std::vector<std::pair<std::string, std::string>>> SplitOptions(
   return out;
 }
 
-absl::StatusOr<FloatSsimOptions> ParseFloatSsim(absl::string_view options) {
-  FloatSsimOptions out;
-  if (options.empty()) return out;
-  auto pairs = SplitOptions("float_ssim", options);
-  if (!pairs.ok()) return pairs.status();
-  for (const auto& [key, value] : *pairs) {
-    if (key == "scale") {
-      auto scale = ParseScale(value);
-      if (!scale.ok()) return scale.status();
-      out.scale = *scale;
-      continue;
+// An option and the older name that stands for it set the same thing: only one may be given.
+absl::Status CheckNoAliasPair(const FeatureDescription& feature,
+                              const std::vector<std::pair<std::string, std::string>>& pairs) {
+  for (const auto& [key, unused] : pairs) {
+    const OptionDescription* option = FindOption(feature, key);
+    if (option->alias_of == nullptr) continue;
+    for (const auto& [other, unused_value] : pairs) {
+      if (other == option->alias_of) {
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "%s options %s and %s set the same thing (%s is the older name); give only %s",
+            feature.name, option->alias_of, key, key, option->alias_of));
+      }
     }
-    bool* target = key == "enable_db"    ? &out.enable_db
-                   : key == "clip_db"    ? &out.clip_db
-                   : key == "enable_lcs" ? &out.enable_lcs
-                                         : nullptr;
-    if (target == nullptr) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "float_ssim has no option \"%s\" (options: scale, enable_db, clip_db, enable_lcs)", key));
-    }
-    auto flag = ParseBool("float_ssim", key, value);
-    if (!flag.ok()) return flag.status();
-    *target = *flag;
   }
-  return out;
+  return absl::OkStatus();
 }
 
-absl::StatusOr<IntegerSsimOptions> ParseIntegerSsim(absl::string_view options) {
-  IntegerSsimOptions out;
-  if (options.empty()) return out;
-  auto pairs = SplitOptions("ssim", options);
+// Requests `feature` in `out` with its defaults, then applies "key=val:..." from `options`.
+absl::Status ParseFeatureOptions(const FeatureDescription& feature, absl::string_view options,
+                                 FeatureSet& out) {
+  feature.request(out);
+  if (options.empty()) return absl::OkStatus();
+  auto pairs = SplitOptions(feature.name, options);
   if (!pairs.ok()) return pairs.status();
   for (const auto& [key, value] : *pairs) {
-    bool* target = key == "enable_db" ? &out.enable_db : key == "exact" ? &out.exact : nullptr;
-    if (target == nullptr) {
-      return absl::InvalidArgumentError(
-          absl::StrFormat("ssim has no option \"%s\" (options: enable_db, exact)", key));
+    const OptionDescription* option = FindOption(feature, key);
+    if (option == nullptr) {
+      return absl::InvalidArgumentError(absl::StrFormat("%s has no option \"%s\" (options: %s)",
+                                                        feature.name, key, OptionList(feature)));
     }
-    auto flag = ParseBool("ssim", key, value);
-    if (!flag.ok()) return flag.status();
-    *target = *flag;
+    absl::StatusOr<int> parsed = ParseValue(feature.name, *option, value);
+    if (!parsed.ok()) return parsed.status();
+    option->set(out, *parsed);
   }
-  return out;
+  return CheckNoAliasPair(feature, *pairs);
 }
 
-const char* BoolText(bool b) { return b ? "true" : "false"; }
+std::vector<absl::string_view> FeatureNames() {
+  std::vector<absl::string_view> names;
+  for (const FeatureDescription& feature : FeatureTable()) names.push_back(feature.name);
+  return names;
+}
 
 }  // namespace
 
 absl::Status ValidateFeatureSet(const FeatureSet& features) {
-  if (!features.float_ssim.has_value() && !features.ssim.has_value()) {
-    return absl::InvalidArgumentError(
-        "no feature requested: ask for float_ssim, ssim or both");
-  }
-  if (features.float_ssim.has_value()) {
-    const int scale = features.float_ssim->scale;
-    if (scale < 0 || scale > kMaxForcedScale) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "float_ssim option scale must be from 0 (automatic) to %d, got %d", kMaxForcedScale,
-          scale));
+  bool any = false;
+  for (const FeatureDescription& feature : FeatureTable()) {
+    if (!feature.requested(features)) continue;
+    any = true;
+    for (const OptionDescription& option : feature.options) {
+      const int value = option.get(features);
+      if (value < option.min_value || value > option.max_value) {
+        return absl::InvalidArgumentError(
+            absl::StrFormat("%s option %s must be from %d to %d (%s), got %d", feature.name,
+                            option.name, option.min_value, option.max_value, option.help, value));
+      }
     }
+  }
+  if (!any) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "no feature requested: ask for at least one of ", absl::StrJoin(FeatureNames(), ", ")));
   }
   return absl::OkStatus();
 }
@@ -125,8 +153,9 @@ absl::Status ValidateFeatureSet(const FeatureSet& features) {
 absl::StatusOr<FeatureSet> ParseFeatureArgs(const std::vector<std::string>& args) {
   FeatureSet out;
   if (args.empty()) {
-    return absl::InvalidArgumentError(
-        "no feature given: use float_ssim[=key=value:...] and/or ssim[=key=value:...]");
+    return absl::InvalidArgumentError(absl::StrCat(
+        "no feature given: use ", absl::StrJoin(FeatureNames(), "[=key=value:...] and/or "),
+        "[=key=value:...]"));
   }
   for (const std::string& arg : args) {
     const size_t eq = arg.find('=');
@@ -138,42 +167,33 @@ absl::StatusOr<FeatureSet> ParseFeatureArgs(const std::vector<std::string>& args
           "feature argument \"%s\" has '=' but no options (write %s alone, or %s=key=value)", arg,
           name, name));
     }
-    if (name == "float_ssim") {
-      if (out.float_ssim.has_value()) {
-        return absl::InvalidArgumentError(
-            "feature float_ssim is given more than once; give it once with all its options");
-      }
-      auto parsed = ParseFloatSsim(options);
-      if (!parsed.ok()) return parsed.status();
-      out.float_ssim = *parsed;
-    } else if (name == "ssim") {
-      if (out.ssim.has_value()) {
-        return absl::InvalidArgumentError(
-            "feature ssim is given more than once; give it once with all its options");
-      }
-      auto parsed = ParseIntegerSsim(options);
-      if (!parsed.ok()) return parsed.status();
-      out.ssim = *parsed;
-    } else {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "unknown feature \"%s\" (supported: float_ssim, ssim)", name));
+    const FeatureDescription* feature = FindFeature(name);
+    if (feature == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("unknown feature \"%s\" (supported: %s)", name,
+                          absl::StrJoin(FeatureNames(), ", ")));
     }
+    if (feature->requested(out)) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "feature %s is given more than once; give it once with all its options", name));
+    }
+    SSIMD_RETURN_IF_ERROR(ParseFeatureOptions(*feature, options, out));
   }
-  if (absl::Status status = ValidateFeatureSet(out); !status.ok()) return status;
+  SSIMD_RETURN_IF_ERROR(ValidateFeatureSet(out));
   return out;
 }
 
 std::vector<std::string> FormatFeatureArgs(const FeatureSet& features) {
   std::vector<std::string> out;
-  if (features.float_ssim.has_value()) {
-    const FloatSsimOptions& o = *features.float_ssim;
-    out.push_back(absl::StrFormat("float_ssim=scale=%d:enable_db=%s:clip_db=%s:enable_lcs=%s",
-                                  o.scale, BoolText(o.enable_db), BoolText(o.clip_db),
-                                  BoolText(o.enable_lcs)));
-  }
-  if (features.ssim.has_value()) {
-    out.push_back(absl::StrFormat("ssim=enable_db=%s:exact=%s", BoolText(features.ssim->enable_db),
-                                  BoolText(features.ssim->exact)));
+  for (const FeatureDescription& feature : FeatureTable()) {
+    if (!feature.requested(features)) continue;
+    std::vector<std::string> options;
+    for (const OptionDescription& option : feature.options) {
+      if (option.alias_of != nullptr) continue;
+      options.push_back(
+          absl::StrCat(option.name, "=", OptionValueText(option, option.get(features))));
+    }
+    out.push_back(absl::StrCat(feature.name, "=", absl::StrJoin(options, ":")));
   }
   return out;
 }

@@ -1,4 +1,5 @@
 // The features a client can ask for and their options, named and bounded as libvmaf's extractors.
+// The options' names, types, defaults, ranges and help live in one table: engine/feature_table.h.
 #ifndef SSIMD_ENGINE_FEATURES_H_
 #define SSIMD_ENGINE_FEATURES_H_
 
@@ -24,9 +25,10 @@ struct FloatSsimOptions {
 // The integer `ssim` extractor (9-tap integer window, int64 moments).
 struct IntegerSsimOptions {
   bool enable_db = false;
-  // Sum per-pixel terms in libvmaf's raster order at every size (bit-identical, slower on a GPU).
-  // Without it a GPU sums pictures above 4096 pixels with a tree (bounded difference; see docs).
-  bool exact = false;
+  // Sum per-pixel terms in libvmaf's raster order at every size: libvmaf's number, bit for bit.
+  // Off only at the user's request (option fast_sum=true): a GPU then sums pictures above 4096
+  // pixels in block order, within a bound (docs/adr/0022, 0016).
+  bool exact = true;
 };
 
 struct FeatureSet {
@@ -38,12 +40,13 @@ struct FeatureSet {
 absl::Status ValidateFeatureSet(const FeatureSet& features);
 
 // Parses libvmaf CLI style feature arguments: "float_ssim", "float_ssim=scale=2:enable_db=true",
-// "ssim=enable_db=1". Repeated features, unknown features or options, and bad values are
+// "ssim=enable_db=1:fast_sum=true". Repeated features, unknown features or options, and bad values are
 // INVALID_ARGUMENT with a message naming them.
 absl::StatusOr<FeatureSet> ParseFeatureArgs(const std::vector<std::string>& args);
 
 // The inverse of ParseFeatureArgs: one canonical argument per requested feature, every option
-// spelled out (e.g. "float_ssim=scale=0:enable_db=false:clip_db=false:enable_lcs=false").
+// spelled out under its current name (e.g.
+// "float_ssim=scale=0:enable_db=false:clip_db=false:enable_lcs=false").
 std::vector<std::string> FormatFeatureArgs(const FeatureSet& features);
 
 // The metric names a frame scored with `features` carries, in a fixed order: float_ssim,

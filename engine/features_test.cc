@@ -19,19 +19,19 @@ TEST(ParseFeatureArgs, BareNamesGiveLibvmafDefaults) {
   EXPECT_FALSE(parsed->float_ssim->enable_lcs);
   ASSERT_TRUE(parsed->ssim.has_value());
   EXPECT_FALSE(parsed->ssim->enable_db);
-  EXPECT_FALSE(parsed->ssim->exact);
+  EXPECT_TRUE(parsed->ssim->exact) << "a bare ssim must be libvmaf's raster-order sum";
 }
 
 TEST(ParseFeatureArgs, ReadsEveryOption) {
   auto parsed = ParseFeatureArgs(
-      {"float_ssim=enable_db=true:clip_db=true:scale=7:enable_lcs=1", "ssim=enable_db=1:exact=true"});
+      {"float_ssim=enable_db=true:clip_db=true:scale=7:enable_lcs=1", "ssim=enable_db=1:fast_sum=true"});
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   EXPECT_EQ(parsed->float_ssim->scale, 7);
   EXPECT_TRUE(parsed->float_ssim->enable_db);
   EXPECT_TRUE(parsed->float_ssim->clip_db);
   EXPECT_TRUE(parsed->float_ssim->enable_lcs);
   EXPECT_TRUE(parsed->ssim->enable_db);
-  EXPECT_TRUE(parsed->ssim->exact);
+  EXPECT_FALSE(parsed->ssim->exact);
 
   auto off = ParseFeatureArgs({"float_ssim=enable_db=false:scale=0"});
   ASSERT_TRUE(off.ok());
@@ -72,12 +72,24 @@ TEST(ParseFeatureArgs, RefusesWhatLibvmafWouldIgnore) {
       {{"float_ssim=scale=2::enable_db=1"}, "is not of the form key=value"},
       {{"float_ssim=scale=2:scale=3"}, "option scale is given more than once"},
       {{"ssim=enable_db="}, "not of the form key=value"},
+      {{"ssim=fast_sum=true:exact=true"}, "options fast_sum and exact set the same thing"},
+      {{"ssim=exact=false:fast_sum=false"}, "give only fast_sum"},
   };
   for (const Case& c : cases) {
     auto parsed = ParseFeatureArgs(c.args);
     EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInvalidArgument) << c.message;
     EXPECT_THAT(parsed.status().message(), HasSubstr(c.message));
   }
+}
+
+TEST(ParseFeatureArgs, ExactIsTheOlderInverseOfFastSum) {
+  auto exact = ParseFeatureArgs({"ssim=exact=true"});
+  ASSERT_TRUE(exact.ok()) << exact.status();
+  EXPECT_TRUE(exact->ssim->exact);
+  auto block_order = ParseFeatureArgs({"ssim=exact=false"});
+  ASSERT_TRUE(block_order.ok()) << block_order.status();
+  EXPECT_FALSE(block_order->ssim->exact);
+  EXPECT_EQ(FormatFeatureArgs(*block_order), FormatFeatureArgs(*ParseFeatureArgs({"ssim=fast_sum=1"})));
 }
 
 TEST(ValidateFeatureSet, NeedsAFeatureAndAScaleInRange) {
@@ -104,7 +116,7 @@ TEST(FormatFeatureArgs, RoundTripsThroughTheParser) {
   set.ssim->enable_db = true;
   const std::vector<std::string> args = FormatFeatureArgs(set);
   EXPECT_THAT(args, ElementsAre("float_ssim=scale=4:enable_db=false:clip_db=true:enable_lcs=false",
-                                "ssim=enable_db=true:exact=false"));
+                                "ssim=enable_db=true:fast_sum=false"));
   auto parsed = ParseFeatureArgs(args);
   ASSERT_TRUE(parsed.ok());
   EXPECT_EQ(FormatFeatureArgs(*parsed), args);
