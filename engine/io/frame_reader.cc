@@ -85,6 +85,7 @@ absl::StatusOr<std::unique_ptr<FrameReader>> FrameReader::FromFd(
   std::setvbuf(file, nullptr, _IOFBF, 1 << 20);
   Geometry geometry;
   uint64_t header_bytes = 0;
+  std::string frame_rate;
   if (format == FileFormat::kRawYuv) {
     if (!raw_geometry.has_value()) {
       std::fclose(file);
@@ -106,6 +107,7 @@ absl::StatusOr<std::unique_ptr<FrameReader>> FrameReader::FromFd(
                           absl::StrCat(name, ": ", header.status().message()));
     }
     geometry = header->geometry;
+    frame_rate = header->frame_rate;
     header_bytes = line.size() + 1;
     if (raw_geometry.has_value() &&
         (raw_geometry->width != geometry.width || raw_geometry->height != geometry.height ||
@@ -123,6 +125,7 @@ absl::StatusOr<std::unique_ptr<FrameReader>> FrameReader::FromFd(
   }
   std::unique_ptr<FrameReader> reader(new FrameReader(file, std::move(name), format, geometry));
   reader->header_bytes_ = header_bytes;
+  reader->frame_rate_ = std::move(frame_rate);
   return reader;
 }
 

@@ -41,6 +41,8 @@ class FrameReader {
 
   const Geometry& geometry() const { return geometry_; }
   const std::string& name() const { return name_; }
+  // The .y4m header's frame rate as written ("num:den"); empty for raw files or when absent.
+  const std::string& frame_rate() const { return frame_rate_; }
   // Frames returned or skipped so far.
   uint64_t frames_read() const { return frames_read_; }
   // Frames in the file, from its size (exact for raw files; for .y4m it assumes frame headers
@@ -70,6 +72,7 @@ class FrameReader {
   const Geometry geometry_;
   uint64_t frames_read_ = 0;
   uint64_t header_bytes_ = 0;
+  std::string frame_rate_;
   std::string chroma_scratch_;
 };
 

@@ -1,0 +1,297 @@
+#include "engine/media/video_decoder.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <numeric>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "engine/media/pixel_formats.h"
+
+extern "C" {
+#include <libavutil/mem.h>
+}
+
+namespace ssimd {
+namespace {
+
+constexpr int kIoBufferBytes = 64 * 1024;
+
+// Nested opens (HLS or DASH playlists, concat lists, image sequences, external references in
+// mov) would reach files outside the caller's control: every such open fails.
+int RefuseNestedOpen(AVFormatContext* /*s*/, AVIOContext** /*pb*/, const char* /*url*/,
+                     int /*flags*/, AVDictionary** /*options*/) {
+  return AVERROR(EPERM);
+}
+
+}  // namespace
+
+std::string FrameRateText(const FrameRate& rate) {
+  if (!rate.known()) return "unknown";
+  return absl::StrCat(rate.num, "/", rate.den);
+}
+
+bool SameFrameRate(const FrameRate& a, const FrameRate& b) {
+  if (!a.known() || !b.known()) return false;
+  return static_cast<int64_t>(a.num) * b.den == static_cast<int64_t>(b.num) * a.den;
+}
+
+// The bytes libavformat reads, through its custom I/O callbacks.
+struct VideoDecoder::Input {
+  int fd = -1;                // a file, or
+  absl::string_view memory;   // bytes in memory
+  int64_t position = 0;       // in `memory`
+  AVIOContext* io = nullptr;
+
+  ~Input() {
+    if (io != nullptr) {
+      av_freep(&io->buffer);
+      avio_context_free(&io);
+    }
+    if (fd >= 0) ::close(fd);
+  }
+
+  static int Read(void* opaque, uint8_t* buf, int size) {
+    auto* in = static_cast<Input*>(opaque);
+    if (in->fd >= 0) {
+      ssize_t got;
+      do {
+        got = ::read(in->fd, buf, size);
+      } while (got < 0 && errno == EINTR);
+      if (got < 0) return AVERROR(errno);
+      return got == 0 ? AVERROR_EOF : static_cast<int>(got);
+    }
+    const int64_t left = static_cast<int64_t>(in->memory.size()) - in->position;
+    if (left <= 0) return AVERROR_EOF;
+    const int n = static_cast<int>(std::min<int64_t>(left, size));
+    std::copy_n(in->memory.data() + in->position, n, buf);
+    in->position += n;
+    return n;
+  }
+
+  static int64_t Seek(void* opaque, int64_t offset, int whence) {
+    auto* in = static_cast<Input*>(opaque);
+    const int mode = whence & ~AVSEEK_FORCE;
+    if (in->fd >= 0) {
+      if (mode == AVSEEK_SIZE) {
+        struct stat st;
+        return ::fstat(in->fd, &st) == 0 ? static_cast<int64_t>(st.st_size) : AVERROR(errno);
+      }
+      const off_t at = ::lseek(in->fd, offset, mode);
+      return at < 0 ? AVERROR(errno) : static_cast<int64_t>(at);
+    }
+    const int64_t size = static_cast<int64_t>(in->memory.size());
+    int64_t target;
+    switch (mode) {
+      case AVSEEK_SIZE: return size;
+      case SEEK_SET: target = offset; break;
+      case SEEK_CUR: target = in->position + offset; break;
+      case SEEK_END: target = size + offset; break;
+      default: return AVERROR(EINVAL);
+    }
+    if (target < 0 || target > size) return AVERROR(EINVAL);
+    in->position = target;
+    return target;
+  }
+};
+
+VideoDecoder::VideoDecoder(std::unique_ptr<Input> input, std::string name)
+    : input_(std::move(input)), name_(std::move(name)) {}
+
+VideoDecoder::~VideoDecoder() {
+  codec_.reset();
+  // The I/O context is the caller's (flag AVFMT_FLAG_CUSTOM_IO): Input frees it afterwards.
+  avformat_close_input(&format_);
+}
+
+absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::OpenFd(int fd, std::string name,
+                                                                   const DecodeLimits& limits) {
+  auto input = std::make_unique<Input>();
+  input->fd = fd;
+  return Open(std::move(input), std::move(name), limits);
+}
+
+absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::OpenMemory(
+    absl::string_view bytes, std::string name, const DecodeLimits& limits) {
+  auto input = std::make_unique<Input>();
+  input->memory = bytes;
+  return Open(std::move(input), std::move(name), limits);
+}
+
+absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::Open(std::unique_ptr<Input> input,
+                                                                 std::string name,
+                                                                 const DecodeLimits& limits) {
+  auto* buffer = static_cast<unsigned char*>(av_malloc(kIoBufferBytes));
+  if (buffer == nullptr) return absl::ResourceExhaustedError("out of memory for file input");
+  input->io = avio_alloc_context(buffer, kIoBufferBytes, /*write_flag=*/0, input.get(),
+                                 &Input::Read, nullptr, &Input::Seek);
+  if (input->io == nullptr) {
+    av_free(buffer);
+    return absl::ResourceExhaustedError("out of memory for file input");
+  }
+  std::unique_ptr<VideoDecoder> decoder(new VideoDecoder(std::move(input), std::move(name)));
+  absl::Status status = decoder->OpenStream(limits);
+  if (!status.ok()) return status;
+  return decoder;
+}
+
+absl::Status VideoDecoder::OpenStream(const DecodeLimits& limits) {
+  format_ = avformat_alloc_context();
+  if (format_ == nullptr) return absl::ResourceExhaustedError("out of memory for a demuxer");
+  format_->pb = input_->io;
+  format_->flags |= AVFMT_FLAG_CUSTOM_IO;
+  format_->io_open = &RefuseNestedOpen;
+  // The name only helps the format probe (by extension); nothing is opened by it.
+  int rc = avformat_open_input(&format_, name_.c_str(), nullptr, nullptr);
+  if (rc < 0) {
+    // avformat_open_input frees the context on failure.
+    format_ = nullptr;
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: not a media file FFmpeg can read (%s)", name_, AvErrorText(rc)));
+  }
+  rc = avformat_find_stream_info(format_, nullptr);
+  if (rc < 0) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: cannot read the container's streams (%s); is the file truncated?", name_,
+        AvErrorText(rc)));
+  }
+  rc = av_find_best_stream(format_, AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
+  if (rc < 0) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: the file has no video stream (%d stream(s), none of them video)", name_,
+        format_->nb_streams));
+  }
+  stream_index_ = rc;
+  AVStream* stream = format_->streams[stream_index_];
+  const AVCodecParameters* par = stream->codecpar;
+  info_.container = format_->iformat->name;
+  info_.codec = avcodec_get_name(par->codec_id);
+  const AVCodec* codec = avcodec_find_decoder(par->codec_id);
+  if (codec == nullptr) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: the video codec %s is not supported by this server's FFmpeg", name_, info_.codec));
+  }
+  if (par->width > limits.max_dimension || par->height > limits.max_dimension ||
+      static_cast<int64_t>(par->width) * par->height > limits.max_pixels) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: the video is %dx%d, over this server's limits (%d pixels a side, %d pixels)", name_,
+        par->width, par->height, limits.max_dimension, limits.max_pixels));
+  }
+  codec_.reset(avcodec_alloc_context3(codec));
+  if (codec_ == nullptr) return absl::ResourceExhaustedError("out of memory for a decoder");
+  rc = avcodec_parameters_to_context(codec_.get(), par);
+  if (rc < 0) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: bad %s stream parameters (%s)", name_, info_.codec, AvErrorText(rc)));
+  }
+  // The decoder refuses to allocate pictures over the limit, whatever the stream says later.
+  codec_->max_pixels = limits.max_pixels;
+  // Report bitstream errors instead of concealing them: a score over concealed pictures would be
+  // a wrong score.
+  codec_->err_recognition |= AV_EF_EXPLODE;
+  // One thread per decoder: the server decodes several files at once, and the output does not
+  // depend on threading.
+  codec_->thread_count = 1;
+  codec_->pkt_timebase = stream->time_base;
+  rc = avcodec_open2(codec_.get(), codec, nullptr);
+  if (rc < 0) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: cannot open the %s decoder (%s)", name_, info_.codec, AvErrorText(rc)));
+  }
+  info_.width = codec_->width;
+  info_.height = codec_->height;
+  info_.pixel_format = codec_->pix_fmt;
+  AVRational rate = stream->avg_frame_rate;
+  if (rate.num <= 0 || rate.den <= 0) rate = stream->r_frame_rate;
+  if (rate.num > 0 && rate.den > 0) {
+    const int common = std::gcd(rate.num, rate.den);
+    info_.frame_rate = FrameRate{rate.num / common, rate.den / common};
+  }
+  packet_.reset(av_packet_alloc());
+  frame_.reset(av_frame_alloc());
+  if (packet_ == nullptr || frame_ == nullptr) {
+    return absl::ResourceExhaustedError("out of memory for decoding");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status VideoDecoder::FrameError(absl::string_view what, int code) const {
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "%s: frame %d: %s (%s); the frames before it were read", name_, frames_decoded_, what,
+      AvErrorText(code)));
+}
+
+absl::Status VideoDecoder::CheckFrame(const AVFrame& frame) const {
+  if (frame.width <= 0 || frame.height <= 0) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s: frame %d: the decoder returned an empty picture", name_,
+                        frames_decoded_));
+  }
+  if ((frame.flags & AV_FRAME_FLAG_CORRUPT) != 0 || frame.decode_error_flags != 0) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: frame %d: the video stream is corrupt (the decoder marked the picture damaged); "
+        "the frames before it were read",
+        name_, frames_decoded_));
+  }
+  // The size and format of the first frame hold for the whole file: a ladder rendition that
+  // changes resolution midway has no single upscale to the source.
+  if (info_.width != 0 && (frame.width != info_.width || frame.height != info_.height)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: frame %d is %dx%d but the stream started at %dx%d; files that change size are not "
+        "supported",
+        name_, frames_decoded_, frame.width, frame.height, info_.width, info_.height));
+  }
+  if (frame.format != info_.pixel_format) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: frame %d is %s but the stream started as %s; files that change pixel format are "
+        "not supported",
+        name_, frames_decoded_, PixelFormatName(static_cast<AVPixelFormat>(frame.format)),
+        PixelFormatName(info_.pixel_format)));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<const AVFrame*> VideoDecoder::Next() {
+  if (ended_) return nullptr;
+  av_frame_unref(frame_.get());
+  while (true) {
+    int rc = avcodec_receive_frame(codec_.get(), frame_.get());
+    if (rc == 0) {
+      if (frames_decoded_ == 0 && info_.pixel_format != frame_->format) {
+        // Some decoders settle the format only with the first picture.
+        info_.pixel_format = static_cast<AVPixelFormat>(frame_->format);
+      }
+      absl::Status checked = CheckFrame(*frame_);
+      if (!checked.ok()) return checked;
+      ++frames_decoded_;
+      return frame_.get();
+    }
+    if (rc == AVERROR_EOF) {
+      ended_ = true;
+      return nullptr;
+    }
+    if (rc != AVERROR(EAGAIN)) return FrameError("the video stream is corrupt", rc);
+    if (draining_) return FrameError("the decoder stopped early", rc);
+    rc = av_read_frame(format_, packet_.get());
+    if (rc == AVERROR_EOF) {
+      draining_ = true;
+      rc = avcodec_send_packet(codec_.get(), nullptr);
+      if (rc < 0 && rc != AVERROR_EOF) return FrameError("the video stream is corrupt", rc);
+      continue;
+    }
+    if (rc < 0) return FrameError("the container is corrupt or truncated", rc);
+    if (packet_->stream_index != stream_index_) {
+      av_packet_unref(packet_.get());
+      continue;
+    }
+    rc = avcodec_send_packet(codec_.get(), packet_.get());
+    av_packet_unref(packet_.get());
+    if (rc < 0 && rc != AVERROR(EAGAIN)) return FrameError("the video stream is corrupt", rc);
+  }
+}
+
+}  // namespace ssimd

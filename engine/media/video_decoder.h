@@ -1,0 +1,96 @@
+// Demuxes and decodes the first video stream of a media file with FFmpeg's libavformat and
+// libavcodec: whatever container and codec Debian's FFmpeg reads. Input comes from an open
+// descriptor (the server opens files itself, inside its files root) or from memory; the decoder
+// never opens anything else (playlists and references to other files are refused).
+#ifndef SSIMD_ENGINE_MEDIA_VIDEO_DECODER_H_
+#define SSIMD_ENGINE_MEDIA_VIDEO_DECODER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "engine/media/av_handles.h"
+#include "engine/picture.h"
+
+namespace ssimd {
+
+struct FrameRate {
+  int num = 0;
+  int den = 1;
+  bool known() const { return num > 0 && den > 0; }
+};
+
+std::string FrameRateText(const FrameRate& rate);  // "24/1", or "unknown"
+// Equal as rationals (30000/1001 equals 60000/2002); unknown rates equal nothing.
+bool SameFrameRate(const FrameRate& a, const FrameRate& b);
+
+// Bounds on what a file may make the decoder allocate. They hold on what is decoded, not only on
+// what the container declares.
+struct DecodeLimits {
+  int max_dimension = kMaxDimension;
+  int64_t max_pixels = kMaxPixels;
+};
+
+struct VideoStreamInfo {
+  int width = 0;
+  int height = 0;
+  AVPixelFormat pixel_format = AV_PIX_FMT_NONE;
+  FrameRate frame_rate;
+  std::string codec;      // e.g. "h264"
+  std::string container;  // e.g. "mov,mp4,m4a,3gp,3g2,mj2"
+};
+
+class VideoDecoder {
+ public:
+  // Takes over `fd` (closed on destruction, also on failure). `name` is used in messages.
+  // INVALID_ARGUMENT for an unreadable container, no video stream, an unsupported codec or a
+  // picture over `limits`.
+  static absl::StatusOr<std::unique_ptr<VideoDecoder>> OpenFd(int fd, std::string name,
+                                                              const DecodeLimits& limits);
+  // Reads from `bytes`, which must outlive the decoder.
+  static absl::StatusOr<std::unique_ptr<VideoDecoder>> OpenMemory(absl::string_view bytes,
+                                                                  std::string name,
+                                                                  const DecodeLimits& limits);
+
+  ~VideoDecoder();
+  VideoDecoder(const VideoDecoder&) = delete;
+  VideoDecoder& operator=(const VideoDecoder&) = delete;
+
+  const VideoStreamInfo& info() const { return info_; }
+  const std::string& name() const { return name_; }
+  // Frames returned so far.
+  uint64_t frames_decoded() const { return frames_decoded_; }
+
+  // The next frame in presentation order, valid until the next call; nullptr after the last.
+  // INVALID_ARGUMENT naming the file and the frame for a corrupt or truncated stream, or a frame
+  // whose size or format differs from the first one's.
+  absl::StatusOr<const AVFrame*> Next();
+
+ private:
+  struct Input;
+  VideoDecoder(std::unique_ptr<Input> input, std::string name);
+  static absl::StatusOr<std::unique_ptr<VideoDecoder>> Open(std::unique_ptr<Input> input,
+                                                            std::string name,
+                                                            const DecodeLimits& limits);
+  absl::Status OpenStream(const DecodeLimits& limits);
+  absl::Status CheckFrame(const AVFrame& frame) const;
+  absl::Status FrameError(absl::string_view what, int code) const;
+
+  std::unique_ptr<Input> input_;
+  const std::string name_;
+  AVFormatContext* format_ = nullptr;
+  AvCodecContextPtr codec_;
+  AvPacketPtr packet_;
+  AvFramePtr frame_;
+  int stream_index_ = -1;
+  bool draining_ = false;
+  bool ended_ = false;
+  uint64_t frames_decoded_ = 0;
+  VideoStreamInfo info_;
+};
+
+}  // namespace ssimd
+
+#endif  // SSIMD_ENGINE_MEDIA_VIDEO_DECODER_H_
