@@ -1,6 +1,7 @@
 // Holds kernels/decimate.h (the exact int64 window sum the GPU runs) and the CPU engine's
 // decimated planes against libvmaf's iqa_decimate() arithmetic written out literally: binary32
-// products accumulated in binary64 in (v, u) order, one final binary32 rounding (docs/numerics.md §4).
+// products accumulated in binary64 in (v, u) order, one final binary32 rounding
+// (docs/numerics.md §4).
 #include "kernels/decimate.h"
 
 #include <cstring>
@@ -22,7 +23,8 @@ int Reflect(int i, int n) {
   return m < n ? m : 2 * n - 1 - m;
 }
 
-// libvmaf's decimation of one plane, as docs/numerics.md §4 describes it. `samples` are raw integers.
+// libvmaf's decimation of one plane, as docs/numerics.md §4 describes it. `samples` are raw
+// integers.
 std::vector<float> LiteralDecimate(const std::vector<uint16_t>& samples, int w, int h, int bd,
                                    int f, int* out_w, int* out_h) {
   const float divisor = static_cast<float>(1 << (bd - 8));

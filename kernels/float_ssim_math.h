@@ -72,7 +72,8 @@ SSIMD_HD inline SsimPixelTerms FloatSsimPixel(const GaussianMoments& m) {
 }
 
 // The frame score from a raster-order binary64 sum: f32(sum / N) widened, where N = w' * h' as a C
-// int product. N <= 0 (pictures smaller than the window) gives libvmaf's NaN / -0 / +0 (docs/numerics.md §9).
+// int product. N <= 0 (pictures smaller than the window) gives libvmaf's NaN / -0 / +0
+// (docs/numerics.md §9).
 SSIMD_HD inline double FloatSsimMean(double sum, int valid_width, int valid_height) {
   const int n = valid_width * valid_height;
   return static_cast<double>(static_cast<float>(sum / static_cast<double>(n)));

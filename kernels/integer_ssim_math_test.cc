@@ -1,4 +1,5 @@
-// The integer ssim per-pixel arithmetic (kernels/integer_ssim_math.h) against docs/numerics.md §10-§13.
+// The integer ssim per-pixel arithmetic (kernels/integer_ssim_math.h) against
+// docs/numerics.md §10-§13.
 #include "kernels/integer_ssim_math.h"
 
 #include <cmath>
@@ -8,7 +9,8 @@
 namespace ssimd {
 namespace {
 
-// libvmaf's gaussian_filter_init(sigma = 1.5, max_len = 5) with KERNEL_WEIGHT 256 (docs/numerics.md §10).
+// libvmaf's gaussian_filter_init(sigma = 1.5, max_len = 5) with KERNEL_WEIGHT 256
+// (docs/numerics.md §10).
 TEST(IntegerWindow, TapsFollowLibvmafsConstruction) {
   const double sigma = 1.5;
   const int radius =

@@ -43,8 +43,8 @@ class CpuScorerTest : public ::testing::Test {
   std::unique_ptr<Scorer> scorer_ = MakeCpuScorer({.threads = 2});
 };
 
-// docs/numerics.md §14: of the 256 flat 8-bit values, 59, 119, 14 and 3 miss 1 on identical 1x1, 2x2,
-// 3x3 and 4x4 frames (25, 49, 6 and 0 of them above 1).
+// docs/numerics.md §14: of the 256 flat 8-bit values, 59, 119, 14 and 3 miss 1 on identical 1x1,
+// 2x2, 3x3 and 4x4 frames (25, 49, 6 and 0 of them above 1).
 TEST_F(CpuScorerTest, IntegerSsimFlatIdenticalTinyFramesMissOneAsLibvmaf) {
   const int expected_miss[] = {59, 119, 14, 3};
   const int expected_above[] = {25, 49, 6, 0};

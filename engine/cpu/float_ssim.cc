@@ -72,8 +72,8 @@ struct HorizontalBand {
   }
 };
 
-// Horizontal 11-tap pass of one plane row r into the band (docs/numerics.md §5); products f32(R*R) etc. are
-// formed per sample first, as libvmaf does.
+// Horizontal 11-tap pass of one plane row r into the band (docs/numerics.md §5); products f32(R*R)
+// etc. are formed per sample first, as libvmaf does.
 void HorizontalRow(const FloatPlane& ref, const FloatPlane& dist, int64_t r, HorizontalBand& band,
                    std::vector<float>& scratch) {
   const int w = ref.width;

@@ -25,8 +25,8 @@ struct Taps {
   }
 };
 
-// Horizontal moments of one row: the 9-tap window clipped at the row's ends (docs/numerics.md §11). Integer
-// sums are exact, so splitting off the edge columns changes nothing.
+// Horizontal moments of one row: the 9-tap window clipped at the row's ends (docs/numerics.md §11).
+// Integer sums are exact, so splitting off the edge columns changes nothing.
 template <typename Sample>
 void HorizontalRow(const Sample* ref, const Sample* dist, int width, const Taps& taps,
                    IntegerMoments* out) {

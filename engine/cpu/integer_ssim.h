@@ -1,6 +1,7 @@
-// The integer `ssim` extractor on the CPU, bit for bit (docs/numerics.md §10-§14), with the one deliberate
-// difference at 16 bit: the constants use the true peak^2 (docs/adr/0011). Per-pixel arithmetic
-// comes from kernels/integer_ssim_math.h; this file arranges passes, threads and the sums.
+// The integer `ssim` extractor on the CPU, bit for bit (docs/numerics.md §10-§14), with the one
+// deliberate difference at 16 bit: the constants use the true peak^2 (docs/adr/0011). Per-pixel
+// arithmetic comes from kernels/integer_ssim_math.h; this file arranges passes, threads and the
+// sums.
 #ifndef SSIMD_ENGINE_CPU_INTEGER_SSIM_H_
 #define SSIMD_ENGINE_CPU_INTEGER_SSIM_H_
 

@@ -1,6 +1,6 @@
-// Integer ssim against a direct transcription of docs/numerics.md §10-§12 (2-D window loops, no separable
-// passes, no bands, no threads), and the 16-bit constants: ssimd uses the true peak^2 where
-// libvmaf's int32 product wraps (docs/adr/0011).
+// Integer ssim against a direct transcription of docs/numerics.md §10-§12 (2-D window loops, no
+// separable passes, no bands, no threads), and the 16-bit constants: ssimd uses the true peak^2
+// where libvmaf's int32 product wraps (docs/adr/0011).
 #include "engine/cpu/integer_ssim.h"
 
 #include <cstring>
@@ -78,7 +78,8 @@ TEST(IntegerSsim, EqualsTheDirectFormulaAtEveryDepthAndSize) {
 }
 
 // At 16 bit, libvmaf's int32 65535*65535 wraps to -131071, making C1 and C2 negative and scores
-// above 1 possible on near-black noise (docs/numerics.md §13). ssimd keeps the true constants: SSIM stays <= 1.
+// above 1 possible on near-black noise (docs/numerics.md §13). ssimd keeps the true constants: SSIM
+// stays <= 1.
 TEST(IntegerSsim, SixteenBitUsesTheTruePeakSquared) {
   ThreadPool pool(1);
   const TestPlane ref = NoisyPlane(32, 32, 16, 21, 3, 6);

@@ -42,8 +42,8 @@ double SumInOrder(const double* values, size_t count);
 int64_t IntegerSsimWeightSum(int width, int height);
 
 // Up to this many pixels the GPU sums integer ssim's per-pixel terms on the host in index order,
-// bit-identical to the CPU (docs/numerics.md §14, §16); above it, unless `exact` is set, it adds per-block
-// sums, within IntegerSsimBlockSumBound of the CPU.
+// bit-identical to the CPU (docs/numerics.md §14, §16); above it, unless `exact` is set, it adds
+// per-block sums, within IntegerSsimBlockSumBound of the CPU.
 inline constexpr int64_t kOrderedSsimMaxPixels = 4096;
 
 // The most integer ssim from the GPU's block sums can differ from the CPU's raster-order sum,

@@ -2,7 +2,7 @@
 // pool's behaviour under concurrency, errors and a lost device. Every test skips, saying why, where
 // no GPU can be used (a CPU-only build, or no device). main() prints what was compared.
 //
-// Reference clips: $SSIMD_REFERENCE_DIR, else ../shared/reference beside the source tree, else the
+// Reference clips: the full set named by $SSIMD_REFERENCE_DIR (optional external data), else the
 // checked-in subset tests/data/reference.
 #include "engine/gpu/gpu_scorer.h"
 
@@ -481,7 +481,8 @@ TEST(GpuIntegerSsimTest, EveryFlat8BitLevelOnTinyFrames) {
       CompareWithCpu(*Gpu().scorer, g, IntegerSsim(true, false), PairOf(flat, flat));
     }
   }
-  // docs/numerics.md §14: 59 + 119 + 14 + 3 flat levels miss 1 on 1x1 .. 4x4 (the device reproduces it).
+  // docs/numerics.md §14: 59 + 119 + 14 + 3 flat levels miss 1 on 1x1 .. 4x4 (the device reproduces
+  // it).
   EXPECT_EQ(not_one, 59 + 119 + 14 + 3);
 }
 
@@ -551,8 +552,7 @@ class CheckedGpuScorer final : public Scorer {
 
 TEST(GpuReferenceTest, EveryClipMatchesLibvmafAndTheCpu) {
   SKIP_WITHOUT_GPU();
-  std::string dir =
-      testing::FindReferenceDirectory("engine/gpu/gpu_scorer_test.cc", "../shared/reference");
+  std::string dir = testing::FullReferenceDirectory();
   if (dir.empty()) dir = testing::RunfilePath("tests/data/reference");
   absl::StatusOr<testing::ReferenceSet> set = testing::LoadReferenceSet(dir);
   if (!set.ok()) {
@@ -598,6 +598,7 @@ TEST(GpuPoolTest, ManyThreadsShareTheDevicesAndGetTheCpuScores) {
     job.dist = Distort(job.ref, k, 8);
     job.features = FloatSsim(0, k % 2 == 0);
     job.features.ssim = IntegerSsimOptions{};
+    job.features.ssim->exact = false;  // the opt-in block-order sum (fast_sum=true)
     absl::StatusOr<ScoreResult> cpu =
         Cpu().Score(job.geometry, job.features, PairOf(job.ref, job.dist));
     ASSERT_TRUE(cpu.ok());

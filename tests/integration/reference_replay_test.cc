@@ -1,6 +1,6 @@
 // libvmaf's reference clips streamed through ScoreClip on a real server: every frame's every
 // value equals libvmaf's binary64 output bit for bit, under every option set of the checked-in
-// subset (tests/data/reference, frames of ../shared/reference).
+// subset (tests/data/reference, frames of the full reference set).
 #include <iostream>
 #include <map>
 #include <string>

@@ -1,5 +1,6 @@
-// Finds the reference set for tests: $SSIMD_REFERENCE_DIR if set, else `relative` resolved against
-// the source tree (found through a runfile's real path, since tests run from the runfiles tree).
+// Locates the reference sets for tests: the checked-in subset (a runfile) and the optional full
+// set, which is external data named by $SSIMD_REFERENCE_DIR (tools/test.sh sets it when the data
+// is present on the machine; tests/data/reference/README.md describes it).
 #ifndef SSIMD_TESTS_REFERENCE_REFERENCE_DIR_H_
 #define SSIMD_TESTS_REFERENCE_REFERENCE_DIR_H_
 
@@ -7,10 +8,8 @@
 
 namespace ssimd::testing {
 
-// `marker` is a runfile path inside the workspace (e.g. "tests/reference/reference_dir.h") listed
-// in the test's data; `relative` is a directory relative to the workspace root (e.g.
-// "../shared/reference"). Returns "" when no directory holding expected_scores.json is found.
-std::string FindReferenceDirectory(const std::string& marker, const std::string& relative);
+// The directory $SSIMD_REFERENCE_DIR names, when it holds expected_scores.json; "" otherwise.
+std::string FullReferenceDirectory();
 
 // The runfiles path of a workspace file.
 std::string RunfilePath(const std::string& workspace_path);

@@ -1,6 +1,6 @@
-// Replays the whole reference set (../shared/reference beside the source tree, or
-// $SSIMD_REFERENCE_DIR): every frame of every pair under every option set, compared with
-// libvmaf's binary64 values bit for bit. Skips, saying why, where the set is absent.
+// Replays the whole reference set (external data named by $SSIMD_REFERENCE_DIR, which
+// tools/test.sh sets where the data is present): every frame of every pair under every option set,
+// compared with libvmaf's binary64 values bit for bit. Skips, saying why, where the set is absent.
 #include <iostream>
 #include <string>
 #include <vector>
@@ -14,8 +14,7 @@ namespace ssimd::testing {
 namespace {
 
 const std::string& ReferenceDirectory() {
-  static const std::string* const dir = new std::string(
-      FindReferenceDirectory("tests/reference/reference_full_test.cc", "../shared/reference"));
+  static const std::string* const dir = new std::string(FullReferenceDirectory());
   return *dir;
 }
 
@@ -46,9 +45,10 @@ class FullReferenceSet : public ::testing::TestWithParam<std::string> {};
 TEST_P(FullReferenceSet, EveryFrameBitIdentical) {
   const ReferenceSet* set = LoadedSet();
   if (set == nullptr) {
-    GTEST_SKIP() << "reference set not found: set SSIMD_REFERENCE_DIR or place it at "
-                    "../shared/reference beside the source tree (the checked-in subset in "
-                    "tests/data/reference is tested by reference_subset_test)";
+    GTEST_SKIP() << "full reference set not given: run tools/test.sh where the data is present, "
+                    "or pass --test_env=SSIMD_REFERENCE_DIR=<directory with "
+                    "expected_scores.json> (the checked-in subset in tests/data/reference is "
+                    "tested by reference_subset_test)";
   }
   const ReferencePair* pair = nullptr;
   for (const ReferencePair& p : set->pairs) {

@@ -1,4 +1,4 @@
-// The reference clips and libvmaf's per-frame scores (shared/reference layout: expected_scores.json
+// The reference clips and libvmaf's per-frame scores (the set's layout: expected_scores.json
 // beside clips/*.yuv.xz), and a replay that scores every frame of every option set and compares
 // the binary64 values bit for bit.
 #ifndef SSIMD_TESTS_REFERENCE_REFERENCE_SET_H_
@@ -28,7 +28,8 @@ struct ReferencePair {
   bool float_ssim_defined = true;
   // config name (e.g. "float_ssim_scale3") -> metric -> per-frame value.
   std::map<std::string, ConfigScores> scores;
-  // Where float_ssim is undefined: what upstream libvmaf returns (docs/numerics.md §9), if recorded.
+  // Where float_ssim is undefined: what upstream libvmaf returns (docs/numerics.md §9), if
+  // recorded.
   std::vector<double> upstream_float_ssim;
 };
 
