@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Cuts the checked-in reference subset out of the full reference set.
 
-Usage: make_subset.py FULL_SET_DIR OUT_DIR   (e.g. ../shared/reference tests/data/reference)
+Usage: make_subset.py FULL_SET_DIR OUT_DIR
 
 Keeps the pairs below, each limited to its first N frames (frames are scored independently, so
 the expected values of the kept frames are unchanged), recompresses the trimmed clips with
