@@ -44,6 +44,12 @@ ABSL_FLAG(std::vector<std::string>, default_percentiles,
 ABSL_FLAG(absl::Duration, grace_period, absl::Seconds(30),
           "On SIGTERM/SIGINT: how long running streams may take to finish before they are "
           "cancelled.");
+ABSL_FLAG(absl::Duration, max_connection_age, absl::Minutes(5),
+          "Ask a client connection older than this to reconnect (GOAWAY), so long-lived clients "
+          "spread over replicas added since; 0 turns it off.");
+ABSL_FLAG(absl::Duration, max_connection_age_grace, absl::Hours(1),
+          "After --max_connection_age: how long the streams of that connection may still run "
+          "before they are cut.");
 ABSL_FLAG(absl::Duration, health_poll_interval, absl::Seconds(1),
           "How often backend health (and device metrics) are refreshed.");
 ABSL_FLAG(bool, reflection, true, "Serve gRPC server reflection (for grpcurl and similar tools).");
@@ -117,6 +123,12 @@ absl::StatusOr<ServerFlags> ServerFlagsFromCommandLine() {
   server.health_poll_interval = absl::GetFlag(FLAGS_health_poll_interval);
   if (server.health_poll_interval <= absl::ZeroDuration()) {
     return BadFlag("health_poll_interval", "must be positive, e.g. 1s");
+  }
+  server.max_connection_age = absl::GetFlag(FLAGS_max_connection_age);
+  server.max_connection_age_grace = absl::GetFlag(FLAGS_max_connection_age_grace);
+  if (server.max_connection_age < absl::ZeroDuration() ||
+      server.max_connection_age_grace < absl::ZeroDuration()) {
+    return BadFlag("max_connection_age", "durations must not be negative (0 turns it off)");
   }
   server.reflection = absl::GetFlag(FLAGS_reflection);
   server.tls.cert_file = absl::GetFlag(FLAGS_tls_cert_file);

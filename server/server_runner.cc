@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <utility>
@@ -80,6 +81,11 @@ class ReflectionOption final : public grpc::ServerBuilderOption {
   const bool enabled_;
 };
 
+// gRPC takes durations as int milliseconds.
+int ClampedMilliseconds(absl::Duration d) {
+  return static_cast<int>(std::min<int64_t>(absl::ToInt64Milliseconds(d), INT32_MAX));
+}
+
 bool CanServe(const ServiceContext& ctx) {
   return ctx.dispatcher->CanServe(ctx.options.backend_policy);
 }
@@ -141,6 +147,12 @@ absl::StatusOr<std::unique_ptr<ServerRunner>> ServerRunner::Start(const ServerOp
   // gRPC sets SO_REUSEPORT by default: a second server on a busy port would start and silently
   // take half the connections instead of failing.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  if (options.max_connection_age > absl::ZeroDuration()) {
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_MS,
+                               ClampedMilliseconds(options.max_connection_age));
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_GRACE_MS,
+                               ClampedMilliseconds(options.max_connection_age_grace));
+  }
   builder.RegisterService(runner->service_.get());
   builder.SetOption(std::make_unique<ReflectionOption>(options.reflection));
   runner->server_ = builder.BuildAndStart();

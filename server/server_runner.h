@@ -40,6 +40,11 @@ struct ServerOptions {
   TlsOptions tls;
   bool reflection = true;
   absl::Duration health_poll_interval = absl::Seconds(1);
+  // A connection older than this is asked to close (GOAWAY) once its streams end, so a client
+  // that keeps one channel for hours reconnects and its round-robin takes in new replicas;
+  // streams still open after the grace are cut. Zero: connections live forever.
+  absl::Duration max_connection_age = absl::ZeroDuration();
+  absl::Duration max_connection_age_grace = absl::ZeroDuration();
 };
 
 // The engine the server scores with.
