@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "json/json_text.h"
 
 namespace ssimd::bench {
 namespace {
@@ -25,29 +26,36 @@ const CellResult* Find(const std::vector<CellResult>& cells, const std::string& 
   return nullptr;
 }
 
-// JSON has no NaN or infinity.
-std::string Number(double v) {
-  if (!std::isfinite(v)) return "null";
-  return absl::StrFormat("%.6g", v);
-}
+// Six significant digits: a benchmark's timings do not carry more.
+nlohmann::ordered_json Number(double v) { return JsonRounded(v, 6); }
 
-std::string CellJson(const CellResult& c) {
-  return absl::StrCat(
-      "{\"section\": ", JsonString(c.section), ", \"backend\": ", JsonString(c.backend),
-      ", \"width\": ", c.width, ", \"height\": ", c.height, ", \"bit_depth\": ", c.bit_depth,
-      ", \"concurrency\": ", c.concurrency, ", \"gpu_slots\": ", c.gpu_slots,
-      ", \"features\": ", JsonString(c.features), ", \"pairs\": ", c.pairs,
-      ", \"seconds\": ", Number(c.seconds), ", \"pairs_per_second\": ", Number(c.pairs_per_second),
-      ", \"gb_per_second\": ", Number(c.gb_per_second),
-      ", \"latency_p50_ms\": ", Number(c.latency_p50_ms),
-      ", \"latency_p99_ms\": ", Number(c.latency_p99_ms), ", \"upload_ms\": ", Number(c.upload_ms),
-      ", \"compute_ms\": ", Number(c.compute_ms), ", \"readback_ms\": ", Number(c.readback_ms),
-      ", \"queue_wait_ms\": ", Number(c.queue_wait_ms),
-      ", \"client_cores\": ", Number(c.client_cores), ", \"server_cores\": ", Number(c.server_cores),
-      ", \"scores_checked\": ", c.check.checked, ", \"scores_mismatched\": ", c.check.mismatched,
-      ", \"max_abs_score_diff\": ", Number(c.check.max_abs_diff),
-      ", \"first_mismatch\": ", JsonString(c.check.first_mismatch),
-      ", \"skipped\": ", c.skipped ? "true" : "false", ", \"error\": ", JsonString(c.error), "}");
+nlohmann::ordered_json CellJson(const CellResult& c) {
+  return {{"section", c.section},
+          {"backend", c.backend},
+          {"width", c.width},
+          {"height", c.height},
+          {"bit_depth", c.bit_depth},
+          {"concurrency", c.concurrency},
+          {"gpu_slots", c.gpu_slots},
+          {"features", c.features},
+          {"pairs", c.pairs},
+          {"seconds", Number(c.seconds)},
+          {"pairs_per_second", Number(c.pairs_per_second)},
+          {"gb_per_second", Number(c.gb_per_second)},
+          {"latency_p50_ms", Number(c.latency_p50_ms)},
+          {"latency_p99_ms", Number(c.latency_p99_ms)},
+          {"upload_ms", Number(c.upload_ms)},
+          {"compute_ms", Number(c.compute_ms)},
+          {"readback_ms", Number(c.readback_ms)},
+          {"queue_wait_ms", Number(c.queue_wait_ms)},
+          {"client_cores", Number(c.client_cores)},
+          {"server_cores", Number(c.server_cores)},
+          {"scores_checked", c.check.checked},
+          {"scores_mismatched", c.check.mismatched},
+          {"max_abs_score_diff", Number(c.check.max_abs_diff)},
+          {"first_mismatch", c.check.first_mismatch},
+          {"skipped", c.skipped},
+          {"error", c.error}};
 }
 
 std::string CheckLabel(const CellResult& c) {
@@ -57,36 +65,6 @@ std::string CheckLabel(const CellResult& c) {
 }
 
 }  // namespace
-
-std::string JsonString(const std::string& text) {
-  std::string out = "\"";
-  for (const unsigned char ch : text) {
-    switch (ch) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (ch < 0x20) {
-          out += absl::StrFormat("\\u%04x", ch);
-        } else {
-          out += static_cast<char>(ch);
-        }
-    }
-  }
-  return out + "\"";
-}
 
 std::vector<Ratio> GpuCpuRatios(const std::vector<CellResult>& cells) {
   std::vector<Ratio> out;
@@ -184,35 +162,32 @@ std::vector<TargetCheck> CheckTargets(const std::vector<CellResult>& cells,
 
 std::string ToJson(const RunInfo& info, const std::vector<CellResult>& cells,
                    const std::vector<Ratio>& ratios, const std::vector<TargetCheck>& targets) {
-  std::string out = "{\n  \"run\": {";
-  for (size_t i = 0; i < info.size(); ++i) {
-    absl::StrAppend(&out, i ? ", " : "", JsonString(info[i].first), ": ",
-                    JsonString(info[i].second));
+  nlohmann::ordered_json run = nlohmann::ordered_json::object();
+  for (const auto& [key, value] : info) run[key] = value;
+  nlohmann::ordered_json cell_list = nlohmann::ordered_json::array();
+  for (const CellResult& c : cells) cell_list.push_back(CellJson(c));
+  nlohmann::ordered_json ratio_list = nlohmann::ordered_json::array();
+  for (const Ratio& r : ratios) {
+    ratio_list.push_back({{"section", r.section},
+                          {"geometry", r.geometry},
+                          {"concurrency", r.concurrency},
+                          {"gpu_pairs_per_second", Number(r.gpu_pairs_per_second)},
+                          {"cpu_pairs_per_second", Number(r.cpu_pairs_per_second)},
+                          {"ratio", Number(r.ratio)}});
   }
-  absl::StrAppend(&out, "},\n  \"cells\": [\n");
-  for (size_t i = 0; i < cells.size(); ++i) {
-    absl::StrAppend(&out, "    ", CellJson(cells[i]), i + 1 < cells.size() ? ",\n" : "\n");
+  nlohmann::ordered_json target_list = nlohmann::ordered_json::array();
+  for (const TargetCheck& t : targets) {
+    target_list.push_back({{"name", t.name},
+                           {"target", t.target},
+                           {"measured", t.measured_at_all ? Number(t.measured) : nullptr},
+                           {"unit", t.unit},
+                           {"met", t.met}});
   }
-  absl::StrAppend(&out, "  ],\n  \"gpu_cpu_ratios\": [\n");
-  for (size_t i = 0; i < ratios.size(); ++i) {
-    const Ratio& r = ratios[i];
-    absl::StrAppend(&out, "    {\"section\": ", JsonString(r.section),
-                    ", \"geometry\": ", JsonString(r.geometry), ", \"concurrency\": ", r.concurrency,
-                    ", \"gpu_pairs_per_second\": ", Number(r.gpu_pairs_per_second),
-                    ", \"cpu_pairs_per_second\": ", Number(r.cpu_pairs_per_second),
-                    ", \"ratio\": ", Number(r.ratio), "}", i + 1 < ratios.size() ? ",\n" : "\n");
-  }
-  absl::StrAppend(&out, "  ],\n  \"targets\": [\n");
-  for (size_t i = 0; i < targets.size(); ++i) {
-    const TargetCheck& t = targets[i];
-    absl::StrAppend(&out, "    {\"name\": ", JsonString(t.name), ", \"target\": ",
-                    JsonString(t.target), ", \"measured\": ",
-                    t.measured_at_all ? Number(t.measured) : "null", ", \"unit\": ",
-                    JsonString(t.unit), ", \"met\": ", t.met ? "true" : "false", "}",
-                    i + 1 < targets.size() ? ",\n" : "\n");
-  }
-  absl::StrAppend(&out, "  ]\n}\n");
-  return out;
+  const nlohmann::ordered_json document = {{"run", run},
+                                           {"cells", cell_list},
+                                           {"gpu_cpu_ratios", ratio_list},
+                                           {"targets", target_list}};
+  return JsonText(document, 2) + "\n";
 }
 
 std::string ToTable(const RunInfo& info, const std::vector<CellResult>& cells,

@@ -47,9 +47,6 @@ std::string ToJson(const RunInfo& info, const std::vector<CellResult>& cells,
 std::string ToTable(const RunInfo& info, const std::vector<CellResult>& cells,
                     const std::vector<Ratio>& ratios, const std::vector<TargetCheck>& targets);
 
-// `text` as a JSON string literal, quotes included.
-std::string JsonString(const std::string& text);
-
 }  // namespace ssimd::bench
 
 #endif  // SSIMD_BENCH_REPORT_H_

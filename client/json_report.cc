@@ -6,6 +6,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "json/json_text.h"
 
 namespace ssimd {
 namespace {
@@ -46,33 +47,6 @@ std::string JsonNumber(double value, const NumberFormat& format) {
   return Number(value, format);
 }
 
-std::string JsonEscape(absl::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          absl::StrAppendFormat(&out, "\\u%04x", static_cast<int>(c));
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
-
 std::string FormatJsonReport(const ClipReport& report, const ReportInfo& info,
                              const NumberFormat& format) {
   std::string out = absl::StrCat("{\n  \"version\": \"", kReportVersion, "\",\n");
@@ -86,8 +60,8 @@ std::string FormatJsonReport(const ClipReport& report, const ReportInfo& info,
     for (const std::string& metric : info.metrics) {
       auto it = frame.scores().find(metric);
       if (it == frame.scores().end()) continue;
-      absl::StrAppend(&out, first ? "\n" : ",\n", "        \"", JsonEscape(metric),
-                      "\": ", JsonNumber(it->second, format));
+      absl::StrAppend(&out, first ? "\n" : ",\n", "        ", JsonQuoted(metric), ": ",
+                      JsonNumber(it->second, format));
       first = false;
     }
     absl::StrAppend(&out, "\n      }\n    }");
@@ -98,7 +72,7 @@ std::string FormatJsonReport(const ClipReport& report, const ReportInfo& info,
     auto it = report.summary.pooled().find(metric);
     if (it == report.summary.pooled().end()) continue;
     const v1::PooledScore& p = it->second;
-    absl::StrAppend(&out, first_metric ? "\n" : ",\n", "    \"", JsonEscape(metric), "\": {\n",
+    absl::StrAppend(&out, first_metric ? "\n" : ",\n", "    ", JsonQuoted(metric), ": {\n",
                     "      \"min\": ", JsonNumber(p.min(), format), ",\n",
                     "      \"max\": ", JsonNumber(p.max(), format), ",\n",
                     "      \"mean\": ", JsonNumber(p.mean(), format), ",\n",
@@ -107,11 +81,11 @@ std::string FormatJsonReport(const ClipReport& report, const ReportInfo& info,
     first_metric = false;
   }
   absl::StrAppend(&out, "\n  },\n  \"aggregate_metrics\": {\n  },\n  \"ssimd\": {\n",
-                  "    \"server\": \"", JsonEscape(info.server), "\",\n",
+                  "    \"server\": ", JsonQuoted(info.server), ",\n",
                   "    \"frames_by_backend\": {");
   bool first_backend = true;
   for (const auto& [backend, count] : report.summary.frames_by_backend()) {
-    absl::StrAppend(&out, first_backend ? "" : ", ", "\"", JsonEscape(backend), "\": ", count);
+    absl::StrAppend(&out, first_backend ? "" : ", ", JsonQuoted(backend), ": ", count);
     first_backend = false;
   }
   absl::StrAppend(&out, "},\n    \"fallback_frames\": ", report.summary.fallback_frames(), ",\n");
@@ -121,7 +95,7 @@ std::string FormatJsonReport(const ClipReport& report, const ReportInfo& info,
   for (const std::string& metric : info.metrics) {
     auto it = report.summary.pooled().find(metric);
     if (it == report.summary.pooled().end()) continue;
-    absl::StrAppend(&out, first_metric ? "\n" : ",\n", "      \"", JsonEscape(metric), "\": {");
+    absl::StrAppend(&out, first_metric ? "\n" : ",\n", "      ", JsonQuoted(metric), ": {");
     bool first_p = true;
     for (const v1::Percentile& q : it->second.percentiles()) {
       absl::StrAppend(&out, first_p ? "" : ", ", "\"", Number(q.percentile(), NumberFormat{}),
@@ -141,8 +115,7 @@ std::string FormatJsonReport(const ClipReport& report, const ReportInfo& info,
     for (const std::string& s : seen) known = known || s == frame.fallback_reason();
     if (known || seen.size() >= 8) continue;
     seen.push_back(frame.fallback_reason());
-    absl::StrAppend(&reasons, reasons.empty() ? "" : ", ", "\"",
-                    JsonEscape(frame.fallback_reason()), "\"");
+    absl::StrAppend(&reasons, reasons.empty() ? "" : ", ", JsonQuoted(frame.fallback_reason()));
   }
   absl::StrAppend(&out, "    \"fallback_reasons\": [", reasons, "]\n  }\n}\n");
   return out;

@@ -27,9 +27,6 @@ absl::StatusOr<NumberFormat> ParsePrecision(absl::string_view text);
 // A double as JSON: the format above for finite values, `null` for NaN and infinities.
 std::string JsonNumber(double value, const NumberFormat& format);
 
-// Escapes a string for a JSON string literal (without the quotes).
-std::string JsonEscape(absl::string_view text);
-
 struct ReportInfo {
   std::vector<std::string> metrics;  // metric keys in output order
   double fps = 0;                    // frames per second, wall clock, as libvmaf reports it

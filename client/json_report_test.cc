@@ -6,6 +6,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
 
 namespace ssimd {
 namespace {
@@ -77,31 +78,20 @@ TEST(FormatJsonReportTest, LibvmafShape) {
   EXPECT_THAT(json, HasSubstr("\"percentiles\": {\n      \"float_ssim\": {\"5\": 0.125}"));
 }
 
-TEST(FormatJsonReportTest, ParsesAsJson) {
+TEST(FormatJsonReportTest, ParsesAsJsonWithEveryValueInPlace) {
   ReportInfo info;
   info.metrics = {"float_ssim", "ssim"};
-  const std::string json = FormatJsonReport(TwoFrames(), info, NumberFormat());
-  // A structural check without a JSON library: balanced brackets outside strings.
-  int depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < json.size(); ++i) {
-    const char c = json[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      if (c == '"') in_string = false;
-      continue;
-    }
-    if (c == '"') in_string = true;
-    if (c == '{' || c == '[') ++depth;
-    if (c == '}' || c == ']') --depth;
-    ASSERT_GE(depth, 0);
-  }
-  EXPECT_EQ(depth, 0);
-  EXPECT_FALSE(in_string);
-}
-
-TEST(JsonEscapeTest, ControlCharactersAndQuotes) {
-  EXPECT_EQ(JsonEscape("a\"b\\c\n\x01"), "a\\\"b\\\\c\\n\\u0001");
+  info.server = "host \"a\"\n\\b";  // a label a user chose: quotes and a newline survive
+  const nlohmann::json json = nlohmann::json::parse(FormatJsonReport(TwoFrames(), info,
+                                                                      NumberFormat()));
+  ASSERT_EQ(json["frames"].size(), 2u);
+  EXPECT_EQ(json["frames"][1]["frameNum"], 1);
+  EXPECT_EQ(json["frames"][1]["metrics"]["float_ssim"].get<double>(), 0.1 + 0.2);
+  EXPECT_TRUE(json["frames"][0]["metrics"]["ssim"].is_null());
+  EXPECT_EQ(json["pooled_metrics"]["float_ssim"]["max"].get<double>(), 0.75);
+  EXPECT_EQ(json["ssimd"]["server"], info.server);
+  EXPECT_EQ(json["ssimd"]["frames_by_backend"]["cpu"], 2);
+  EXPECT_EQ(json["ssimd"]["percentiles"]["float_ssim"]["5"].get<double>(), 0.125);
 }
 
 TEST(FormatTextReportTest, OneLinePerFrameAndPooledRows) {

@@ -1,7 +1,6 @@
 #include "server/logging.h"
 
 #include <atomic>
-#include <cstdio>
 #include <memory>
 
 #include "absl/strings/ascii.h"
@@ -9,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "json/json_text.h"
 #include "server/metric_labels.h"
 #include "google/protobuf/stubs/logging.h"
 #include "server/utf8.h"
@@ -31,25 +31,7 @@ constexpr char kMessageMark = '\x1f';
 std::atomic<LogFormat> g_format{LogFormat::kText};
 
 void AppendJsonString(std::string_view text, std::string& out) {
-  out.push_back('"');
-  for (char c : ValidUtf8(text, kMaxValueBytes * 4)) {
-    switch (c) {
-      case '"': out.append("\\\""); break;
-      case '\\': out.append("\\\\"); break;
-      case '\n': out.append("\\n"); break;
-      case '\r': out.append("\\r"); break;
-      case '\t': out.append("\\t"); break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char escaped[8];
-          std::snprintf(escaped, sizeof(escaped), "\\u%04x", static_cast<unsigned char>(c));
-          out.append(escaped);
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  out.push_back('"');
+  out.append(JsonQuoted(ValidUtf8(text, kMaxValueBytes * 4)));
 }
 
 // Keys are [a-z0-9_]+ and never one of the line's own keys, so collectors can index them.

@@ -12,19 +12,37 @@
 namespace ssimd::testing {
 namespace {
 
-absl::StatusOr<double> ScoreValue(const Json& value) {
-  if (value.type == Json::Type::kNumber) return value.number;
-  if (value.type == Json::Type::kString) {
-    if (value.string == "inf") return std::numeric_limits<double>::infinity();
-    if (value.string == "-inf") return -std::numeric_limits<double>::infinity();
-    if (value.string == "nan") return std::numeric_limits<double>::quiet_NaN();
+// The member `key` of `object`, or null when it is absent (or `object` is not an object).
+const nlohmann::json& Member(const nlohmann::json& object, const char* key) {
+  static const nlohmann::json kAbsent;
+  if (!object.is_object()) return kAbsent;
+  const auto it = object.find(key);
+  return it == object.end() ? kAbsent : *it;
+}
+
+std::string Text(const nlohmann::json& value) {
+  return value.is_string() ? value.get<std::string>() : std::string();
+}
+
+double Number(const nlohmann::json& value) {
+  return value.is_number() ? value.get<double>() : 0;
+}
+
+absl::StatusOr<double> ScoreValue(const nlohmann::json& value) {
+  if (value.is_number()) return value.get<double>();
+  if (value.is_string()) {
+    const std::string text = value.get<std::string>();
+    if (text == "inf") return std::numeric_limits<double>::infinity();
+    if (text == "-inf") return -std::numeric_limits<double>::infinity();
+    if (text == "nan") return std::numeric_limits<double>::quiet_NaN();
   }
   return absl::InvalidArgumentError("a score is neither a number nor \"inf\", \"-inf\", \"nan\"");
 }
 
-absl::StatusOr<std::vector<double>> ScoreList(const Json& list) {
+absl::StatusOr<std::vector<double>> ScoreList(const nlohmann::json& list) {
   std::vector<double> out;
-  for (const Json& v : list.array) {
+  if (!list.is_array()) return absl::InvalidArgumentError("a score list is not an array");
+  for (const nlohmann::json& v : list) {
     auto value = ScoreValue(v);
     if (!value.ok()) return value.status();
     out.push_back(*value);
@@ -32,12 +50,12 @@ absl::StatusOr<std::vector<double>> ScoreList(const Json& list) {
   return out;
 }
 
-absl::StatusOr<Geometry> PairGeometry(const Json& pair) {
+absl::StatusOr<Geometry> PairGeometry(const nlohmann::json& pair) {
   Geometry g;
-  g.width = static_cast<int>(pair["width"].number);
-  g.height = static_cast<int>(pair["height"].number);
-  g.bit_depth = static_cast<int>(pair["bitdepth"].number);
-  const std::string format = pair["pix_fmt"].string;
+  g.width = static_cast<int>(Number(Member(pair, "width")));
+  g.height = static_cast<int>(Number(Member(pair, "height")));
+  g.bit_depth = static_cast<int>(Number(Member(pair, "bitdepth")));
+  const std::string format = Text(Member(pair, "pix_fmt"));
   if (format.rfind("yuv420p", 0) == 0) {
     g.chroma = ChromaFormat::k420;
   } else if (format.rfind("yuv422p", 0) == 0) {
@@ -60,37 +78,47 @@ absl::StatusOr<ReferenceSet> LoadReferenceSet(const std::string& directory) {
   if (!json.ok()) return json.status();
   ReferenceSet set;
   set.directory = directory;
-  for (const auto& [name, config] : (*json)["configs"].object) {
-    set.feature_args[name] = config["feature_arg"].string;
+  const nlohmann::json& configs = Member(*json, "configs");
+  for (auto config = configs.begin(); configs.is_object() && config != configs.end(); ++config) {
+    set.feature_args[config.key()] = Text(Member(config.value(), "feature_arg"));
   }
-  for (const Json& p : (*json)["pairs"].array) {
+  const nlohmann::json& pairs = Member(*json, "pairs");
+  if (!pairs.is_array() || pairs.empty()) {
+    return absl::InvalidArgumentError(directory + "/expected_scores.json lists no pairs");
+  }
+  for (const nlohmann::json& p : pairs) {
     ReferencePair pair;
-    pair.id = p["id"].string;
-    pair.reference_clip = directory + "/clips/" + p["ref"].string + ".xz";
-    pair.distorted_clip = directory + "/clips/" + p["dist"].string + ".xz";
+    pair.id = Text(Member(p, "id"));
+    pair.reference_clip = directory + "/clips/" + Text(Member(p, "ref")) + ".xz";
+    pair.distorted_clip = directory + "/clips/" + Text(Member(p, "dist")) + ".xz";
     auto geometry = PairGeometry(p);
     if (!geometry.ok()) {
       return absl::InvalidArgumentError(
           absl::StrFormat("pair %s: %s", pair.id, geometry.status().message()));
     }
     pair.geometry = *geometry;
-    pair.frames = static_cast<int>(p["frames"].number);
-    pair.float_ssim_defined = p["float_ssim_defined"].boolean;
-    for (const auto& [config, metrics] : p["scores"].object) {
-      for (const auto& [metric, values] : metrics.object) {
+    pair.frames = static_cast<int>(Number(Member(p, "frames")));
+    pair.float_ssim_defined = Member(p, "float_ssim_defined") == true;
+    const nlohmann::json& scores = Member(p, "scores");
+    for (auto config = scores.begin(); scores.is_object() && config != scores.end(); ++config) {
+      const nlohmann::json& metrics = config.value();
+      for (auto metric = metrics.begin(); metrics.is_object() && metric != metrics.end();
+           ++metric) {
+        const nlohmann::json& values = metric.value();
         auto list = ScoreList(values);
         if (!list.ok()) return list.status();
         if (static_cast<int>(list->size()) != pair.frames) {
           return absl::InvalidArgumentError(absl::StrFormat(
-              "pair %s %s/%s has %d values for %d frames", pair.id, config, metric, list->size(),
-              pair.frames));
+              "pair %s %s/%s has %d values for %d frames", pair.id, config.key(), metric.key(),
+              list->size(), pair.frames));
         }
-        pair.scores[config][metric] = *list;
+        pair.scores[config.key()][metric.key()] = *list;
       }
     }
-    const Json& undefined = p["float_ssim_undefined"];
-    if (undefined.Has("upstream_libvmaf_float_ssim")) {
-      auto list = ScoreList(undefined["upstream_libvmaf_float_ssim"]);
+    const nlohmann::json& upstream =
+        Member(Member(p, "float_ssim_undefined"), "upstream_libvmaf_float_ssim");
+    if (!upstream.is_null()) {
+      auto list = ScoreList(upstream);
       if (!list.ok()) return list.status();
       pair.upstream_float_ssim = *list;
     }

@@ -5,35 +5,15 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "json/json_text.h"
 
 namespace ssimd::fault_load {
 namespace {
 
 constexpr size_t kMaxProblems = 20;
 
-std::string JsonString(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          absl::StrAppendFormat(&out, "\\u%04x", static_cast<unsigned char>(c));
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
-
-std::string JsonNumber(double x) {
-  if (!std::isfinite(x)) return "null";
-  return absl::StrFormat("%.6g", x);
-}
+// Six significant digits: seconds and percentages do not carry more.
+nlohmann::ordered_json JsonNumber(double x) { return JsonRounded(x, 6); }
 
 }  // namespace
 
@@ -125,62 +105,65 @@ bool LoadReport::Passed(std::string* why) const {
 std::string ToJson(const LoadReport& r) {
   std::string why;
   const bool passed = r.Passed(&why);
-  std::string kinds;
+  nlohmann::ordered_json kinds = nlohmann::ordered_json::object();
   for (int i = 0; i < kStreamKinds; ++i) {
     const KindTotals& k = r.kinds[i];
-    absl::StrAppendFormat(
-        &kinds, "%s\"%s\": {\"streams\": %d, \"ok\": %d, \"expected_errors\": %d, "
-                "\"unexpected\": %d}",
-        i == 0 ? "" : ", ", KindName(static_cast<StreamKind>(i)), k.streams, k.ok,
-        k.expected_errors, k.unexpected);
+    kinds[KindName(static_cast<StreamKind>(i))] = {{"streams", k.streams},
+                                                   {"ok", k.ok},
+                                                   {"expected_errors", k.expected_errors},
+                                                   {"unexpected", k.unexpected}};
   }
-  std::vector<std::string> problems;
-  for (const std::string& p : r.problems) problems.push_back(JsonString(p));
-  std::string out = absl::StrFormat(
-      "{\"passed\": %s, \"failures\": %s, \"duration_seconds\": %s, \"streams\": %d, "
-      "\"kinds\": {%s}, "
-      "\"frames\": {\"sent_by_healthy_streams\": %d, \"verified\": %d, \"lost\": %d, "
-      "\"misordered\": %d, \"wrong\": %d}, \"streams_stalled\": %d, "
-      "\"refused_in_shutdown\": %d, "
-      "\"health\": {\"checks\": %d, \"failures\": %d, \"max_latency_ms\": %s}",
-      passed ? "true" : "false", JsonString(why), JsonNumber(r.duration_seconds), r.streams(),
-      kinds, r.frames_sent, r.frames_verified, r.frames_lost, r.frames_misordered,
-      r.frames_wrong, r.streams_stalled, r.refused_in_shutdown, r.health_checks,
-      r.health_failures, JsonNumber(r.health_max_latency_ms));
+  nlohmann::ordered_json out = {
+      {"passed", passed},
+      {"failures", why},
+      {"duration_seconds", JsonNumber(r.duration_seconds)},
+      {"streams", r.streams()},
+      {"kinds", kinds},
+      {"frames",
+       {{"sent_by_healthy_streams", r.frames_sent},
+        {"verified", r.frames_verified},
+        {"lost", r.frames_lost},
+        {"misordered", r.frames_misordered},
+        {"wrong", r.frames_wrong}}},
+      {"streams_stalled", r.streams_stalled},
+      {"refused_in_shutdown", r.refused_in_shutdown},
+      {"health",
+       {{"checks", r.health_checks},
+        {"failures", r.health_failures},
+        {"max_latency_ms", JsonNumber(r.health_max_latency_ms)}}}};
   if (r.server_pid != 0) {
-    absl::StrAppendFormat(
-        &out,
-        ", \"server\": {\"pid\": %d, \"alive_at_end\": %s, \"rss\": {\"measured\": %s, "
-        "\"samples_after_warmup\": %d, \"baseline_kib\": %d, \"final_kib\": %d, \"peak_kib\": %d, "
-        "\"growth_pct\": %s, \"limit_pct\": %s, \"series_kib\": [%s]}}",
-        r.server_pid, r.server_alive_at_end ? "true" : "false",
-        r.rss.measured ? "true" : "false", r.rss.samples, r.rss.baseline_kb, r.rss.final_kb,
-        r.rss.peak_kb, JsonNumber(r.rss.growth_pct), JsonNumber(r.max_rss_growth_pct),
-        absl::StrJoin(r.rss.series, ", "));
+    out["server"] = {{"pid", r.server_pid},
+                     {"alive_at_end", r.server_alive_at_end},
+                     {"rss",
+                      {{"measured", r.rss.measured},
+                       {"samples_after_warmup", r.rss.samples},
+                       {"baseline_kib", r.rss.baseline_kb},
+                       {"final_kib", r.rss.final_kb},
+                       {"peak_kib", r.rss.peak_kb},
+                       {"growth_pct", JsonNumber(r.rss.growth_pct)},
+                       {"limit_pct", JsonNumber(r.max_rss_growth_pct)},
+                       {"series_kib", r.rss.series}}}};
   }
   if (r.watch_gpu_memory) {
-    absl::StrAppendFormat(&out,
-                          ", \"gpu_memory\": {\"measured\": %s, \"samples_after_warmup\": %d, "
-                          "\"baseline_mib\": %d, \"final_mib\": %d, \"peak_mib\": %d, "
-                          "\"growth_pct\": %s}",
-                          r.gpu_memory.measured ? "true" : "false", r.gpu_memory.samples,
-                          r.gpu_memory.baseline_kb, r.gpu_memory.final_kb, r.gpu_memory.peak_kb,
-                          JsonNumber(r.gpu_memory.growth_pct));
+    out["gpu_memory"] = {{"measured", r.gpu_memory.measured},
+                         {"samples_after_warmup", r.gpu_memory.samples},
+                         {"baseline_mib", r.gpu_memory.baseline_kb},
+                         {"final_mib", r.gpu_memory.final_kb},
+                         {"peak_mib", r.gpu_memory.peak_kb},
+                         {"growth_pct", JsonNumber(r.gpu_memory.growth_pct)}};
   }
   if (r.shutdown_test) {
-    absl::StrAppendFormat(&out,
-                          ", \"shutdown\": {\"grace_seconds\": %s, "
-                          "\"streams_finished_in_grace\": %d, "
-                          "\"last_stream_after_sigterm_seconds\": %s, "
-                          "\"server_exit_after_sigterm_seconds\": %s}",
-                          JsonNumber(r.grace_seconds), r.streams_finished_in_grace,
-                          JsonNumber(r.last_stream_after_sigterm_seconds),
-                          r.server_exit_after_sigterm_seconds < 0
-                              ? "null"
-                              : JsonNumber(r.server_exit_after_sigterm_seconds));
+    out["shutdown"] = {
+        {"grace_seconds", JsonNumber(r.grace_seconds)},
+        {"streams_finished_in_grace", r.streams_finished_in_grace},
+        {"last_stream_after_sigterm_seconds", JsonNumber(r.last_stream_after_sigterm_seconds)},
+        {"server_exit_after_sigterm_seconds",
+         r.server_exit_after_sigterm_seconds < 0
+             ? nullptr
+             : JsonNumber(r.server_exit_after_sigterm_seconds)}};
   }
-  absl::StrAppend(&out, ", \"problems\": [", absl::StrJoin(problems, ", "), "]}");
-  return out;
+  out["problems"] = r.problems;
+  return JsonText(out);
 }
 
 std::string SummaryLine(const LoadReport& r) {
