@@ -1,12 +1,53 @@
 #include "engine/gpu/exact_sum.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "kernels/float_ssim_math.h"
 #include "kernels/integer_ssim_math.h"
 
 namespace ssimd {
+namespace {
+
+// Combines `pieces` (a power of two of them) pairwise with doubling strides, as a thread block's
+// shared-memory tree does: the terms' order is kept, the grouping differs from a left fold.
+ExactSumPiece CombineAsBlockTree(std::vector<ExactSumPiece> pieces) {
+  for (size_t stride = 1; stride < pieces.size(); stride *= 2) {
+    for (size_t i = 0; i + stride < pieces.size(); i += 2 * stride) {
+      pieces[i] = CombineExactSumPieces(pieces[i], pieces[i + stride]);
+    }
+  }
+  return pieces.empty() ? EmptyExactSumPiece() : pieces[0];
+}
+
+// A segment's piece on grid e: one term per thread of a kExactSumSegmentTerms block.
+ExactSumPiece SegmentPiece(const double* terms, int64_t count, int64_t segment, int e) {
+  const double scale = ExactSumGridScale(e);
+  std::vector<ExactSumPiece> pieces(kExactSumSegmentTerms, EmptyExactSumPiece());
+  const int64_t begin = segment * kExactSumSegmentTerms;
+  for (int t = 0; t < kExactSumSegmentTerms && begin + t < count; ++t) {
+    pieces[t] = ExactSumTermPiece(terms[begin + t], scale);
+  }
+  return CombineAsBlockTree(std::move(pieces));
+}
+
+// A run's piece from its segments' pieces: each of kExactSumRunThreads threads folds a
+// contiguous share in order, then the block's tree combines the shares.
+ExactSumPiece RunPiece(const std::vector<ExactSumPiece>& segments, int32_t first, int32_t end) {
+  const int32_t count = end - first;
+  const int32_t share = (count + kExactSumRunThreads - 1) / kExactSumRunThreads;
+  std::vector<ExactSumPiece> shares(kExactSumRunThreads, EmptyExactSumPiece());
+  for (int t = 0; t < kExactSumRunThreads; ++t) {
+    for (int32_t j = first + t * share; j < std::min(end, first + (t + 1) * share); ++j) {
+      shares[t] = CombineExactSumPieces(shares[t], segments[j]);
+    }
+  }
+  return CombineAsBlockTree(std::move(shares));
+}
+
+}  // namespace
 
 SumWithMagnitude AddBlockPartials(const double* partials, size_t blocks, size_t stride,
                                   size_t offset) {
@@ -69,6 +110,60 @@ double IntegerSsimBlockSumBound(int width, int height) {
                           kIntegerSsimBlockX * kIntegerSsimBlockY;
   const double weights = static_cast<double>(IntegerSsimWeightSum(width, height));
   return SummationOrderBound(threads, weights) / weights;
+}
+
+ExactSumOutcome SerialSumByRuns(const double* terms, int64_t count) {
+  const int32_t segments =
+      static_cast<int32_t>((count + kExactSumSegmentTerms - 1) / kExactSumSegmentTerms);
+  // Approximate segment sums and the approximate running sum before each segment.
+  std::vector<double> segment_sums(segments, 0.0);
+  double abs_sum = 0.0;
+  for (int64_t i = 0; i < count; ++i) {
+    segment_sums[i / kExactSumSegmentTerms] += terms[i];
+    abs_sum += std::fabs(terms[i]);
+  }
+  const double margin = ExactSumMargin(count, abs_sum);
+  std::vector<int32_t> grids(segments);
+  double running = 0.0;
+  for (int32_t j = 0; j < segments; ++j) {
+    const double start = running;
+    running += segment_sums[j];
+    grids[j] = GuessSegmentGrid(start, running, margin);
+  }
+  std::vector<ExactSumRun> runs;
+  for (int32_t j = 0; j < segments; ++j) {
+    if (j == 0 || grids[j] != grids[j - 1]) runs.push_back(ExactSumRun{j, grids[j]});
+  }
+  const int32_t run_count = static_cast<int32_t>(runs.size());
+  std::vector<ExactSumPiece> run_pieces(runs.size(), EmptyExactSumPiece());
+  std::vector<ExactSumPiece> segment_pieces(segments, EmptyExactSumPiece());
+  if (run_count <= kExactSumMaxRuns) {
+    for (int32_t j = 0; j < segments; ++j) {
+      if (grids[j] != kExactSumSerialGrid) {
+        segment_pieces[j] = SegmentPiece(terms, count, j, grids[j]);
+      }
+    }
+    for (int32_t r = 0; r < run_count; ++r) {
+      if (runs[r].grid == kExactSumSerialGrid) continue;
+      const int32_t end = r + 1 < run_count ? runs[r + 1].first_segment : segments;
+      run_pieces[r] = RunPiece(segment_pieces, runs[r].first_segment, end);
+    }
+  }
+  return ChainExactSumRuns(terms, count, runs.data(), run_count, segments, run_pieces.data(),
+                           segment_pieces.data());
+}
+
+const char* ExactSumFallbackName(int32_t fallback) {
+  switch (fallback) {
+    case kExactSumOnDevice:
+      return "none";
+    case kExactSumTooManyRuns:
+      return "too_many_runs";
+    case kExactSumSerialBudget:
+      return "serial_budget";
+    default:
+      return "unknown";
+  }
 }
 
 }  // namespace ssimd

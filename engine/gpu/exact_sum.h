@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "kernels/exact_sum_math.h"
+
 namespace ssimd {
 
 // A sum of terms and of their absolute values, each formed in binary64 in some order.
@@ -50,6 +52,16 @@ inline constexpr int64_t kOrderedSsimMaxPixels = 4096;
 // before any dB conversion (docs/adr/0022): the summation-order bound over every thread of the
 // vertical pass's block grid, with |SSIM| <= 1.
 double IntegerSsimBlockSumBound(int width, int height);
+
+// libvmaf's serial binary64 sum of `terms` (count of them), computed as the device computes it
+// (kernels/exact_sum_math.h, docs/adr/0022): approximate segment sums, guessed grids, runs,
+// pieces combined in the device's trees, the checked chain. The host model of
+// kernels/exact_sum_kernels.hip, for tests without a device: when `fallback` is kExactSumOnDevice
+// the sum is the method's own, else the caller must add the terms in order.
+ExactSumOutcome SerialSumByRuns(const double* terms, int64_t count);
+
+// A label for ExactSumFallback in metrics and logs: "none", "too_many_runs", "serial_budget".
+const char* ExactSumFallbackName(int32_t fallback);
 
 }  // namespace ssimd
 

@@ -1,0 +1,223 @@
+// SerialSumByRuns (the device's exact serial sum, compiled for the host) against the plain serial
+// loop, bit for bit, on sequences built to hit every case of the method: both signs, binade
+// crossings up and down, exact ties on even and odd partial sums, sums through zero, subnormal
+// terms, non-finite terms, and sizes from 1 term up.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "engine/gpu/exact_sum.h"
+#include "gtest/gtest.h"
+#include "kernels/exact_sum_math.h"
+
+namespace ssimd {
+namespace {
+
+uint64_t Bits(double v) {
+  uint64_t b;
+  std::memcpy(&b, &v, sizeof(b));
+  return b;
+}
+
+double PlainSerialSum(const std::vector<double>& terms) {
+  double sum = 0.0;
+  for (double t : terms) sum += t;
+  return sum;
+}
+
+// What the GPU backend reports: the method's sum, or the host's serial sum where it fell back.
+struct Checked {
+  ExactSumOutcome outcome;
+  double sum;
+};
+
+Checked SumAndCompare(const std::vector<double>& terms) {
+  const ExactSumOutcome outcome =
+      SerialSumByRuns(terms.data(), static_cast<int64_t>(terms.size()));
+  const double expected = PlainSerialSum(terms);
+  const double sum = outcome.fallback == kExactSumOnDevice ? outcome.sum : expected;
+  if (std::isnan(expected)) {
+    EXPECT_TRUE(std::isnan(sum));
+  } else {
+    EXPECT_EQ(Bits(sum), Bits(expected))
+        << "n=" << terms.size() << " got " << sum << " want " << expected
+        << " fallback=" << ExactSumFallbackName(outcome.fallback);
+  }
+  return {outcome, sum};
+}
+
+// Per-pixel ssim terms look like W * SSIM: a weight up to 65536 times a value mostly near 1.
+std::vector<double> SsimLikeTerms(size_t n, uint32_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> ssim(-0.2, 1.0);
+  std::uniform_int_distribution<int> weight(16 * 16, 65536);
+  std::vector<double> terms(n);
+  for (double& t : terms) t = weight(rng) * ssim(rng);
+  return terms;
+}
+
+TEST(SerialSumByRunsTest, SsimLikeTermsTakeTheParallelPathAtEverySize) {
+  for (size_t n : {size_t{1}, size_t{2}, size_t{255}, size_t{256}, size_t{257}, size_t{4096},
+                   size_t{65537}, size_t{1920 * 1080}, size_t{1} << 22}) {
+    const Checked c = SumAndCompare(SsimLikeTerms(n, static_cast<uint32_t>(n)));
+    EXPECT_EQ(c.outcome.fallback, kExactSumOnDevice) << n;
+    // Serial work is a few segments per binade crossing, not a share of the picture.
+    EXPECT_LE(c.outcome.serial_terms, 32 * kExactSumSegmentTerms) << n;
+  }
+}
+
+TEST(SerialSumByRunsTest, RandomTermsOfBothSignsAndScales) {
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::uniform_int_distribution<int> exponent(-30, 30);
+  int on_device = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    const size_t n = 1 + rng() % 20000;
+    const double drift = normal(rng);  // a mean away from zero makes the sum grow through binades
+    std::vector<double> terms(n);
+    for (double& t : terms) t = std::ldexp(normal(rng) + drift, exponent(rng));
+    on_device += SumAndCompare(terms).outcome.fallback == kExactSumOnDevice;
+  }
+  EXPECT_GT(on_device, 0);
+}
+
+TEST(SerialSumByRunsTest, SumsThatCrossBinadesUpAndDown) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> unit(0.5, 1.5);
+  std::vector<double> terms;
+  // Up through ~20 binades with growing terms, then back down past where it started.
+  for (int i = 0; i < 100000; ++i) terms.push_back(unit(rng) * (1.0 + i / 64));
+  const double top = PlainSerialSum(terms);
+  for (int i = 0; i < 100000; ++i) terms.push_back(-unit(rng) * (1.0 + (100000 - i) / 64) * 1.01);
+  const Checked c = SumAndCompare(terms);
+  EXPECT_LT(c.sum, top / 2);
+  EXPECT_EQ(c.outcome.fallback, kExactSumOnDevice);
+}
+
+// Terms of exactly half a unit of the partial sum's grid: every addition is a tie, resolved by
+// the parity of the partial sum, which 2 (one unit) and 1.5 units flip.
+TEST(SerialSumByRunsTest, ExactTiesOnEvenAndOddPartialSums) {
+  for (double base : {0x1p53, 1.5, 0x1.8p-900, -0x1p70}) {
+    const double unit = std::ldexp(1.0, std::ilogb(base) - 52);
+    std::mt19937_64 rng(static_cast<uint64_t>(std::fabs(std::log2(std::fabs(base)))) + 3);
+    for (int trial = 0; trial < 4; ++trial) {
+      std::vector<double> terms = {base};
+      for (int i = 0; i < 50000; ++i) {
+        switch (rng() % 4) {
+          case 0: terms.push_back(0.5 * unit); break;   // a tie
+          case 1: terms.push_back(unit); break;         // flips the parity
+          case 2: terms.push_back(1.5 * unit); break;   // a tie that moves by one or two
+          default: terms.push_back(-0.5 * unit); break; // a tie downwards
+        }
+      }
+      const Checked c = SumAndCompare(terms);
+      if (std::fabs(base) > 0x1p-800) EXPECT_EQ(c.outcome.fallback, kExactSumOnDevice) << base;
+    }
+  }
+}
+
+TEST(SerialSumByRunsTest, SumsThroughZero) {
+  std::mt19937_64 rng(13);
+  std::uniform_real_distribution<double> unit(0.0, 2.0);
+  std::vector<double> terms;
+  // A slow oscillation: the sum swings between about +-3e5, crossing zero many times.
+  for (int i = 0; i < 400000; ++i) {
+    const double sign = ((i / 50000) % 2 == 0) ? 1.0 : -1.0;
+    terms.push_back(sign * unit(rng) * 10.0 + 1e-3 * (unit(rng) - 1.0));
+  }
+  SumAndCompare(terms);
+  // Exact cancellation to zero and a restart from it.
+  std::vector<double> back = {1.0, 0x1p-60, -1.0, -0x1p-60, 3.0};
+  SumAndCompare(back);
+}
+
+TEST(SerialSumByRunsTest, SubnormalTerms) {
+  std::mt19937_64 rng(17);
+  std::uniform_int_distribution<int64_t> mantissa(-(int64_t{1} << 52), int64_t{1} << 52);
+  std::vector<double> tiny;
+  for (int i = 0; i < 5000; ++i) tiny.push_back(std::ldexp(static_cast<double>(mantissa(rng)), -1074));
+  SumAndCompare(tiny);
+  // Subnormal terms below half a unit of a normal sum vanish, on the parallel path too.
+  std::vector<double> mixed = SsimLikeTerms(100000, 5);
+  for (size_t i = 0; i < mixed.size(); i += 3) mixed[i] = std::ldexp(1.0, -1050);
+  const Checked c = SumAndCompare(mixed);
+  EXPECT_EQ(c.outcome.fallback, kExactSumOnDevice);
+}
+
+// A segment whose ends share a binade but whose middle leaves it: the check catches it and the
+// run is added serially (or the frame falls back), never applied wrongly.
+TEST(SerialSumByRunsTest, ExcursionsInsideASegmentAreCaught) {
+  std::vector<double> terms = SsimLikeTerms(300000, 19);
+  for (size_t at : {size_t{70000}, size_t{150000}, size_t{250003}}) {
+    terms[at] = 0x1p45;
+    terms[at + 1] = -0x1p45;
+  }
+  SumAndCompare(terms);
+}
+
+TEST(SerialSumByRunsTest, NonFiniteTerms) {
+  std::vector<double> terms = SsimLikeTerms(10000, 23);
+  terms[5000] = INFINITY;
+  SumAndCompare(terms);
+  terms[6000] = -INFINITY;
+  SumAndCompare(terms);
+  terms[6000] = NAN;
+  SumAndCompare(terms);
+  std::vector<double> overflow(1000, 0x1p1020);
+  SumAndCompare(overflow);
+}
+
+// The check itself: applying a run's piece on any grid either reproduces the serial sum or is
+// refused, whatever grid is guessed and wherever the sum starts.
+TEST(ApplyExactSumPieceTest, AnyGuessIsRightOrRefused) {
+  std::mt19937_64 rng(29);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  int applied = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const double start = std::ldexp(normal(rng), static_cast<int>(rng() % 40) - 20);
+    std::vector<double> terms(1 + rng() % 64);
+    const int scale = static_cast<int>(rng() % 50) - 45;
+    for (double& t : terms) t = std::ldexp(normal(rng), scale);
+    if (rng() % 4 == 0) terms[rng() % terms.size()] = std::ldexp(0.5, std::ilogb(start) - 52);
+    double serial = start;
+    for (double t : terms) serial += t;
+    const int true_binade = std::ilogb(serial);
+    for (int e = true_binade - 3; e <= true_binade + 3; ++e) {
+      ExactSumPiece piece = EmptyExactSumPiece();
+      for (double t : terms) {
+        piece = CombineExactSumPieces(piece, ExactSumTermPiece(t, ExactSumGridScale(e)));
+      }
+      double out = 0;
+      if (ApplyExactSumPiece(start, e, piece, &out)) {
+        ++applied;
+        EXPECT_EQ(Bits(out), Bits(serial)) << "start " << start << " e " << e;
+      }
+    }
+  }
+  EXPECT_GT(applied, 1000);
+}
+
+TEST(CombineExactSumPiecesTest, GroupingDoesNotMatter) {
+  std::mt19937_64 rng(31);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<ExactSumPiece> pieces;
+    for (int i = 0; i < 9; ++i) {
+      const double t = std::ldexp(static_cast<double>(static_cast<int64_t>(rng() % 4001) - 2000), -1);
+      pieces.push_back(ExactSumTermPiece(t, 1.0));  // ties on every odd value
+    }
+    ExactSumPiece left = EmptyExactSumPiece();
+    for (const ExactSumPiece& p : pieces) left = CombineExactSumPieces(left, p);
+    ExactSumPiece right = EmptyExactSumPiece();
+    for (int i = 8; i >= 0; --i) right = CombineExactSumPieces(pieces[i], right);
+    for (int parity = 0; parity < 2; ++parity) {
+      EXPECT_EQ(left.added[parity], right.added[parity]);
+      EXPECT_EQ(left.lowest[parity], right.lowest[parity]);
+      EXPECT_EQ(left.highest[parity], right.highest[parity]);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ssimd

@@ -1,0 +1,31 @@
+// Host entry point of the exact serial sum on the device (kernels/exact_sum_kernels.hip): the
+// binary64 sum of per-pixel terms in index order, bit for bit as libvmaf's serial loop adds them,
+// without reading the terms back (kernels/exact_sum_math.h, docs/adr/0022).
+#ifndef SSIMD_KERNELS_EXACT_SUM_KERNELS_H_
+#define SSIMD_KERNELS_EXACT_SUM_KERNELS_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/exact_sum_math.h"
+#include "kernels/hip_portability.h"
+
+namespace ssimd {
+
+// Device scratch that LaunchExactSerialSum needs for `count` terms. The ExactSumOutcome is at its
+// start (ExactSumOutcomeIn).
+size_t ExactSumWorkspaceBytes(int64_t count);
+
+inline ExactSumOutcome* ExactSumOutcomeIn(void* workspace) {
+  return static_cast<ExactSumOutcome*>(workspace);
+}
+
+// Enqueues five small kernels on `stream`: segment sums, the plan of runs (one block), segment
+// pieces, run pieces, and the chain (one thread), which writes the ExactSumOutcome at the start of
+// `workspace`. `terms` and `workspace` are device memory; count >= 1.
+hipError_t LaunchExactSerialSum(const double* terms, int64_t count, void* workspace,
+                                hipStream_t stream);
+
+}  // namespace ssimd
+
+#endif  // SSIMD_KERNELS_EXACT_SUM_KERNELS_H_

@@ -1,0 +1,283 @@
+// The arithmetic of libvmaf's serial binary64 sum (`sum += t[i]` for i = 0..n-1), reproduced in
+// parallel and bit for bit. Compiled for the host (tests, the host model of the kernels) and for
+// the device (kernels/exact_sum_kernels.hip): one copy of each step. docs/adr/0022 has the design
+// and its proof; in short:
+//
+// While every partial sum S_i lies strictly inside one binade 2^e < |S_i| < 2^(e+1), every
+// rounding happens on the grid u = 2^(e-52), so fl(S + t) = S + round_u(t): a sum of integers in
+// units of u. round_u(t) is certain except for an exact tie, which goes to the even result and so
+// depends only on the parity of S / u. A run of terms is therefore summarised, for an even and
+// for an odd incoming sum, by the integer it adds and the lowest and highest partial sums it
+// passes (`ExactSumPiece`); pieces combine associatively, so blocks summarise in parallel. When
+// the true running sum arrives, the summary is applied only if the incoming sum is on the grid
+// and every partial sum is strictly inside the binade: a check in exact integers, so a wrong
+// guess of the binade can cost time (a serial pass, or the host's serial sum) but never a bit.
+#ifndef SSIMD_KERNELS_EXACT_SUM_MATH_H_
+#define SSIMD_KERNELS_EXACT_SUM_MATH_H_
+
+#include <math.h>
+#include <stdint.h>
+
+#include "kernels/hd.h"
+
+namespace ssimd {
+
+// Terms per segment: the unit the binade is guessed for, summarised by one thread block, and
+// summed serially where the running sum may cross a binade inside it.
+inline constexpr int kExactSumSegmentTerms = 256;
+// Threads of a block that combines one run's segment pieces.
+inline constexpr int kExactSumRunThreads = 256;
+// At most this many runs (maximal stretches of segments with one guessed grid) per frame.
+inline constexpr int kExactSumMaxRuns = 512;
+// Terms the one chaining thread may add serially per frame (crossings, failed checks).
+inline constexpr int64_t kExactSumSerialTermBudget = 64 * kExactSumSegmentTerms;
+// Segments the chaining thread may apply one by one per frame, after runs' checks failed.
+inline constexpr int64_t kExactSumSegmentStepBudget = 4096;
+// Binades where summaries are used; outside them (sums near zero, subnormal or near overflow)
+// segments are summed serially, so the grid scale 2^(52-e) is always a normal double.
+inline constexpr int kExactSumMinExponent = -960;
+inline constexpr int kExactSumMaxExponent = 1000;
+// The grid value of a segment that must be summed serially.
+inline constexpr int32_t kExactSumSerialGrid = INT32_MIN;
+
+// Why a frame's sum did not come from the device (0: it did).
+enum ExactSumFallback : int32_t {
+  kExactSumOnDevice = 0,
+  kExactSumTooManyRuns = 1,   // more than kExactSumMaxRuns binade changes
+  kExactSumSerialBudget = 2,  // crossings or failed checks needed more serial work than allowed
+};
+
+// Summary of a run of terms on one grid, for an incoming sum of even (index 0) or odd (1) units.
+struct ExactSumPiece {
+  int64_t added[2];    // what the run adds, in units of the grid
+  int64_t lowest[2];   // the lowest partial sum after any of its terms, relative to the start
+  int64_t highest[2];  // the highest one
+  int32_t state;       // kPieceEmpty, kPieceValid or kPieceInvalid
+  int32_t padding;
+};
+
+inline constexpr int32_t kPieceEmpty = 0;
+inline constexpr int32_t kPieceValid = 1;
+inline constexpr int32_t kPieceInvalid = 2;  // a value out of range: the run cannot be applied
+
+// Bound on every integer of a valid piece: sums of two never overflow int64, and any run whose
+// values approach it leaves its binade (whose span is 2^53 units) anyway.
+inline constexpr int64_t kExactSumPieceLimit = int64_t{1} << 60;
+
+SSIMD_HD inline ExactSumPiece EmptyExactSumPiece() {
+  ExactSumPiece p;
+  for (int q = 0; q < 2; ++q) p.added[q] = p.lowest[q] = p.highest[q] = 0;
+  p.state = kPieceEmpty;
+  p.padding = 0;
+  return p;
+}
+
+SSIMD_HD inline ExactSumPiece InvalidExactSumPiece() {
+  ExactSumPiece p = EmptyExactSumPiece();
+  p.state = kPieceInvalid;
+  return p;
+}
+
+// 2^k for -1022 <= k <= 1023; ldexp is exact and exists on host and device.
+SSIMD_HD inline double ExactSumPowerOfTwo(int k) { return ldexp(1.0, k); }
+
+// 1/u for the grid of binade e: multiplying by it is exact (a power of two) unless the product
+// overflows or underflows.
+SSIMD_HD inline double ExactSumGridScale(int e) { return ExactSumPowerOfTwo(52 - e); }
+
+// One term as a piece: round_u(t) in units of u, to the even total on an exact tie. `scale` is
+// ExactSumGridScale(e). A product below 2^-1022 may lose bits, but it is then far below 1/2 and
+// rounds to 0 either way, without a tie.
+SSIMD_HD inline ExactSumPiece ExactSumTermPiece(double term, double scale) {
+  const double scaled = term * scale;
+  if (!(fabs(scaled) < 0x1p60)) return InvalidExactSumPiece();  // also NaN and infinities
+  const double below = floor(scaled);
+  const double fraction = scaled - below;  // exact: both are multiples of the same power of two
+  const int64_t down = static_cast<int64_t>(below);
+  ExactSumPiece p = EmptyExactSumPiece();
+  p.state = kPieceValid;
+  for (int parity = 0; parity < 2; ++parity) {
+    int64_t r = down;
+    if (fraction > 0.5) {
+      r = down + 1;
+    } else if (fraction == 0.5) {
+      r = down + ((parity + down) & 1);  // the neighbour whose total is even
+    }
+    p.added[parity] = p.lowest[parity] = p.highest[parity] = r;
+  }
+  return p;
+}
+
+SSIMD_HD inline bool WithinPieceLimit(int64_t v) {
+  return v <= kExactSumPieceLimit && v >= -kExactSumPieceLimit;
+}
+
+// The piece of `first` followed by `second`. Associative, so any tree of combinations that keeps
+// the terms' order gives the same piece.
+SSIMD_HD inline ExactSumPiece CombineExactSumPieces(const ExactSumPiece& first,
+                                                    const ExactSumPiece& second) {
+  if (first.state == kPieceEmpty) return second;
+  if (second.state == kPieceEmpty) return first;
+  if (first.state != kPieceValid || second.state != kPieceValid) return InvalidExactSumPiece();
+  ExactSumPiece out = EmptyExactSumPiece();
+  out.state = kPieceValid;
+  for (int parity = 0; parity < 2; ++parity) {
+    const int64_t head = first.added[parity];
+    const int next = static_cast<int>((parity + head) & 1);  // parity after `first`
+    const int64_t added = head + second.added[next];
+    const int64_t low = head + second.lowest[next];
+    const int64_t high = head + second.highest[next];
+    out.added[parity] = added;
+    out.lowest[parity] = first.lowest[parity] < low ? first.lowest[parity] : low;
+    out.highest[parity] = first.highest[parity] > high ? first.highest[parity] : high;
+    if (!WithinPieceLimit(added) || !WithinPieceLimit(out.lowest[parity]) ||
+        !WithinPieceLimit(out.highest[parity])) {
+      return InvalidExactSumPiece();
+    }
+  }
+  return out;
+}
+
+// Applies a run summarised on the grid of binade e to the true running sum `sum`. Returns false,
+// leaving `out` alone, unless all of these hold, which make the result the serial sum's bit for
+// bit: `sum` is a multiple of u; every partial sum lies strictly inside the binade (on one side
+// of zero); the piece is valid. Strictly inside means the exact sum S + t is too (it is within
+// u/2 of the partial), so binary64 rounds it on the grid u, as the piece did.
+SSIMD_HD inline bool ApplyExactSumPiece(double sum, int e, const ExactSumPiece& piece,
+                                        double* out) {
+  if (piece.state == kPieceEmpty) {
+    *out = sum;
+    return true;
+  }
+  if (piece.state != kPieceValid) return false;
+  const double scaled = sum * ExactSumGridScale(e);
+  if (!(fabs(scaled) < 0x1p60) || scaled != floor(scaled)) return false;
+  const int64_t start = static_cast<int64_t>(scaled);
+  const int parity = static_cast<int>(start & 1);
+  const int64_t low = start + piece.lowest[parity];
+  const int64_t high = start + piece.highest[parity];
+  const int64_t binade_low = int64_t{1} << 52;
+  const int64_t binade_high = int64_t{1} << 53;
+  const bool positive = low > binade_low && high < binade_high;
+  const bool negative = high < -binade_low && low > -binade_high;
+  if (!positive && !negative) return false;
+  *out = static_cast<double>(start + piece.added[parity]) * ExactSumPowerOfTwo(e - 52);
+  return true;
+}
+
+// The binade e (2^e <= |x| < 2^(e+1)) that every value within `margin` of `approx` shares, or
+// kExactSumSerialGrid when they do not share one or it is outside the summarised range.
+SSIMD_HD inline int32_t CertainBinade(double approx, double margin) {
+  const double magnitude = fabs(approx);
+  const double low = magnitude - margin;
+  const double high = magnitude + margin;
+  if (!(low > 0) || !(high < 0x1p1000)) return kExactSumSerialGrid;  // also NaN
+  int low_exponent = 0;
+  int high_exponent = 0;
+  frexp(low, &low_exponent);
+  frexp(high, &high_exponent);
+  if (low_exponent != high_exponent) return kExactSumSerialGrid;
+  const int e = low_exponent - 1;
+  if (e < kExactSumMinExponent || e > kExactSumMaxExponent) return kExactSumSerialGrid;
+  return e;
+}
+
+// The grid guessed for a segment whose running sum is about `start` before it and `end` after it,
+// each within `margin` of the serial sum's: their common certain binade, or serial.
+SSIMD_HD inline int32_t GuessSegmentGrid(double start, double end, double margin) {
+  const int32_t e = CertainBinade(start, margin);
+  if (e == kExactSumSerialGrid || CertainBinade(end, margin) != e || (start < 0) != (end < 0)) {
+    return kExactSumSerialGrid;
+  }
+  return e;
+}
+
+// How far an approximate prefix sum (any order) is taken to be from the serial one, with `terms`
+// terms whose absolute values sum to about `abs_sum`. The worst case, about 2 n 2^-53 sum|t|,
+// would mark thousands of segments around each crossing as serial at 4K; rounding errors
+// accumulate like a random walk, about sqrt(n) 2^-53 sum|t|, and this is 64 times that. Only
+// speed depends on it: a guess it makes wrong is caught by ApplyExactSumPiece and costs a
+// segment-by-segment pass over one run.
+SSIMD_HD inline double ExactSumMargin(int64_t terms, double abs_sum) {
+  return sqrt(static_cast<double>(terms)) * abs_sum * 0x1p-47;
+}
+
+// A stretch of segments with one grid (or kExactSumSerialGrid), from `first_segment` up to the
+// next run's.
+struct ExactSumRun {
+  int32_t first_segment;
+  int32_t grid;
+};
+
+struct ExactSumOutcome {
+  double sum;
+  int32_t fallback;   // ExactSumFallback
+  int32_t runs;
+  int64_t serial_terms;   // terms added one by one
+  int64_t segment_steps;  // segments applied one by one after a run's check failed
+};
+
+// Adds terms [begin, end) one by one, if the serial budget allows.
+SSIMD_HD inline bool AddSerially(const double* terms, int64_t begin, int64_t end, double* sum,
+                                 ExactSumOutcome* outcome) {
+  if (outcome->serial_terms + (end - begin) > kExactSumSerialTermBudget) {
+    outcome->fallback = kExactSumSerialBudget;
+    return false;
+  }
+  outcome->serial_terms += end - begin;
+  double s = *sum;
+  for (int64_t i = begin; i < end; ++i) s += terms[i];
+  *sum = s;
+  return true;
+}
+
+// The serial chain over runs, by one thread. A summarised run is applied when its check passes;
+// when it fails (the guessed grid was wrong somewhere in the run) the run's segments are applied
+// one by one, each checked, and a segment whose check fails is added term by term. Serial runs
+// are added term by term. Serial terms and segment steps have budgets; past them the frame falls
+// back. `run_pieces[r]` summarises run r and `segment_pieces[j]` segment j on the run's grid
+// (both unused for serial runs).
+SSIMD_HD inline ExactSumOutcome ChainExactSumRuns(const double* terms, int64_t count,
+                                                  const ExactSumRun* runs, int32_t run_count,
+                                                  int32_t segment_count,
+                                                  const ExactSumPiece* run_pieces,
+                                                  const ExactSumPiece* segment_pieces) {
+  ExactSumOutcome outcome;
+  outcome.sum = 0.0;
+  outcome.fallback = kExactSumOnDevice;
+  outcome.runs = run_count;
+  outcome.serial_terms = 0;
+  outcome.segment_steps = 0;
+  if (run_count > kExactSumMaxRuns) {
+    outcome.fallback = kExactSumTooManyRuns;
+    return outcome;
+  }
+  double sum = 0.0;
+  for (int32_t r = 0; r < run_count; ++r) {
+    const int32_t first = runs[r].first_segment;
+    const int32_t end_segment = r + 1 < run_count ? runs[r + 1].first_segment : segment_count;
+    const int32_t grid = runs[r].grid;
+    if (grid != kExactSumSerialGrid && ApplyExactSumPiece(sum, grid, run_pieces[r], &sum)) {
+      continue;
+    }
+    for (int32_t j = first; j < end_segment; ++j) {
+      if (grid != kExactSumSerialGrid) {
+        if (++outcome.segment_steps > kExactSumSegmentStepBudget) {
+          outcome.fallback = kExactSumSerialBudget;
+          return outcome;
+        }
+        if (ApplyExactSumPiece(sum, grid, segment_pieces[j], &sum)) continue;
+      }
+      const int64_t begin = static_cast<int64_t>(j) * kExactSumSegmentTerms;
+      int64_t end = begin + kExactSumSegmentTerms;
+      if (end > count) end = count;
+      if (!AddSerially(terms, begin, end, &sum, &outcome)) return outcome;
+    }
+  }
+  outcome.sum = sum;
+  return outcome;
+}
+
+}  // namespace ssimd
+
+#endif  // SSIMD_KERNELS_EXACT_SUM_MATH_H_
