@@ -16,8 +16,8 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 // sample is above the peak 2^b - 1 (b >= 9) exactly when its high byte has a bit at b - 8 or
 // higher, so one OR over the high bytes checks them all. The OR reads each block from the input
 // right after memcpy did, while it is in cache; never from the output, which is pinned memory
-// that can be slow to read back (measured on an H200 machine: staging 10-bit 4K planes at 3.8
-// GB/s when the check read the copy, against 5.5 GB/s for a copy loop that never did).
+// that can be slow to read back (bench/results/2026-12-03-h200: reading the copy back slowed
+// 10-bit staging).
 class CheckedCopy {
  public:
   explicit CheckedCopy(uint8_t* out) : out_(out) {}
@@ -48,7 +48,7 @@ class CheckedCopy {
   // are the odd bytes of each 8-byte word when the block starts at an even offset, else the even.
   // The wide loop ORs 64 bytes an iteration in four independent 16-byte lanes (GCC vector types,
   // so any target gets its own vector loads): a plain 8-byte loop is not vectorised at -O2 and
-  // halved the staging speed of 10-bit planes on an H200 machine's host.
+  // made 10-bit staging far slower than memcpy (bench/results/2026-12-03d-h200).
   void OrHighBytes(const uint8_t* in, size_t n) {
     using Lanes = uint64_t __attribute__((vector_size(16)));
     Lanes a = {}, b = {}, c = {}, d = {};
