@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what ssimd needs to build and test on Debian 12, from Debian's own archive only.
 # Idempotent: packages already present are skipped, and apt is not touched when nothing is missing.
-# Set SSIMD_WITH_HIPCC=1 to also install Debian's hipcc (AMD compile checks, about 650 MB), and
+# Set SSIMD_WITH_HIPCC=1 to also install what AMD builds need from Debian 12 (HIP's headers and
+# runtime to link against, and patchelf for tools/install_hip_toolchain.sh, which then fetches the
+# compiler: clang 17 from Debian 13), and
 # SSIMD_WITH_FUZZ=1 for clang 14 and its runtime (tools/fuzz.sh).
 set -euo pipefail
 
@@ -14,7 +16,7 @@ packages=(
   prometheus yamllint
 )
 if [[ "${SSIMD_WITH_HIPCC:-0}" == 1 ]]; then
-  packages+=(hipcc)
+  packages+=(libamdhip64-dev patchelf)
 fi
 if [[ "${SSIMD_WITH_FUZZ:-0}" == 1 ]]; then
   packages+=(clang-14 libclang-rt-14-dev)
