@@ -1,0 +1,132 @@
+#include "engine/media/video_input.h"
+
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "engine/media/frame_planes.h"
+#include "engine/media/pixel_formats.h"
+
+namespace ssimd {
+namespace {
+
+// "num:den" from a .y4m header; unknown when absent or malformed.
+FrameRate ParseY4mRate(absl::string_view text) {
+  std::pair<std::string, std::string> parts = absl::StrSplit(text, ':');
+  FrameRate rate;
+  if (!absl::SimpleAtoi(parts.first, &rate.num) || !absl::SimpleAtoi(parts.second, &rate.den)) {
+    return FrameRate();
+  }
+  return rate;
+}
+
+class RawInput final : public VideoInput {
+ public:
+  explicit RawInput(std::unique_ptr<FrameReader> reader)
+      : reader_(std::move(reader)), rate_(ParseY4mRate(reader_->frame_rate())) {}
+
+  const Geometry& geometry() const override { return reader_->geometry(); }
+  FrameRate frame_rate() const override { return rate_; }
+  const std::string& name() const override { return reader_->name(); }
+  absl::StatusOr<bool> ReadLuma(std::string* luma) override { return reader_->ReadLuma(luma); }
+  uint64_t frames_read() const override { return reader_->frames_read(); }
+  absl::Status Skip(uint64_t frames) override { return reader_->Skip(frames); }
+
+ private:
+  std::unique_ptr<FrameReader> reader_;
+  const FrameRate rate_;
+};
+
+}  // namespace
+
+InputKind InputKindForPath(absl::string_view path) {
+  const std::string lower = absl::AsciiStrToLower(path);
+  if (absl::EndsWith(lower, ".y4m")) return InputKind::kY4m;
+  if (absl::EndsWith(lower, ".yuv") || absl::EndsWith(lower, ".raw")) return InputKind::kRawYuv;
+  return InputKind::kEncoded;
+}
+
+absl::Status VideoInput::Skip(uint64_t frames) {
+  std::string scratch;
+  for (uint64_t i = 0; i < frames; ++i) {
+    absl::StatusOr<bool> got = ReadLuma(&scratch);
+    if (!got.ok()) return got.status();
+    if (!*got) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s: cannot skip %d frames, the file has only %d", name(), frames, frames_read()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<uint64_t> VideoInput::CountRemaining(uint64_t limit) {
+  std::string scratch;
+  uint64_t count = 0;
+  while (limit == 0 || count < limit) {
+    absl::StatusOr<bool> got = ReadLuma(&scratch);
+    if (!got.ok()) return got.status();
+    if (!*got) break;
+    ++count;
+  }
+  return count;
+}
+
+absl::StatusOr<std::unique_ptr<VideoInput>> OpenRawInput(
+    int fd, std::string name, InputKind kind, const std::optional<Geometry>& raw_geometry) {
+  const FileFormat format = kind == InputKind::kY4m ? FileFormat::kY4m : FileFormat::kRawYuv;
+  absl::StatusOr<std::unique_ptr<FrameReader>> reader =
+      FrameReader::FromFd(fd, std::move(name), format, raw_geometry);
+  if (!reader.ok()) return reader.status();
+  return std::make_unique<RawInput>(*std::move(reader));
+}
+
+DecodedInput::DecodedInput(std::unique_ptr<VideoDecoder> decoder, const Geometry& geometry)
+    : decoder_(std::move(decoder)), decoded_geometry_(geometry), geometry_(geometry) {}
+
+absl::StatusOr<std::unique_ptr<DecodedInput>> DecodedInput::Open(int fd, std::string name,
+                                                                 const DecodeLimits& limits) {
+  absl::StatusOr<std::unique_ptr<VideoDecoder>> decoder =
+      VideoDecoder::OpenFd(fd, name, limits);
+  if (!decoder.ok()) return decoder.status();
+  const VideoStreamInfo& info = (*decoder)->info();
+  absl::StatusOr<Geometry> geometry =
+      GeometryForPixelFormat(info.pixel_format, info.width, info.height);
+  if (!geometry.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s: %s video: %s", name, info.codec, geometry.status().message()));
+  }
+  absl::Status valid = ValidateGeometry(*geometry);
+  if (!valid.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(name, ": ", valid.message()));
+  }
+  return std::unique_ptr<DecodedInput>(new DecodedInput(*std::move(decoder), *geometry));
+}
+
+void DecodedInput::ScaleTo(const Geometry& target, const ScalerChoice& choice) {
+  geometry_ = target;
+  scaler_ = std::make_unique<PictureScaler>(target.width, target.height,
+                                            PixelFormatForGeometry(target), choice);
+}
+
+absl::StatusOr<bool> DecodedInput::ReadLuma(std::string* luma) {
+  absl::StatusOr<const AVFrame*> frame = decoder_->Next();
+  if (!frame.ok()) return frame.status();
+  if (*frame == nullptr) return false;
+  const AVFrame* picture = *frame;
+  if (scaler_ != nullptr) {
+    absl::StatusOr<const AVFrame*> scaled = scaler_->Convert(*picture);
+    if (!scaled.ok()) {
+      return absl::Status(scaled.status().code(),
+                          absl::StrFormat("%s: frame %d: %s", name(), frames_read() - 1,
+                                          scaled.status().message()));
+    }
+    picture = *scaled;
+  }
+  CopyLuma(*picture, luma);
+  return true;
+}
+
+}  // namespace ssimd

@@ -1,0 +1,89 @@
+// One side of a scored pair, read frame by frame as luma planes, whatever the file: raw .yuv and
+// .y4m through ssimd's own readers, anything else through FFmpeg (decoded, and for a rendition
+// upscaled to the source's size and pixel format).
+#ifndef SSIMD_ENGINE_MEDIA_VIDEO_INPUT_H_
+#define SSIMD_ENGINE_MEDIA_VIDEO_INPUT_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "engine/io/frame_reader.h"
+#include "engine/media/picture_scaler.h"
+#include "engine/media/video_decoder.h"
+#include "engine/picture.h"
+
+namespace ssimd {
+
+enum class InputKind {
+  kRawYuv,   // ".yuv" or ".raw": geometry from the caller
+  kY4m,      // ".y4m"
+  kEncoded,  // anything else: a container FFmpeg reads
+};
+
+// By the name's extension, in any case.
+InputKind InputKindForPath(absl::string_view path);
+
+class VideoInput {
+ public:
+  virtual ~VideoInput() = default;
+
+  // The geometry of the luma planes ReadLuma returns.
+  virtual const Geometry& geometry() const = 0;
+  // From the file (.y4m header, container); unknown for raw files.
+  virtual FrameRate frame_rate() const = 0;
+  virtual const std::string& name() const = 0;
+  // The next frame's luma, tightly packed, into *luma; false after the last frame.
+  virtual absl::StatusOr<bool> ReadLuma(std::string* luma) = 0;
+  // Frames returned or skipped so far.
+  virtual uint64_t frames_read() const = 0;
+
+  // Skips `frames` frames; INVALID_ARGUMENT naming the file when it has fewer.
+  virtual absl::Status Skip(uint64_t frames);
+  // Reads to the end (at most `limit` more frames when limit > 0); returns how many there were.
+  absl::StatusOr<uint64_t> CountRemaining(uint64_t limit);
+};
+
+// Takes over `fd`. `raw_geometry` is needed for kRawYuv and checked against a .y4m header.
+absl::StatusOr<std::unique_ptr<VideoInput>> OpenRawInput(int fd, std::string name,
+                                                         InputKind kind,
+                                                         const std::optional<Geometry>& raw_geometry);
+
+// A file FFmpeg decodes. Its pictures come out as decoded until ScaleTo is called.
+class DecodedInput final : public VideoInput {
+ public:
+  // Takes over `fd`; INVALID_ARGUMENT (naming the file) for what VideoDecoder refuses and for
+  // pixel formats ssimd does not score.
+  static absl::StatusOr<std::unique_ptr<DecodedInput>> Open(int fd, std::string name,
+                                                            const DecodeLimits& limits);
+
+  // From now on every picture is brought to `target`'s size and pixel format the way
+  // `ffmpeg -vf scale=W:H:flags=<choice> -pix_fmt <target's format>` would.
+  void ScaleTo(const Geometry& target, const ScalerChoice& choice);
+
+  // The file's own geometry, before any scaling.
+  const Geometry& decoded_geometry() const { return decoded_geometry_; }
+  const VideoStreamInfo& info() const { return decoder_->info(); }
+
+  const Geometry& geometry() const override { return geometry_; }
+  FrameRate frame_rate() const override { return decoder_->info().frame_rate; }
+  const std::string& name() const override { return decoder_->name(); }
+  absl::StatusOr<bool> ReadLuma(std::string* luma) override;
+  uint64_t frames_read() const override { return decoder_->frames_decoded(); }
+
+ private:
+  DecodedInput(std::unique_ptr<VideoDecoder> decoder, const Geometry& geometry);
+
+  std::unique_ptr<VideoDecoder> decoder_;
+  const Geometry decoded_geometry_;
+  Geometry geometry_;
+  std::unique_ptr<PictureScaler> scaler_;
+};
+
+}  // namespace ssimd
+
+#endif  // SSIMD_ENGINE_MEDIA_VIDEO_INPUT_H_
