@@ -25,10 +25,10 @@ struct FrameSet {
   FramePair Pair(int index) const;
 };
 
-// `count` pairs whose content moves from frame to frame: smooth gradients, edges and fine
-// texture, so that every filter stage sees realistic data (never flat or all zeros). The
-// distorted plane is the reference coarsely quantised plus noise, as a lossy encoder leaves it.
-// Deterministic for a given geometry, count and seed; generated on `threads` threads.
+// `count` pairs whose content moves from frame to frame (engine/synthetic_picture.h's textured
+// planes, frame by frame); the distorted plane is the reference coarsely quantised plus noise, as a
+// lossy encoder leaves it. Deterministic for a given geometry, count and seed; generated on
+// `threads` threads.
 FrameSet MakeFrameSet(const Geometry& geometry, int count, uint32_t seed, int threads);
 
 }  // namespace ssimd::bench

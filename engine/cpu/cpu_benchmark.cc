@@ -6,14 +6,11 @@
 
 #include "benchmark/benchmark.h"
 #include "engine/cpu/cpu_scorer.h"
-#include "engine/cpu/test_pictures.h"
+#include "engine/synthetic_picture.h"
 
 namespace ssimd {
 namespace {
 
-using ::ssimd::testing::Distort;
-using ::ssimd::testing::SmoothPlane;
-using ::ssimd::testing::TestPlane;
 
 struct Size {
   int width, height;
@@ -26,8 +23,8 @@ void BM_CpuScore(benchmark::State& state) {
   const int bit_depth = static_cast<int>(state.range(1));
   const bool integer = state.range(2) == 1;
   const int threads = static_cast<int>(state.range(3));
-  const TestPlane ref = SmoothPlane(size.width, size.height, bit_depth, 1);
-  const TestPlane dist = Distort(ref, 2, 1 << (bit_depth - 5));
+  const SyntheticPlane ref = TexturedPlane(size.width, size.height, bit_depth, 1);
+  const SyntheticPlane dist = Distort(ref, 2, 1 << (bit_depth - 5));
   FeatureSet features;
   if (integer) {
     features.ssim = IntegerSsimOptions{};

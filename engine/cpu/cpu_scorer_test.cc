@@ -7,17 +7,13 @@
 #include <cstring>
 #include <limits>
 
-#include "engine/cpu/test_pictures.h"
+#include "engine/synthetic_picture.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace ssimd {
 namespace {
 
-using ::ssimd::testing::FlatPlane;
-using ::ssimd::testing::NoisyPlane;
-using ::ssimd::testing::SmoothPlane;
-using ::ssimd::testing::TestPlane;
 using ::testing::HasSubstr;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -28,7 +24,7 @@ FeatureSet Features(const std::vector<std::string>& args) {
   return *parsed;
 }
 
-FrameScores ScorePair(Scorer& scorer, const TestPlane& ref, const TestPlane& dist,
+FrameScores ScorePair(Scorer& scorer, const SyntheticPlane& ref, const SyntheticPlane& dist,
                       const FeatureSet& features) {
   auto result = scorer.Score(ref.geometry(), features, FramePair{ref.view(), dist.view()});
   EXPECT_TRUE(result.ok()) << result.status();
@@ -52,7 +48,7 @@ TEST_F(CpuScorerTest, IntegerSsimFlatIdenticalTinyFramesMissOneAsLibvmaf) {
   for (int side = 1; side <= 4; ++side) {
     int miss = 0, above = 0;
     for (uint32_t v = 0; v < 256; ++v) {
-      const TestPlane p = FlatPlane(side, side, 8, v);
+      const SyntheticPlane p = FlatPlane(side, side, 8, v);
       const double s = ScorePair(*scorer_, p, p, features)["ssim"];
       miss += s != 1.0;
       above += s > 1.0;
@@ -77,7 +73,7 @@ TEST_F(CpuScorerTest, IntegerSsimSeedValuesAndDb) {
       {4, 7, 1.0, kInf},
   };
   for (const Case& c : cases) {
-    const TestPlane p = FlatPlane(c.side, c.side, 8, c.value);
+    const SyntheticPlane p = FlatPlane(c.side, c.side, 8, c.value);
     EXPECT_EQ(ScorePair(*scorer_, p, p, Features({"ssim"}))["ssim"], c.score)
         << c.side << "x" << c.side << " Y=" << c.value;
     EXPECT_EQ(ScorePair(*scorer_, p, p, Features({"ssim=enable_db=true"}))["ssim"], c.db)
@@ -92,7 +88,7 @@ TEST_F(CpuScorerTest, FloatSsimFlatIdenticalFramesAsLibvmaf) {
   for (int bd : {8, 10}) {
     int one = 0, below = 0, above = 0;
     for (uint32_t v = 0; v < (1u << bd); ++v) {
-      const TestPlane p = FlatPlane(16, 13, bd, v);
+      const SyntheticPlane p = FlatPlane(16, 13, bd, v);
       const double s = ScorePair(*scorer_, p, p, Features({"float_ssim"}))["float_ssim"];
       one += s == 1.0;
       below += s < 1.0;
@@ -109,7 +105,7 @@ TEST_F(CpuScorerTest, FloatSsimFlatIdenticalFramesAsLibvmaf) {
 
 // Flat 10-bit Y=512 identical frames: 1 - 2^-24 and 72.2471989593555 dB (reference set).
 TEST_F(CpuScorerTest, FloatSsimFlatTenBitJustBelowOneInDb) {
-  const TestPlane p = FlatPlane(64, 36, 10, 512);
+  const SyntheticPlane p = FlatPlane(64, 36, 10, 512);
   EXPECT_EQ(ScorePair(*scorer_, p, p, Features({"float_ssim"}))["float_ssim"],
             1.0 - std::ldexp(1.0, -24));
   EXPECT_NEAR(ScorePair(*scorer_, p, p, Features({"float_ssim=enable_db=true"}))["float_ssim"],
@@ -126,8 +122,8 @@ TEST_F(CpuScorerTest, FloatSsimSmallerThanTheWindowFollowsUpstream) {
   const Case cases[] = {{10, 10, 0}, {10, 40, 0}, {40, 10, 0}, {10, 3, 0}, {5, 40, 1},
                         {40, 9, 1},  {1, 1, 2},   {3, 3, 2},   {9, 5, 2},  {8, 8, 2}};
   for (const Case& c : cases) {
-    const TestPlane ref = NoisyPlane(c.w, c.h, 8, 1);
-    const TestPlane dist = NoisyPlane(c.w, c.h, 8, 2);
+    const SyntheticPlane ref = NoisyPlane(c.w, c.h, 8, 1);
+    const SyntheticPlane dist = NoisyPlane(c.w, c.h, 8, 2);
     const FrameScores s = ScorePair(*scorer_, ref, dist, Features({"float_ssim=enable_lcs=true"}));
     for (const char* key : {"float_ssim", "float_ssim_l", "float_ssim_c", "float_ssim_s"}) {
       const double v = s.at(key);
@@ -149,7 +145,7 @@ TEST_F(CpuScorerTest, FloatSsimSmallerThanTheWindowFollowsUpstream) {
     }
   }
   // libvmaf's value (docs/numerics.md §9): 10x10 8-bit with clip_db gives 72.
-  const TestPlane p = NoisyPlane(10, 10, 8, 3);
+  const SyntheticPlane p = NoisyPlane(10, 10, 8, 3);
   EXPECT_EQ(ScorePair(*scorer_, p, p, Features({"float_ssim=enable_db=1:clip_db=1"}))["float_ssim"],
             72.0);
 }
@@ -157,21 +153,21 @@ TEST_F(CpuScorerTest, FloatSsimSmallerThanTheWindowFollowsUpstream) {
 // A forced scale can shrink a picture below the window: 100x100 at scale 10 is 10x10 (NaN);
 // a 5x5 picture at scale 10 decimates to 1x1 (+0), reading mirrored samples only.
 TEST_F(CpuScorerTest, FloatSsimForcedScaleBelowTheWindow) {
-  const TestPlane a = NoisyPlane(100, 100, 8, 4);
-  const TestPlane b = NoisyPlane(100, 100, 8, 5);
+  const SyntheticPlane a = NoisyPlane(100, 100, 8, 4);
+  const SyntheticPlane b = NoisyPlane(100, 100, 8, 5);
   EXPECT_TRUE(std::isnan(ScorePair(*scorer_, a, b, Features({"float_ssim=scale=10"}))["float_ssim"]));
   EXPECT_FALSE(std::isnan(ScorePair(*scorer_, a, b, Features({"float_ssim=scale=9"}))["float_ssim"]));
-  const TestPlane c = NoisyPlane(5, 5, 8, 6);
+  const SyntheticPlane c = NoisyPlane(5, 5, 8, 6);
   EXPECT_TRUE(IsPositiveZero(ScorePair(*scorer_, c, c, Features({"float_ssim=scale=10"}))["float_ssim"]));
   // 101x30 at scale 2: 51x15 after decimation (odd sides gain one), w' = 41, h' = 5.
-  const TestPlane d = NoisyPlane(101, 30, 8, 7);
+  const SyntheticPlane d = NoisyPlane(101, 30, 8, 7);
   const double v = ScorePair(*scorer_, d, d, Features({"float_ssim=scale=2"}))["float_ssim"];
   EXPECT_GT(v, 0.99);
 }
 
 TEST_F(CpuScorerTest, FloatSsimDbAppliesToFloatSsimOnly) {
-  const TestPlane ref = SmoothPlane(96, 80, 8, 8);
-  const TestPlane dist = testing::Distort(ref, 9, 6);
+  const SyntheticPlane ref = TexturedPlane(96, 80, 8, 8);
+  const SyntheticPlane dist = Distort(ref, 9, 6);
   const FrameScores linear = ScorePair(*scorer_, ref, dist, Features({"float_ssim=enable_lcs=1"}));
   const FrameScores db =
       ScorePair(*scorer_, ref, dist, Features({"float_ssim=enable_lcs=1:enable_db=1"}));
@@ -188,7 +184,7 @@ TEST_F(CpuScorerTest, FloatSsimDbAppliesToFloatSsimOnly) {
 }
 
 TEST_F(CpuScorerTest, IdenticalFramesInDb) {
-  const TestPlane p = SmoothPlane(64, 64, 8, 10);
+  const SyntheticPlane p = TexturedPlane(64, 64, 8, 10);
   EXPECT_EQ(ScorePair(*scorer_, p, p, Features({"float_ssim"}))["float_ssim"], 1.0);
   EXPECT_EQ(ScorePair(*scorer_, p, p, Features({"float_ssim=enable_db=1"}))["float_ssim"], kInf);
   // clip_db: ceil(10 log10(255^2 / (0.5 / 4096))) = 88 (docs/numerics.md §8).
@@ -198,8 +194,8 @@ TEST_F(CpuScorerTest, IdenticalFramesInDb) {
 }
 
 TEST_F(CpuScorerTest, BothFeaturesInOneCall) {
-  const TestPlane ref = SmoothPlane(70, 50, 10, 11);
-  const TestPlane dist = testing::Distort(ref, 12, 20);
+  const SyntheticPlane ref = TexturedPlane(70, 50, 10, 11);
+  const SyntheticPlane dist = Distort(ref, 12, 20);
   auto result = scorer_->Score(ref.geometry(), Features({"float_ssim", "ssim"}),
                                FramePair{ref.view(), dist.view()});
   ASSERT_TRUE(result.ok()) << result.status();
@@ -216,8 +212,8 @@ TEST_F(CpuScorerTest, BothFeaturesInOneCall) {
 }
 
 TEST_F(CpuScorerTest, RefusesInvalidInput) {
-  const TestPlane ref = NoisyPlane(32, 32, 10, 13);
-  const TestPlane dist = NoisyPlane(32, 32, 10, 14);
+  const SyntheticPlane ref = NoisyPlane(32, 32, 10, 13);
+  const SyntheticPlane dist = NoisyPlane(32, 32, 10, 14);
   const FeatureSet features = Features({"float_ssim"});
 
   Geometry other = ref.geometry();
@@ -226,7 +222,7 @@ TEST_F(CpuScorerTest, RefusesInvalidInput) {
   EXPECT_EQ(mismatch.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(mismatch.status().message(), HasSubstr("reference luma is 32x32 10-bit"));
 
-  TestPlane hot = dist;
+  SyntheticPlane hot = dist;
   hot.Set(5, 7, 1024);
   auto above_peak = scorer_->Score(ref.geometry(), features, FramePair{ref.view(), hot.view()});
   EXPECT_EQ(above_peak.status().code(), absl::StatusCode::kInvalidArgument);
@@ -250,8 +246,8 @@ TEST_F(CpuScorerTest, RefusesInvalidInput) {
 
 TEST_F(CpuScorerTest, AcceptsPaddedRows) {
   // The same picture with 3 bytes of padding a row scores the same.
-  const TestPlane ref = SmoothPlane(40, 30, 8, 15);
-  const TestPlane dist = testing::Distort(ref, 16, 9);
+  const SyntheticPlane ref = TexturedPlane(40, 30, 8, 15);
+  const SyntheticPlane dist = Distort(ref, 16, 9);
   std::vector<uint8_t> padded(static_cast<size_t>(43) * 30, 0xee);
   for (int y = 0; y < 30; ++y) {
     for (int x = 0; x < 40; ++x) padded[y * 43 + x] = dist.bytes[y * 40 + x];
@@ -268,8 +264,8 @@ TEST_F(CpuScorerTest, AcceptsPaddedRows) {
 
 TEST_F(CpuScorerTest, AcceptsWordsAtAnyAddress) {
   // 10-bit samples one byte off alignment, with an odd stride, score as the packed ones.
-  const TestPlane ref = SmoothPlane(40, 30, 10, 17);
-  const TestPlane dist = testing::Distort(ref, 18, 40);
+  const SyntheticPlane ref = TexturedPlane(40, 30, 10, 17);
+  const SyntheticPlane dist = Distort(ref, 18, 40);
   const size_t stride = 40 * 2 + 3;
   std::vector<uint8_t> shifted(1 + stride * 30, 0);
   for (int y = 0; y < 30; ++y) {

@@ -5,15 +5,12 @@
 #include "engine/cpu/cpu_scorer.h"
 #include "engine/cpu/float_ssim.h"
 #include "engine/cpu/integer_ssim.h"
-#include "engine/cpu/test_pictures.h"
+#include "engine/synthetic_picture.h"
 #include "gtest/gtest.h"
 
 namespace ssimd {
 namespace {
 
-using ::ssimd::testing::Distort;
-using ::ssimd::testing::SmoothPlane;
-using ::ssimd::testing::TestPlane;
 
 bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
@@ -25,8 +22,8 @@ class Determinism : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Determinism, ThreadsAndBandsDoNotChangeABit) {
   const Case c = GetParam();
-  const TestPlane ref = SmoothPlane(c.width, c.height, c.bit_depth, 1);
-  const TestPlane dist = Distort(ref, 2, 1 << (c.bit_depth - 5));
+  const SyntheticPlane ref = TexturedPlane(c.width, c.height, c.bit_depth, 1);
+  const SyntheticPlane dist = Distort(ref, 2, 1 << (c.bit_depth - 5));
   ThreadPool one(1);
   const FloatSsimMeans base = ComputeFloatSsim(ref.view(), dist.view(), c.scale, true, one);
   const double base_int = ComputeIntegerSsim(ref.view(), dist.view(), one);
@@ -52,8 +49,8 @@ INSTANTIATE_TEST_SUITE_P(Sizes, Determinism,
                                            Case{64, 45, 16, 1}, Case{31, 140, 8, 2}));
 
 TEST(Determinism, ScorerResultsIndependentOfThreadCount) {
-  const TestPlane ref = SmoothPlane(853, 481, 8, 3);
-  const TestPlane dist = Distort(ref, 4, 12);
+  const SyntheticPlane ref = TexturedPlane(853, 481, 8, 3);
+  const SyntheticPlane dist = Distort(ref, 4, 12);
   auto features = ParseFeatureArgs({"float_ssim=enable_lcs=1", "ssim"});
   ASSERT_TRUE(features.ok());
   FrameScores first;

@@ -5,19 +5,15 @@
 
 #include <cstring>
 
-#include "engine/cpu/test_pictures.h"
+#include "engine/synthetic_picture.h"
 #include "gtest/gtest.h"
 
 namespace ssimd {
 namespace {
 
-using ::ssimd::testing::Distort;
-using ::ssimd::testing::NoisyPlane;
-using ::ssimd::testing::SmoothPlane;
-using ::ssimd::testing::TestPlane;
 
 // Spec 2.2-2.4 written out directly; `peak_squared` is the constant sm2 as a double.
-double DirectIntegerSsim(const TestPlane& ref, const TestPlane& dist, double peak_squared) {
+double DirectIntegerSsim(const SyntheticPlane& ref, const SyntheticPlane& dist, double peak_squared) {
   static const int64_t k[9] = {2, 9, 28, 55, 68, 55, 28, 9, 2};
   const LumaView r = ref.view();
   const LumaView d = dist.view();
@@ -67,8 +63,8 @@ TEST(IntegerSsim, EqualsTheDirectFormulaAtEveryDepthAndSize) {
   ThreadPool pool(2);
   for (int bd : {8, 10, 12, 16}) {
     for (auto [w, h] : {std::pair{1, 1}, {2, 3}, {9, 9}, {10, 4}, {37, 23}, {64, 64}, {130, 41}}) {
-      const TestPlane ref = SmoothPlane(w, h, bd, 7 * w + h);
-      const TestPlane dist = Distort(ref, w + 3 * h, 1 << (bd - 4));
+      const SyntheticPlane ref = TexturedPlane(w, h, bd, 7 * w + h);
+      const SyntheticPlane dist = Distort(ref, w + 3 * h, 1 << (bd - 4));
       const double expected = DirectIntegerSsim(ref, dist, TruePeakSquared(bd));
       const double actual = ComputeIntegerSsim(ref.view(), dist.view(), pool);
       EXPECT_TRUE(SameBits(actual, expected))
@@ -82,8 +78,8 @@ TEST(IntegerSsim, EqualsTheDirectFormulaAtEveryDepthAndSize) {
 // stays <= 1.
 TEST(IntegerSsim, SixteenBitUsesTheTruePeakSquared) {
   ThreadPool pool(1);
-  const TestPlane ref = NoisyPlane(32, 32, 16, 21, 3, 6);
-  const TestPlane dist = NoisyPlane(32, 32, 16, 22, 3, 6);
+  const SyntheticPlane ref = NoisyPlane(32, 32, 16, 21, 3, 6);
+  const SyntheticPlane dist = NoisyPlane(32, 32, 16, 22, 3, 6);
   const double ours = ComputeIntegerSsim(ref.view(), dist.view(), pool);
   EXPECT_TRUE(SameBits(ours, DirectIntegerSsim(ref, dist, 65535.0 * 65535.0)));
   EXPECT_LE(ours, 1.0);
@@ -95,9 +91,9 @@ TEST(IntegerSsim, SixteenBitUsesTheTruePeakSquared) {
 // 16 bit (peak 255 * 257 = 65535) scores the same up to rounding. The wrapped constant would not.
 TEST(IntegerSsim, SixteenBitMatchesScaledEightBit) {
   ThreadPool pool(2);
-  const TestPlane ref8 = SmoothPlane(50, 40, 8, 31);
-  const TestPlane dist8 = Distort(ref8, 32, 10);
-  TestPlane ref16(50, 40, 16), dist16(50, 40, 16);
+  const SyntheticPlane ref8 = TexturedPlane(50, 40, 8, 31);
+  const SyntheticPlane dist8 = Distort(ref8, 32, 10);
+  SyntheticPlane ref16(50, 40, 16), dist16(50, 40, 16);
   for (int y = 0; y < 40; ++y) {
     for (int x = 0; x < 50; ++x) {
       ref16.Set(x, y, ref8.view().Sample(x, y) * 257);

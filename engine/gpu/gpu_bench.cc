@@ -8,56 +8,29 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "engine/cpu/cpu_scorer.h"
 #include "engine/gpu/gpu_scorer.h"
+#include "engine/synthetic_picture.h"
 
 namespace ssimd {
 namespace {
 
+// Realistic content and a mildly distorted copy: work for every stage, as a real clip gives.
 struct Planes {
   Geometry geometry;
-  std::vector<uint8_t> ref, dist;
-  FramePair pair() const {
-    const size_t stride = static_cast<size_t>(geometry.width) * BytesPerSample(geometry.bit_depth);
-    return FramePair{
-        LumaView{ref.data(), stride, geometry.width, geometry.height, geometry.bit_depth},
-        LumaView{dist.data(), stride, geometry.width, geometry.height, geometry.bit_depth}};
-  }
-};
+  SyntheticPlane ref, dist;
 
-// Smooth content with noise, and a distorted copy: realistic work for every stage.
-Planes MakePlanes(int width, int height, int bit_depth) {
-  Planes p;
-  p.geometry.width = width;
-  p.geometry.height = height;
-  p.geometry.bit_depth = bit_depth;
-  const size_t bytes = LumaBytes(p.geometry);
-  p.ref.resize(bytes);
-  p.dist.resize(bytes);
-  std::mt19937 rng(width * 31 + height);
-  const int peak = static_cast<int>(PeakValue(bit_depth));
-  const int bps = BytesPerSample(bit_depth);
-  for (int y = 0; y < height; ++y) {
-    for (int x = 0; x < width; ++x) {
-      const int base = static_cast<int>((x * 7 + y * 3) % (peak + 1));
-      const int r = std::clamp(base + static_cast<int>(rng() % 9) - 4, 0, peak);
-      const int d = std::clamp(r + static_cast<int>(rng() % 17) - 8, 0, peak);
-      const size_t i = (static_cast<size_t>(y) * width + x) * bps;
-      p.ref[i] = r & 0xff;
-      p.dist[i] = d & 0xff;
-      if (bps == 2) {
-        p.ref[i + 1] = static_cast<uint8_t>(r >> 8);
-        p.dist[i + 1] = static_cast<uint8_t>(d >> 8);
-      }
-    }
-  }
-  return p;
-}
+  Planes(int width, int height, int bit_depth)
+      : geometry{width, height, bit_depth, ChromaFormat::k420},
+        ref(TexturedPlane(width, height, bit_depth, static_cast<uint32_t>(width * 31 + height))),
+        dist(Distort(ref, static_cast<uint32_t>(height * 17 + width),
+                     static_cast<int>(PeakValue(bit_depth) / 32))) {}
+  FramePair pair() const { return FramePair{ref.view(), dist.view()}; }
+};
 
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -107,7 +80,7 @@ int Run(int frames) {
   std::printf("%-11s %-10s %4s | %12s %12s %12s %12s %12s | %12s\n", "feature", "size", "bit",
               "device us", "device min", "upload us", "readback us", "total us", "cpu us");
   for (const Case& c : cases) {
-    const Planes planes = MakePlanes(c.width, c.height, c.bit_depth);
+    const Planes planes(c.width, c.height, c.bit_depth);
     std::vector<double> compute, upload, readback, total, cpu_total;
     for (int i = 0; i < frames + 3; ++i) {
       auto r = (*gpu)->Score(planes.geometry, c.features, planes.pair());
@@ -139,7 +112,7 @@ int Run(int frames) {
   auto pool = MakeGpuScorer(shared);
   if (!pool.ok()) return 1;
   for (auto [w, h] : {std::pair{1920, 1080}, {3840, 2160}}) {
-    const Planes planes = MakePlanes(w, h, 8);
+    const Planes planes(w, h, 8);
     FeatureSet both = FloatSsimAuto();
     both.ssim = IntegerSsimOptions{};
     std::atomic<int> done{0};

@@ -25,6 +25,7 @@
 #include "engine/dispatcher.h"
 #include "engine/gpu/exact_sum.h"
 #include "engine/gpu/gpu_test_hooks.h"
+#include "engine/synthetic_picture.h"
 #include "gtest/gtest.h"
 #include "kernels/decimate.h"
 #include "tests/reference/reference_dir.h"
@@ -86,26 +87,8 @@ Scorer& Cpu() {
 
 enum class Content { kNoise, kSmooth, kFlat };
 
-struct Picture {
-  Geometry geometry;
-  std::vector<uint8_t> bytes;
-  LumaView view() const {
-    LumaView v;
-    v.data = bytes.data();
-    v.width = geometry.width;
-    v.height = geometry.height;
-    v.bit_depth = geometry.bit_depth;
-    v.stride_bytes = static_cast<size_t>(geometry.width) * BytesPerSample(geometry.bit_depth);
-    return v;
-  }
-  void Set(int x, int y, uint32_t value) {
-    const size_t bps = BytesPerSample(geometry.bit_depth);
-    uint8_t* p = bytes.data() + (static_cast<size_t>(y) * geometry.width + x) * bps;
-    p[0] = value & 0xff;
-    if (bps == 2) p[1] = value >> 8;
-  }
-  uint32_t Get(int x, int y) const { return view().Sample(x, y); }
-};
+// The shared generator's planes (engine/synthetic_picture.h).
+using Picture = SyntheticPlane;
 
 Geometry MakeGeometry(int width, int height, int bit_depth) {
   Geometry g;
@@ -116,46 +99,21 @@ Geometry MakeGeometry(int width, int height, int bit_depth) {
 }
 
 Picture MakePicture(const Geometry& geometry, Content content, uint64_t seed, uint32_t level = 0) {
-  Picture picture;
-  picture.geometry = geometry;
-  picture.bytes.assign(LumaBytes(geometry), 0);
-  std::mt19937_64 rng(seed);
-  const uint32_t peak = PeakValue(geometry.bit_depth);
-  for (int y = 0; y < geometry.height; ++y) {
-    for (int x = 0; x < geometry.width; ++x) {
-      uint32_t v = 0;
-      switch (content) {
-        case Content::kNoise:
-          v = static_cast<uint32_t>(rng() % (peak + 1));
-          break;
-        case Content::kSmooth: {
-          const double s = 0.5 + 0.25 * std::sin(x * 0.05) + 0.2 * std::cos(y * 0.03);
-          v = static_cast<uint32_t>(s * peak) + static_cast<uint32_t>(rng() % 4);
-          break;
-        }
-        case Content::kFlat:
-          v = level;
-          break;
-      }
-      picture.Set(x, y, std::min(v, peak));
-    }
+  switch (content) {
+    case Content::kNoise:
+      return NoisyPlane(geometry.width, geometry.height, geometry.bit_depth,
+                        static_cast<uint32_t>(seed));
+    case Content::kSmooth:
+      return TexturedPlane(geometry, static_cast<uint32_t>(seed));
+    case Content::kFlat:
+      break;
   }
-  return picture;
+  return FlatPlane(geometry.width, geometry.height, geometry.bit_depth, level);
 }
 
-// The reference with bounded noise added, as a codec's error.
-Picture Distort(const Picture& reference, uint64_t seed, int amplitude) {
-  Picture out = reference;
-  std::mt19937_64 rng(seed);
-  const int peak = static_cast<int>(PeakValue(reference.geometry.bit_depth));
-  const int span = amplitude << (reference.geometry.bit_depth - 8);
-  for (int y = 0; y < reference.geometry.height; ++y) {
-    for (int x = 0; x < reference.geometry.width; ++x) {
-      const int noise = static_cast<int>(rng() % (2 * span + 1)) - span;
-      out.Set(x, y, std::clamp(static_cast<int>(reference.Get(x, y)) + noise, 0, peak));
-    }
-  }
-  return out;
+// The reference with bounded noise added, as a codec's error; `amplitude` in 8-bit levels.
+Picture DistortScaled(const Picture& reference, uint64_t seed, int amplitude) {
+  return Distort(reference, static_cast<uint32_t>(seed), amplitude << (reference.bit_depth - 8));
 }
 
 FramePair PairOf(const Picture& reference, const Picture& distorted) {
@@ -236,18 +194,18 @@ FeatureSet IntegerSsim(bool db, bool exact) {
 
 #ifdef SSIMD_TEST_HAS_GPU_BUILD
 std::vector<float> HostDecimate(const Picture& p, int factor) {
-  const int w = DecimatedSize(p.geometry.width, factor);
-  const int h = DecimatedSize(p.geometry.height, factor);
+  const int w = DecimatedSize(p.geometry().width, factor);
+  const int h = DecimatedSize(p.geometry().height, factor);
   std::vector<float> out(static_cast<size_t>(w) * h);
   const float tap = DecimationTapWeight(factor);
   for (int y = 0; y < h; ++y) {
     for (int x = 0; x < w; ++x) {
       out[static_cast<size_t>(y) * w + x] =
-          p.geometry.bit_depth == 8
-              ? DecimatePixel(p.bytes.data(), p.geometry.width, p.geometry.width, p.geometry.height,
+          p.geometry().bit_depth == 8
+              ? DecimatePixel(p.bytes.data(), p.geometry().width, p.geometry().width, p.geometry().height,
                               8, factor, tap, x, y)
-              : DecimatePixel(reinterpret_cast<const uint16_t*>(p.bytes.data()), p.geometry.width,
-                              p.geometry.width, p.geometry.height, p.geometry.bit_depth, factor,
+              : DecimatePixel(reinterpret_cast<const uint16_t*>(p.bytes.data()), p.geometry().width,
+                              p.geometry().width, p.geometry().height, p.geometry().bit_depth, factor,
                               tap, x, y);
     }
   }
@@ -257,7 +215,7 @@ std::vector<float> HostDecimate(const Picture& p, int factor) {
 // Both device planes of one decimation, read back.
 void DeviceDecimate(const Picture& ref, const Picture& dist, int factor,
                     std::vector<float>& ref_out, std::vector<float>& dist_out) {
-  const Geometry& g = ref.geometry;
+  const Geometry g = ref.geometry();
   const int w = DecimatedSize(g.width, factor);
   const int h = DecimatedSize(g.height, factor);
   const size_t in_bytes = ref.bytes.size();
@@ -304,7 +262,7 @@ TEST(GpuDecimationTest, PlanesAreByteIdenticalToTheHostLoop) {
       const int bit_depth = std::vector<int>{8, 10, 12, 16}[depth_index++ % 4];
       const Geometry g = MakeGeometry(c.width, c.height, bit_depth);
       const Picture ref = MakePicture(g, Content::kNoise, 1000 + depth_index);
-      const Picture dist = Distort(ref, 2000 + depth_index, 9);
+      const Picture dist = DistortScaled(ref, 2000 + depth_index, 9);
       std::vector<float> ref_plane, dist_plane;
       DeviceDecimate(ref, dist, factor, ref_plane, dist_plane);
       const std::vector<float> ref_host = HostDecimate(ref, factor);
@@ -340,7 +298,7 @@ TEST(GpuPiecesTest, PiecesCutAnywhereScoreAsTheWholePlaneAndTheCpu) {
            {1920, 1080, 8}, {1920, 1080, 10}, {853, 481, 12}, {64, 64, 16}, {3840, 2160, 8}}) {
     const Geometry g = MakeGeometry(w, h, bit_depth);
     const Picture ref = MakePicture(g, Content::kSmooth, 900 + k);
-    const Picture dist = Distort(ref, 950 + k, 5);
+    const Picture dist = DistortScaled(ref, 950 + k, 5);
     ++k;
     FeatureSet features = FloatSsim(0, true);
     features.ssim = IntegerSsim(false, true).ssim;  // exact: bit for bit at any size
@@ -363,7 +321,7 @@ TEST(GpuPiecesTest, BadPiecesAreRefusedAsOnTheCpuAndNoSlotStaysTaken) {
   SKIP_WITHOUT_GPU();
   const Geometry g = MakeGeometry(64, 32, 10);
   Picture ref = MakePicture(g, Content::kNoise, 5);
-  const Picture dist = Distort(ref, 6, 3);
+  const Picture dist = DistortScaled(ref, 6, 3);
   const PlanePieces short_plane(absl::Span<const uint8_t>(ref.bytes.data(), ref.bytes.size() - 2));
   const PlanePieces dist_pieces = Cut(dist, 100);
   absl::StatusOr<ScoreResult> result =
@@ -392,7 +350,7 @@ TEST(GpuFloatSsimTest, SyntheticPicturesMatchTheCpu) {
       ++k;
       const Geometry g = MakeGeometry(w, h, bit_depth);
       const Picture ref = MakePicture(g, k % 3 == 0 ? Content::kSmooth : Content::kNoise, k);
-      const Picture dist = Distort(ref, 100 + k, 6);
+      const Picture dist = DistortScaled(ref, 100 + k, 6);
       const Picture flat = MakePicture(g, Content::kFlat, 0, PeakValue(bit_depth) / 2);
       const Picture flat_other = MakePicture(g, Content::kFlat, 0, PeakValue(bit_depth) / 2 + 3);
       CompareWithCpu(*Gpu().scorer, g, FloatSsim(0), PairOf(ref, dist));
@@ -413,7 +371,7 @@ TEST(GpuFloatSsimTest, ForcedScalesMatchTheCpu) {
   int k = 0;
   for (const Geometry& g : geometries) {
     const Picture ref = MakePicture(g, Content::kSmooth, 7 + k);
-    const Picture dist = Distort(ref, 70 + k, 10);
+    const Picture dist = DistortScaled(ref, 70 + k, 10);
     ++k;
     for (int scale = 1; scale <= 10; ++scale) {
       CompareWithCpu(*Gpu().scorer, g, FloatSsim(scale, scale % 2 == 0, scale % 3 == 0),
@@ -432,7 +390,7 @@ TEST(GpuFloatSsimTest, OrderedHostSumGivesTheSameScores) {
   for (auto [w, h, d] : {std::tuple{64, 64, 8}, {576, 324, 10}, {1920, 1080, 8}, {853, 481, 16}}) {
     const Geometry g = MakeGeometry(w, h, d);
     const Picture ref = MakePicture(g, Content::kNoise, w);
-    const Picture dist = Distort(ref, h, 12);
+    const Picture dist = DistortScaled(ref, h, 12);
     frames += CompareWithCpu(**gpu, g, FloatSsim(0, true, true, true), PairOf(ref, dist));
     frames += CompareWithCpu(**gpu, g, FloatSsim(0), PairOf(ref, dist));
   }
@@ -456,7 +414,7 @@ TEST(GpuIntegerSsimTest, TinyFramesMatchBitForBit) {
       const Picture noise = MakePicture(g, Content::kNoise, k);
       const Picture flat = MakePicture(g, Content::kFlat, 0, (k * 37) % PeakValue(bit_depth));
       const Picture smooth = MakePicture(g, Content::kSmooth, k);
-      const Picture distorted = Distort(noise, k, 20);
+      const Picture distorted = DistortScaled(noise, k, 20);
       for (bool db : {false, true}) {
         CompareWithCpu(*Gpu().scorer, g, IntegerSsim(db, false), PairOf(noise, noise));
         CompareWithCpu(*Gpu().scorer, g, IntegerSsim(db, false), PairOf(flat, flat));
@@ -495,7 +453,7 @@ TEST(GpuIntegerSsimTest, LargeFramesExactModeMatchesAndTreeStaysInItsBound) {
       ++k;
       const Geometry g = MakeGeometry(w, h, bit_depth);
       const Picture ref = MakePicture(g, k % 2 ? Content::kSmooth : Content::kNoise, k);
-      const Picture dist = Distort(ref, k, 15);
+      const Picture dist = DistortScaled(ref, k, 15);
       CompareWithCpu(*Gpu().scorer, g, IntegerSsim(false, true), PairOf(ref, dist));
       CompareWithCpu(*Gpu().scorer, g, IntegerSsim(false, true), PairOf(ref, ref));
       // Tree path: within 2 * gamma_{n-1} * mean|SSIM| of the CPU (docs/adr/0022); here
@@ -595,7 +553,7 @@ TEST(GpuPoolTest, ManyThreadsShareTheDevicesAndGetTheCpuScores) {
     Job job;
     job.geometry = MakeGeometry(w, h, d);
     job.ref = MakePicture(job.geometry, Content::kNoise, ++k);
-    job.dist = Distort(job.ref, k, 8);
+    job.dist = DistortScaled(job.ref, k, 8);
     job.features = FloatSsim(0, k % 2 == 0);
     job.features.ssim = IntegerSsimOptions{};
     job.features.ssim->exact = false;  // the opt-in block-order sum (fast_sum=true)
@@ -654,7 +612,7 @@ TEST(GpuPoolTest, ErrorsReturnTheSlotAndLeaveTheDeviceUsable) {
   ASSERT_TRUE(gpu.ok()) << gpu.status();
   const Geometry g = MakeGeometry(640, 360, 10);
   const Picture ref = MakePicture(g, Content::kNoise, 5);
-  const Picture dist = Distort(ref, 6, 4);
+  const Picture dist = DistortScaled(ref, 6, 4);
   const FeatureSet features = FloatSsim(0, true);
 
   hooks->recoverable_errors = 1;
@@ -700,7 +658,7 @@ int RunLostDeviceScenario() {
   Dispatcher dispatcher(MakeCpuScorer({.threads = 2}), *std::move(made), "");
   const Geometry g = MakeGeometry(320, 180, 8);
   const Picture ref = MakePicture(g, Content::kNoise, 1);
-  const Picture dist = Distort(ref, 2, 5);
+  const Picture dist = DistortScaled(ref, 2, 5);
   const FeatureSet features = FloatSsim(0);
 
   hooks->device_faults = 1;

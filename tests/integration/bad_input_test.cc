@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "engine/synthetic_picture.h"
 #include "tests/integration/test_server.h"
 
 namespace ssimd::testing {
@@ -45,9 +46,9 @@ v1::ScoreClipRequest Frame(uint64_t index, std::string reference = "",
   v1::ScoreClipRequest request;
   v1::FramePair* frame = request.mutable_frame();
   frame->set_index(index);
-  const std::string plane = NoisePlane(kGeometry, static_cast<uint32_t>(index) + 1);
-  frame->set_reference_luma(reference.empty() ? plane : reference);
-  frame->set_distorted_luma(distorted.empty() ? Distort(kGeometry, plane, 7) : distorted);
+  const SyntheticPlane plane = TexturedPlane(kGeometry, static_cast<uint32_t>(index) + 1);
+  frame->set_reference_luma(reference.empty() ? plane.ToString() : reference);
+  frame->set_distorted_luma(distorted.empty() ? Distort(plane, 7, 8).ToString() : distorted);
   return request;
 }
 
@@ -81,7 +82,7 @@ struct ClipCase {
 };
 
 std::string TooBright10Bit() {
-  std::string plane = NoisePlane(kGeometry, 3);
+  std::string plane = TexturedPlane(kGeometry, 3).ToString();
   plane[2 * 37] = static_cast<char>(0xff);  // sample 37 becomes 0x03ff | 0xff00 > 1023
   plane[2 * 37 + 1] = static_cast<char>(0x7f);
   return plane;
@@ -192,9 +193,9 @@ class BadInputTest : public ::testing::Test {
     ::mkdir(outside_.c_str(), 0755);
     const std::string chroma(FrameBytes(kGeometry) - LumaBytes(kGeometry), '\0');
     std::ofstream(root_ + "/good.y4m", std::ios::binary)
-        << "YUV4MPEG2 W24 H16 C420p10\nFRAME\n" << NoisePlane(kGeometry, 1) << chroma;
+        << "YUV4MPEG2 W24 H16 C420p10\nFRAME\n" << TexturedPlane(kGeometry, 1).ToString() << chroma;
     std::ofstream(root_ + "/truncated.y4m", std::ios::binary)
-        << "YUV4MPEG2 W24 H16 C420p10\nFRAME\n" << NoisePlane(kGeometry, 1).substr(0, 100);
+        << "YUV4MPEG2 W24 H16 C420p10\nFRAME\n" << TexturedPlane(kGeometry, 1).ToString().substr(0, 100);
     std::ofstream(root_ + "/bad_header.y4m", std::ios::binary) << "YUV4MPEG2 W0 H16\nFRAME\n";
     std::ofstream(root_ + "/small.y4m", std::ios::binary) << "YUV4MPEG2 W8 H8\n";
     std::ofstream(root_ + "/raw.yuv", std::ios::binary) << std::string(FrameBytes(kGeometry), '\0');
@@ -214,8 +215,8 @@ class BadInputTest : public ::testing::Test {
     v1::ScorePairRequest request;
     *request.mutable_geometry() = GeometryProto(24, 16, 10);
     request.mutable_features()->mutable_ssim();
-    request.set_reference_luma(NoisePlane(kGeometry, 5));
-    request.set_distorted_luma(NoisePlane(kGeometry, 6));
+    request.set_reference_luma(TexturedPlane(kGeometry, 5).ToString());
+    request.set_distorted_luma(TexturedPlane(kGeometry, 6).ToString());
     auto result = server_->client().ScorePair(request, absl::Seconds(20));
     ASSERT_TRUE(result.ok()) << result.status();
     EXPECT_EQ(result->scores().size(), 1);
@@ -300,8 +301,8 @@ TEST_F(BadInputTest, ScorePairRefusals) {
     v1::ScorePairRequest request;
     *request.mutable_geometry() = GeometryProto(24, 16, 10);
     request.mutable_features()->mutable_ssim();
-    request.set_reference_luma(NoisePlane(kGeometry, 1));
-    request.set_distorted_luma(NoisePlane(kGeometry, 2));
+    request.set_reference_luma(TexturedPlane(kGeometry, 1).ToString());
+    request.set_distorted_luma(TexturedPlane(kGeometry, 2).ToString());
     c.edit(&request);
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(20));

@@ -12,6 +12,7 @@
 #include "engine/dispatcher.h"
 #include "engine/features.h"
 #include "engine/pooling.h"
+#include "engine/synthetic_picture.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/integration/test_server.h"
@@ -45,8 +46,11 @@ struct Clip {
 Clip MakeClip(const Geometry& g, int frames, uint32_t seed = 1) {
   Clip clip{g, {}, {}};
   for (int i = 0; i < frames; ++i) {
-    clip.reference.push_back(NoisePlane(g, seed + i));
-    clip.distorted.push_back(Distort(g, clip.reference.back(), 1000 + seed + i));
+    const SyntheticPlane reference = TexturedPlane(g, seed + i);
+    clip.reference.push_back(reference.ToString());
+    clip.distorted.push_back(
+        Distort(reference, 1000 + seed + i, static_cast<int>(PeakValue(g.bit_depth) / 16))
+            .ToString());
   }
   return clip;
 }
@@ -148,8 +152,10 @@ TEST(ScoringServiceTest, ScorePairEqualsCpuEngineAtEveryBitDepth) {
   ASSERT_NE(server, nullptr);
   for (int depth : {8, 10, 12, 16}) {
     const Geometry g{40, 24, depth, ChromaFormat::k420};
-    const std::string ref = NoisePlane(g, depth);
-    const std::string dis = Distort(g, ref, depth + 1);
+    const SyntheticPlane reference = TexturedPlane(g, depth);
+    const std::string ref = reference.ToString();
+    const std::string dis =
+        Distort(reference, depth + 1, static_cast<int>(PeakValue(depth) / 16)).ToString();
     v1::ScorePairRequest request;
     *request.mutable_geometry() = ToProto(g);
     request.mutable_features()->mutable_float_ssim()->set_enable_lcs(true);

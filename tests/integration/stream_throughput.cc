@@ -10,6 +10,7 @@
 #include "absl/flags/parse.h"
 #include "absl/time/clock.h"
 #include "engine/frame_memory.h"
+#include "engine/synthetic_picture.h"
 #include "tests/integration/test_server.h"
 
 ABSL_FLAG(int, width, 1920, "luma width");
@@ -53,8 +54,10 @@ int Run() {
   options.service.max_frames_in_flight = absl::GetFlag(FLAGS_in_flight);
   auto server = TestServer::Start(options, std::make_unique<NullScorer>());
   if (server == nullptr) return 1;
-  const std::string ref = NoisePlane(g, 1);
-  const std::string dis = Distort(g, ref, 2);
+  const SyntheticPlane reference = TexturedPlane(g, 1);
+  const std::string ref = reference.ToString();
+  const std::string dis =
+      Distort(reference, 2, static_cast<int>(PeakValue(g.bit_depth) / 16)).ToString();
   const int frames = absl::GetFlag(FLAGS_frames);
   const int streams = absl::GetFlag(FLAGS_streams);
   v1::ClipConfig config;

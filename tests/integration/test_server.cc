@@ -1,6 +1,5 @@
 #include "tests/integration/test_server.h"
 
-#include <random>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -11,24 +10,6 @@
 #include "grpcpp/grpcpp.h"
 
 namespace ssimd::testing {
-namespace {
-
-void PutSample(std::string* plane, size_t i, uint32_t v, int bit_depth) {
-  if (bit_depth == 8) {
-    (*plane)[i] = static_cast<char>(v);
-  } else {
-    (*plane)[2 * i] = static_cast<char>(v & 0xff);
-    (*plane)[2 * i + 1] = static_cast<char>(v >> 8);
-  }
-}
-
-uint32_t GetSample(const std::string& plane, size_t i, int bit_depth) {
-  if (bit_depth == 8) return static_cast<uint8_t>(plane[i]);
-  return static_cast<uint8_t>(plane[2 * i]) | (static_cast<uint32_t>(static_cast<uint8_t>(plane[2 * i + 1])) << 8);
-}
-
-}  // namespace
-
 ServerOptions FastServerOptions() {
   ServerOptions options;
   options.address = "127.0.0.1:0";
@@ -60,39 +41,6 @@ std::unique_ptr<TestServer> TestServer::Start(ServerOptions options, std::unique
 }
 
 std::string TestServer::address() const { return absl::StrCat("127.0.0.1:", runner_->port()); }
-
-std::string NoisePlane(const Geometry& geometry, uint32_t seed) {
-  std::mt19937 rng(seed);
-  const size_t n = static_cast<size_t>(geometry.width) * geometry.height;
-  std::string plane(LumaBytes(geometry), '\0');
-  const uint32_t peak = PeakValue(geometry.bit_depth);
-  // Smooth content plus noise, so scores land well inside (0, 1).
-  for (size_t i = 0; i < n; ++i) {
-    const size_t x = i % geometry.width;
-    const size_t y = i / geometry.width;
-    const double base = (0.5 + 0.3 * ((x * 7 + y * 3) % 64) / 64.0) * peak;
-    const double noise = (static_cast<double>(rng() % 1000) / 1000.0 - 0.5) * 0.2 * peak;
-    double v = base + noise;
-    v = v < 0 ? 0 : v > peak ? peak : v;
-    PutSample(&plane, i, static_cast<uint32_t>(v), geometry.bit_depth);
-  }
-  return plane;
-}
-
-std::string Distort(const Geometry& geometry, const std::string& plane, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::string out = plane;
-  const size_t n = static_cast<size_t>(geometry.width) * geometry.height;
-  const int64_t peak = PeakValue(geometry.bit_depth);
-  const int64_t spread = peak / 16 + 1;
-  for (size_t i = 0; i < n; ++i) {
-    int64_t v = GetSample(plane, i, geometry.bit_depth) +
-                static_cast<int64_t>(rng() % (2 * spread + 1)) - spread;
-    v = v < 0 ? 0 : v > peak ? peak : v;
-    PutSample(&out, i, static_cast<uint32_t>(v), geometry.bit_depth);
-  }
-  return out;
-}
 
 InstrumentedScorer::InstrumentedScorer(std::unique_ptr<Scorer> inner, bool gate_open)
     : inner_(std::move(inner)), gate_open_(gate_open) {}

@@ -44,11 +44,6 @@ class TestServer {
   std::unique_ptr<v1::ScoringService::Stub> stub_;
 };
 
-// Deterministic pictures: a noise plane and a distorted copy with smaller noise added, within the
-// bit depth's range. Tightly packed, little-endian above 8 bits.
-std::string NoisePlane(const Geometry& geometry, uint32_t seed);
-std::string Distort(const Geometry& geometry, const std::string& plane, uint32_t seed);
-
 // Wraps a scorer: counts calls, records the highest number running at once, and can hold every
 // call at a gate until the test opens it, or delay it by a function of the call's first sample.
 class InstrumentedScorer : public Scorer {

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "engine/synthetic_picture.h"
 #include "grpcpp/grpcpp.h"
 #include "proto/grpc/health/v1/health.grpc.pb.h"
 #include "proto/ssimd/v1/ssimd.grpc.pb.h"
@@ -44,18 +45,10 @@ struct Picture {
   std::string distorted;
 };
 
+// A fresh pair for every frame: textured 8-bit content and a copy moved by up to 6 levels.
 Picture MakePicture(int width, int height, std::mt19937& rng) {
-  std::uniform_int_distribution<int> sample(16, 235);
-  std::uniform_int_distribution<int> noise(-6, 6);
-  Picture p;
-  p.reference.resize(static_cast<size_t>(width) * height);
-  p.distorted.resize(p.reference.size());
-  for (size_t i = 0; i < p.reference.size(); ++i) {
-    const int r = sample(rng);
-    p.reference[i] = static_cast<char>(r);
-    p.distorted[i] = static_cast<char>(std::clamp(r + noise(rng), 0, 255));
-  }
-  return p;
+  const SyntheticPlane reference = TexturedPlane(width, height, 8, rng());
+  return Picture{reference.ToString(), Distort(reference, rng(), 6).ToString()};
 }
 
 void FillConfig(const std::string& title, v1::ClipConfig* config) {

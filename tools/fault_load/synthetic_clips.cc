@@ -11,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/types/span.h"
 #include "engine/gpu/exact_sum.h"
+#include "engine/synthetic_picture.h"
 
 namespace ssimd::fault_load {
 namespace {
@@ -26,11 +27,6 @@ struct VariantSpec {
   v1::PixelFormat format;
   std::vector<std::string> feature_args;  // empty: typed float_ssim with enable_db and clip_db
 };
-
-uint32_t NextRandom(uint32_t* state) {
-  *state = *state * 1664525u + 1013904223u;
-  return *state >> 8;
-}
 
 absl::Span<const uint8_t> Bytes(const std::string& s) {
   return absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
@@ -79,9 +75,12 @@ absl::StatusOr<ClipVariant> MakeVariant(const VariantSpec& spec, Scorer* cpu) {
   const uint32_t base_seed = static_cast<uint32_t>(spec.width * 7919 + spec.height * 104729 +
                                                    spec.bit_depth);
   for (int p = 0; p < kPairsPerVariant; ++p) {
+    // Noise of up to p/50 of the range: pair p is a little further from its reference than p-1.
+    const SyntheticPlane reference = TexturedPlane(v.geometry, base_seed + 31u * p);
+    const int amplitude = p * static_cast<int>(PeakValue(spec.bit_depth)) / 50;
     FramePlanes planes;
-    planes.reference = SyntheticPlane(v.geometry, base_seed + 31u * p, 0);
-    planes.distorted = p == 0 ? planes.reference : SyntheticPlane(v.geometry, base_seed + 31u * p, p);
+    planes.reference = reference.ToString();
+    planes.distorted = Distort(reference, base_seed + 31u * p + 1, amplitude).ToString();
     if (cpu != nullptr) {
       auto ref = MakeLumaView(v.geometry, Bytes(planes.reference), "reference");
       auto dis = MakeLumaView(v.geometry, Bytes(planes.distorted), "distorted");
@@ -116,32 +115,6 @@ std::vector<VariantSpec> Specs(bool large) {
 }
 
 }  // namespace
-
-std::string SyntheticPlane(const Geometry& geometry, uint32_t seed, int distortion) {
-  const int bytes_per_sample = BytesPerSample(geometry.bit_depth);
-  const double peak = static_cast<double>(PeakValue(geometry.bit_depth));
-  std::string out(LumaBytes(geometry), '\0');
-  // The texture depends only on the seed; the distortion noise has its own stream.
-  uint32_t texture_state = seed * 2654435761u + 17u;
-  uint32_t noise_state = seed * 40503u + 7919u * static_cast<uint32_t>(distortion) + 1u;
-  const double fx = 0.05 + (seed % 7) * 0.013;
-  const double fy = 0.07 + (seed % 5) * 0.011;
-  for (int y = 0; y < geometry.height; ++y) {
-    for (int x = 0; x < geometry.width; ++x) {
-      double v = 0.5 + 0.3 * std::sin(fx * x + 0.3 * seed) * std::cos(fy * y);
-      v += ((NextRandom(&texture_state) % 1000) / 1000.0 - 0.5) * 0.08;
-      if (distortion > 0) {
-        v += ((NextRandom(&noise_state) % 1000) / 1000.0 - 0.5) * 0.04 * distortion;
-      }
-      const uint32_t sample =
-          static_cast<uint32_t>(std::lround(std::clamp(v, 0.0, 1.0) * peak));
-      const size_t i = (static_cast<size_t>(y) * geometry.width + x) * bytes_per_sample;
-      out[i] = static_cast<char>(sample & 0xff);
-      if (bytes_per_sample == 2) out[i + 1] = static_cast<char>(sample >> 8);
-    }
-  }
-  return out;
-}
 
 size_t ClipVariantCount(bool large) { return Specs(large).size(); }
 

@@ -44,14 +44,10 @@ absl::StatusOr<std::vector<ClipVariant>> MakeClipVariants(bool large, Scorer* cp
 size_t ClipVariantCount(bool large);
 absl::StatusOr<ClipVariant> MakeClipVariant(size_t index, bool large, Scorer* cpu);
 
-// A luma plane of `geometry`: smooth texture plus pseudo-noise, then, for distortion level d > 0,
-// more noise of amplitude proportional to d. Same inputs, same bytes.
-std::string SyntheticPlane(const Geometry& geometry, uint32_t seed, int distortion);
-
 // True when `got` carries the metrics of `expected`, each with the same bits: NaN equals NaN and
 // +0 differs from -0, which is what "bit-exact" means here. The one documented exception: integer
 // ssim summed by the GPU's block sums (backend "gpu:...", above kOrderedSsimMaxPixels pixels,
-// `exact` off) may differ by up to IntegerSsimBlockSumBound (docs/adr/0022), carried through the
+// with fast_sum=true) may differ by up to IntegerSsimBlockSumBound (docs/adr/0022), carried through the
 // dB conversion where enable_db is set. `why` says what differs.
 bool SameScores(const ClipVariant& variant, const FrameScores& expected, const v1::FrameResult& got,
                 std::string* why);

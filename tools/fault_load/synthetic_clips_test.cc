@@ -30,18 +30,17 @@ TEST(SyntheticClipsTest, EveryPairOfAVariantScoresDifferently) {
   }
 }
 
-TEST(SyntheticClipsTest, PlanesAreDeterministicAndWithinTheBitDepth) {
-  Geometry g;
-  g.width = 7;
-  g.height = 5;
-  g.bit_depth = 10;
-  const std::string a = SyntheticPlane(g, 3, 2);
-  EXPECT_EQ(a, SyntheticPlane(g, 3, 2));
-  EXPECT_NE(a, SyntheticPlane(g, 3, 1));
-  ASSERT_EQ(a.size(), LumaBytes(g));
-  for (size_t i = 0; i < a.size(); i += 2) {
-    const unsigned v = static_cast<unsigned char>(a[i]) | (static_cast<unsigned char>(a[i + 1]) << 8);
-    EXPECT_LE(v, 1023u);
+TEST(SyntheticClipsTest, PairZeroIsThePictureItselfAndTheOthersDiffer) {
+  auto variants = MakeClipVariants(false, nullptr);
+  ASSERT_TRUE(variants.ok()) << variants.status();
+  for (const ClipVariant& v : *variants) {
+    ASSERT_GE(v.pairs.size(), 2u) << v.name;
+    EXPECT_EQ(v.pairs[0].distorted, v.pairs[0].reference) << v.name;
+    for (size_t p = 1; p < v.pairs.size(); ++p) {
+      EXPECT_EQ(v.pairs[p].reference.size(), LumaBytes(v.geometry)) << v.name;
+      EXPECT_NE(v.pairs[p].distorted, v.pairs[p].reference) << v.name << " pair " << p;
+      EXPECT_NE(v.pairs[p].reference, v.pairs[p - 1].reference) << v.name << " pair " << p;
+    }
   }
 }
 
