@@ -2,10 +2,19 @@
 
 #include <getopt.h>
 
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "engine/feature_table.h"
 
 namespace ssimd {
 namespace {
@@ -84,6 +93,40 @@ absl::StatusOr<uint64_t> Count(absl::string_view flag, const char* text) {
   return n;
 }
 
+// Appends `text` to `out` in lines of at most kHelpWidth columns, each starting with `indent`.
+void AppendWrapped(absl::string_view text, absl::string_view indent, std::string& out) {
+  constexpr size_t kHelpWidth = 100;
+  std::string line(indent);
+  for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
+    if (line.size() > indent.size() && line.size() + 1 + word.size() > kHelpWidth) {
+      absl::StrAppend(&out, line, "\n");
+      line = std::string(indent);
+    }
+    if (line.size() > indent.size()) line += ' ';
+    absl::StrAppend(&line, word);
+  }
+  absl::StrAppend(&out, line, "\n");
+}
+
+// The features and their options, written from the engine's one option table.
+std::string FeatureHelp() {
+  std::string out = "\nfeatures (--feature NAME, or NAME=option=value:option=value):\n";
+  for (const FeatureDescription& feature : FeatureTable()) {
+    absl::StrAppend(&out, "  ", feature.name, " (outputs ", absl::StrJoin(feature.outputs, ", "),
+                    ")\n");
+    for (const OptionDescription& option : feature.options) {
+      const std::string range =
+          option.type == OptionType::kBool
+              ? "true or false"
+              : absl::StrFormat("%d to %d", option.min_value, option.max_value);
+      absl::StrAppend(&out, "    ", option.name, ": ", range, ", default ",
+                      OptionValueText(option, option.default_value), "\n");
+      AppendWrapped(option.help, "        ", out);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string CliUsage() {
@@ -97,16 +140,19 @@ usage: ssimd-score -r REF -d DIST [-w W -h H -p 420|422|444|400 -b 8|10|12|16] [
   -h, --height N           luma height (raw .yuv only)
   -p, --pixel_format F     420, 422, 444 or 400 (raw .yuv only)
   -b, --bitdepth N         8, 10, 12 or 16; samples above 8 bits are 16-bit little-endian
-      --feature SPEC       libvmaf syntax, repeatable: float_ssim, ssim,
-                           float_ssim=scale=2:enable_db=true:clip_db=true:enable_lcs=true,
-                           ssim=enable_db=true (default: float_ssim)
+      --feature SPEC       a feature and its options in libvmaf syntax, repeatable
+                           (default: float_ssim), e.g. float_ssim=scale=2:enable_db=true or
+                           ssim=enable_db=true; features and options are listed below
       --json               write libvmaf-shaped JSON (the default with -o)
   -o, --output FILE        write the report to FILE instead of stdout
       --precision P        max (%.17g, default), full, N (%.Ng) or legacy (%.6f)
       --frame_cnt N        score at most N frames
       --frame_skip_ref N   skip N frames of the reference first
       --frame_skip_dist N  skip N frames of the distorted video first
-      --server ADDR        ssimd server, host:port (default 127.0.0.1:50051)
+      --server ADDR        ssimd server: host:port (default 127.0.0.1:50051), or many:
+                           dns:///NAME:PORT or a comma list IP:PORT,IP:PORT spreads calls
+                           over the servers that are SERVING, and a clip cut by a server
+                           that stops goes on from its first missing frame on another
       --backend B          auto (default), gpu or cpu
       --server_files       let the server read REF and DIST from its --files_root
       --title ID, --rung R, --label KEY=VALUE   labels for the server's logs and metrics
@@ -118,177 +164,156 @@ usage: ssimd-score -r REF -d DIST [-w W -h H -p 420|422|444|400 -b 8|10|12|16] [
       --no_progress        no progress bar
   -n, --no_prediction, --threads N   accepted for libvmaf compatibility; no effect
       --help               this text
-)";
+)" + FeatureHelp();
 }
 
-absl::StatusOr<CliOptions> ParseCliOptions(int argc, char** argv) {
-  CliOptions out;
-  optind = 0;  // GNU getopt: start over (tests parse several command lines)
-  opterr = 0;
-  for (;;) {
-    const int previous = optind;
-    const int c = getopt_long(argc, argv, ":r:d:w:h:p:b:o:m:qn", kOptions, nullptr);
-    if (c == -1) break;
-    const char* arg = optarg;
-    const std::string seen = previous < argc ? argv[previous] : "";
-    switch (c) {
-      case 'r':
-        out.reference = arg;
-        break;
-      case 'd':
-        out.distorted = arg;
-        break;
-      case 'w':
-      case 'h': {
-        int n = 0;
-        if (!absl::SimpleAtoi(arg, &n) || n < 1) {
-          return Bad(c == 'w' ? "-w/--width" : "-h/--height",
-                     absl::StrCat("expected a positive number of pixels, got \"", arg, "\""));
-        }
-        (c == 'w' ? out.width : out.height) = n;
-        break;
-      }
-      case 'p': {
-        const std::string f = arg;
-        if (f == "420") {
-          out.chroma = ChromaFormat::k420;
-        } else if (f == "422") {
-          out.chroma = ChromaFormat::k422;
-        } else if (f == "444") {
-          out.chroma = ChromaFormat::k444;
-        } else if (f == "400") {
-          out.chroma = ChromaFormat::k400;
-        } else {
-          return Bad("-p/--pixel_format", absl::StrCat("expected 420, 422, 444 or 400, got \"", f, "\""));
-        }
-        break;
-      }
-      case 'b': {
-        int n = 0;
-        if (!absl::SimpleAtoi(arg, &n) || (n != 8 && n != 10 && n != 12 && n != 16)) {
-          return Bad("-b/--bitdepth", absl::StrCat("expected 8, 10, 12 or 16, got \"", arg, "\""));
-        }
-        out.bit_depth = n;
-        break;
-      }
-      case 'o':
-        out.output = arg;
-        break;
-      case 'q':
-        out.quiet = true;
-        out.progress = false;
-        break;
-      case 'n':
-      case kThreads:
-        break;
-      case kFeature:
-        out.features.push_back(arg);
-        break;
-      case kJson:
-        out.json = true;
-        break;
-      case kPrecision: {
-        auto format = ParsePrecision(arg);
-        if (!format.ok()) return format.status();
-        out.precision = *format;
-        break;
-      }
-      case kFrameCnt:
-      case kFrameSkipRef:
-      case kFrameSkipDist: {
-        const char* name = c == kFrameCnt       ? "--frame_cnt"
-                           : c == kFrameSkipRef ? "--frame_skip_ref"
-                                                : "--frame_skip_dist";
-        auto n = Count(name, arg);
-        if (!n.ok()) return n.status();
-        (c == kFrameCnt ? out.frame_cnt : c == kFrameSkipRef ? out.frame_skip_ref
-                                                             : out.frame_skip_dist) = *n;
-        break;
-      }
-      case kServer:
-        out.client.target = arg;
-        break;
-      case kBackend: {
-        const std::string b = arg;
-        if (b == "auto") {
-          out.backend = v1::BACKEND_AUTO;
-        } else if (b == "gpu") {
-          out.backend = v1::BACKEND_GPU;
-        } else if (b == "cpu") {
-          out.backend = v1::BACKEND_CPU;
-        } else {
-          return Bad("--backend", absl::StrCat("expected auto, gpu or cpu, got \"", b, "\""));
-        }
-        break;
-      }
-      case kTimeout:
-        if (!absl::ParseDuration(arg, &out.timeout) || out.timeout <= absl::ZeroDuration()) {
-          return Bad("--timeout", absl::StrCat("expected a positive duration such as 90s or 10m, "
-                                               "got \"", arg, "\""));
-        }
-        break;
-      case kTitle:
-        out.title = arg;
-        break;
-      case kRung:
-        out.rung = arg;
-        break;
-      case kLabel: {
-        std::vector<std::string> kv = absl::StrSplit(arg, absl::MaxSplits('=', 1));
-        if (kv.size() != 2 || kv[0].empty()) {
-          return Bad("--label", absl::StrCat("expected KEY=VALUE, got \"", arg, "\""));
-        }
-        out.labels[kv[0]] = kv[1];
-        break;
-      }
-      case kPercentile: {
-        double p = 0;
-        if (!absl::SimpleAtod(arg, &p) || !(p >= 0 && p <= 100)) {
-          return Bad("--percentile", absl::StrCat("expected a number from 0 to 100, got \"", arg, "\""));
-        }
-        out.percentiles.push_back(p);
-        break;
-      }
-      case kServerFiles:
-        out.server_files = true;
-        break;
-      case kNoProgress:
-        out.progress = false;
-        break;
-      case kTls:
-        out.client.tls = true;
-        break;
-      case kTlsCa:
-        out.client.ca_file = arg;
-        break;
-      case kTlsCert:
-        out.client.cert_file = arg;
-        break;
-      case kTlsKey:
-        out.client.key_file = arg;
-        break;
-      case kMaxMessageBytes: {
-        int64_t n = 0;
-        if (!absl::SimpleAtoi(arg, &n) || n < 1024 || n > (int64_t{1} << 31) - 1) {
-          return Bad("--max_message_bytes",
-                     absl::StrCat("expected 1024 to 2147483647, got \"", arg, "\""));
-        }
-        out.client.max_message_bytes = n;
-        break;
-      }
-      case 'm':
-      case kModel:
-        return Bad("-m/--model", "ssimd computes SSIM features only, not VMAF models; use "
-                                 "--feature float_ssim and/or --feature ssim");
-      case kHelp:
-        out.help = true;
-        return out;
-      case ':':
-        return Bad(seen, "needs a value");
-      default:
-        return Bad(seen, "unknown option (see --help)");
-    }
+namespace {
+
+absl::Status Set(std::string& field, const char* arg) {
+  field = arg;
+  return absl::OkStatus();
+}
+
+absl::Status SetDimension(absl::string_view flag, const char* arg, std::optional<int>& field) {
+  int n = 0;
+  if (!absl::SimpleAtoi(arg, &n) || n < 1) {
+    return Bad(flag, absl::StrCat("expected a positive number of pixels, got \"", arg, "\""));
   }
+  field = n;
+  return absl::OkStatus();
+}
+
+absl::Status SetPixelFormat(const char* arg, CliOptions& out) {
+  static const auto* const kFormats = new std::map<std::string, ChromaFormat>{
+      {"420", ChromaFormat::k420},
+      {"422", ChromaFormat::k422},
+      {"444", ChromaFormat::k444},
+      {"400", ChromaFormat::k400}};
+  auto it = kFormats->find(arg);
+  if (it == kFormats->end()) {
+    return Bad("-p/--pixel_format", absl::StrCat("expected 420, 422, 444 or 400, got \"", arg, "\""));
+  }
+  out.chroma = it->second;
+  return absl::OkStatus();
+}
+
+absl::Status SetBitDepth(const char* arg, CliOptions& out) {
+  int n = 0;
+  if (!absl::SimpleAtoi(arg, &n) || (n != 8 && n != 10 && n != 12 && n != 16)) {
+    return Bad("-b/--bitdepth", absl::StrCat("expected 8, 10, 12 or 16, got \"", arg, "\""));
+  }
+  out.bit_depth = n;
+  return absl::OkStatus();
+}
+
+absl::Status SetPrecision(const char* arg, CliOptions& out) {
+  auto format = ParsePrecision(arg);
+  if (!format.ok()) return format.status();
+  out.precision = *format;
+  return absl::OkStatus();
+}
+
+absl::Status SetCount(absl::string_view flag, const char* arg, uint64_t& field) {
+  auto n = Count(flag, arg);
+  if (!n.ok()) return n.status();
+  field = *n;
+  return absl::OkStatus();
+}
+
+absl::Status SetBackend(const char* arg, CliOptions& out) {
+  static const auto* const kBackends = new std::map<std::string, v1::Backend>{
+      {"auto", v1::BACKEND_AUTO}, {"gpu", v1::BACKEND_GPU}, {"cpu", v1::BACKEND_CPU}};
+  auto it = kBackends->find(arg);
+  if (it == kBackends->end()) {
+    return Bad("--backend", absl::StrCat("expected auto, gpu or cpu, got \"", arg, "\""));
+  }
+  out.backend = it->second;
+  return absl::OkStatus();
+}
+
+absl::Status SetTimeout(const char* arg, CliOptions& out) {
+  if (!absl::ParseDuration(arg, &out.timeout) || out.timeout <= absl::ZeroDuration()) {
+    return Bad("--timeout", absl::StrCat("expected a positive duration such as 90s or 10m, got \"",
+                                         arg, "\""));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status AddLabel(const char* arg, CliOptions& out) {
+  std::vector<std::string> kv = absl::StrSplit(arg, absl::MaxSplits('=', 1));
+  if (kv.size() != 2 || kv[0].empty()) {
+    return Bad("--label", absl::StrCat("expected KEY=VALUE, got \"", arg, "\""));
+  }
+  out.labels[kv[0]] = kv[1];
+  return absl::OkStatus();
+}
+
+absl::Status AddPercentile(const char* arg, CliOptions& out) {
+  double p = 0;
+  if (!absl::SimpleAtod(arg, &p) || !(p >= 0 && p <= 100)) {
+    return Bad("--percentile", absl::StrCat("expected a number from 0 to 100, got \"", arg, "\""));
+  }
+  out.percentiles.push_back(p);
+  return absl::OkStatus();
+}
+
+absl::Status SetMaxMessageBytes(const char* arg, CliOptions& out) {
+  int64_t n = 0;
+  if (!absl::SimpleAtoi(arg, &n) || n < 1024 || n > (int64_t{1} << 31) - 1) {
+    return Bad("--max_message_bytes", absl::StrCat("expected 1024 to 2147483647, got \"", arg, "\""));
+  }
+  out.client.max_message_bytes = n;
+  return absl::OkStatus();
+}
+
+absl::Status Flag(bool& field) {
+  field = true;
+  return absl::OkStatus();
+}
+
+// Applies one option getopt returned (its code and value) to `out`.
+absl::Status ApplyOption(int code, const char* arg, CliOptions& out) {
+  switch (code) {
+    case 'r': return Set(out.reference, arg);
+    case 'd': return Set(out.distorted, arg);
+    case 'w': return SetDimension("-w/--width", arg, out.width);
+    case 'h': return SetDimension("-h/--height", arg, out.height);
+    case 'p': return SetPixelFormat(arg, out);
+    case 'b': return SetBitDepth(arg, out);
+    case 'o': return Set(out.output, arg);
+    case 'q': out.progress = false; return Flag(out.quiet);
+    case 'n': case kThreads: return absl::OkStatus();  // libvmaf's; nothing to do here
+    case kFeature: out.features.push_back(arg); return absl::OkStatus();
+    case kJson: return Flag(out.json);
+    case kPrecision: return SetPrecision(arg, out);
+    case kFrameCnt: return SetCount("--frame_cnt", arg, out.frame_cnt);
+    case kFrameSkipRef: return SetCount("--frame_skip_ref", arg, out.frame_skip_ref);
+    case kFrameSkipDist: return SetCount("--frame_skip_dist", arg, out.frame_skip_dist);
+    case kServer: return Set(out.client.target, arg);
+    case kBackend: return SetBackend(arg, out);
+    case kTimeout: return SetTimeout(arg, out);
+    case kTitle: return Set(out.title, arg);
+    case kRung: return Set(out.rung, arg);
+    case kLabel: return AddLabel(arg, out);
+    case kPercentile: return AddPercentile(arg, out);
+    case kServerFiles: return Flag(out.server_files);
+    case kNoProgress: out.progress = false; return absl::OkStatus();
+    case kTls: return Flag(out.client.tls);
+    case kTlsCa: return Set(out.client.ca_file, arg);
+    case kTlsCert: return Set(out.client.cert_file, arg);
+    case kTlsKey: return Set(out.client.key_file, arg);
+    case kMaxMessageBytes: return SetMaxMessageBytes(arg, out);
+    case 'm':
+    case kModel:
+      return Bad("-m/--model", "ssimd computes SSIM features only, not VMAF models; use "
+                               "--feature float_ssim and/or --feature ssim");
+    case kHelp: return Flag(out.help);
+  }
+  return absl::InternalError(absl::StrCat("option code ", code, " has no handler"));
+}
+
+// What holds for the whole command line once every option is read.
+absl::StatusOr<CliOptions> CheckComplete(int argc, char** argv, CliOptions out) {
   if (optind < argc) {
     return Bad(argv[optind], "unexpected argument; options take the form -r FILE or --feature SPEC");
   }
@@ -298,6 +323,25 @@ absl::StatusOr<CliOptions> ParseCliOptions(int argc, char** argv) {
   if (out.features.empty()) out.features.push_back("float_ssim");
   if (!out.output.empty()) out.json = true;
   return out;
+}
+
+}  // namespace
+
+absl::StatusOr<CliOptions> ParseCliOptions(int argc, char** argv) {
+  CliOptions out;
+  optind = 0;  // GNU getopt: start over (tests parse several command lines)
+  opterr = 0;
+  for (;;) {
+    const int previous = optind;
+    const int code = getopt_long(argc, argv, ":r:d:w:h:p:b:o:m:qn", kOptions, nullptr);
+    if (code == -1) break;
+    const std::string seen = previous < argc ? argv[previous] : "";
+    if (code == ':') return Bad(seen, "needs a value");
+    if (code == '?') return Bad(seen, "unknown option (see --help)");
+    if (absl::Status applied = ApplyOption(code, optarg, out); !applied.ok()) return applied;
+    if (out.help) return out;
+  }
+  return CheckComplete(argc, argv, std::move(out));
 }
 
 }  // namespace ssimd

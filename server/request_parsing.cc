@@ -103,9 +103,14 @@ absl::StatusOr<FeatureSet> ParseFeatures(const v1::Features& features, absl::str
     if (out.ssim.has_value()) {
       return Invalid(field, "ssim is requested both in ssim and in feature_args; request it once");
     }
+    const v1::IntegerSsimOptions& o = features.ssim();
+    if (o.exact() && o.fast_sum()) {
+      return Invalid(field, "ssim.exact (deprecated) and ssim.fast_sum contradict each other; "
+                            "set fast_sum only");
+    }
     IntegerSsimOptions options;
-    options.enable_db = features.ssim().enable_db();
-    options.exact = features.ssim().exact();
+    options.enable_db = o.enable_db();
+    options.exact = !o.fast_sum();  // raster order unless block order is asked for
     out.ssim = options;
   }
   if (!out.float_ssim.has_value() && !out.ssim.has_value()) {

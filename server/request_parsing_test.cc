@@ -73,6 +73,33 @@ TEST(ParseFeaturesTest, TypedAndArgumentForms) {
   EXPECT_TRUE(f->ssim->enable_db);
 }
 
+TEST(ParseFeaturesTest, TypedSsimSumsInLibvmafsOrderUnlessFastSum) {
+  v1::Features plain;
+  plain.mutable_ssim();
+  auto f = ParseFeatures(plain, "features");
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_TRUE(f->ssim->exact);
+
+  v1::Features fast;
+  fast.mutable_ssim()->set_fast_sum(true);
+  f = ParseFeatures(fast, "features");
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_FALSE(f->ssim->exact);
+
+  v1::Features older;  // the deprecated field alone asks for what is now the default
+  older.mutable_ssim()->set_exact(true);
+  f = ParseFeatures(older, "features");
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_TRUE(f->ssim->exact);
+
+  v1::Features both;
+  both.mutable_ssim()->set_exact(true);
+  both.mutable_ssim()->set_fast_sum(true);
+  const absl::Status status = ParseFeatures(both, "config.features").status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(status.message()), HasSubstr("set fast_sum only"));
+}
+
 TEST(ParseFeaturesTest, Refusals) {
   v1::Features none;
   EXPECT_THAT(std::string(ParseFeatures(none, "config.features").status().message()),

@@ -101,7 +101,7 @@ absl::StatusOr<ClipVariant> MakeVariant(const VariantSpec& spec, Scorer* cpu) {
 std::vector<VariantSpec> Specs(bool large) {
   std::vector<VariantSpec> specs = {
       {64, 36, 8, v1::PIXEL_FORMAT_420, {"float_ssim"}},
-      {160, 90, 8, v1::PIXEL_FORMAT_420, {"float_ssim=enable_lcs=true", "ssim"}},
+      {160, 90, 8, v1::PIXEL_FORMAT_420, {"float_ssim=enable_lcs=true", "ssim=fast_sum=true"}},
       {96, 54, 10, v1::PIXEL_FORMAT_422, {"float_ssim=scale=2:enable_db=true", "ssim=enable_db=true"}},
       {33, 17, 16, v1::PIXEL_FORMAT_444, {}},
       {320, 180, 8, v1::PIXEL_FORMAT_420, {"ssim=exact=true"}},

@@ -78,6 +78,7 @@ TEST(SyntheticClipsTest, GpuBlockSumsMayDifferWithinTheirBoundOnly) {
   ClipVariant variant;
   variant.geometry = Geometry{1920, 1080, 8, ChromaFormat::k420};
   variant.features.ssim = IntegerSsimOptions{};
+  variant.features.ssim->exact = false;  // asked for with fast_sum=true
   const double bound = IntegerSsimBlockSumBound(1920, 1080);
   ASSERT_GT(bound, 0);
   const FrameScores expected = {{"ssim", 0.9}};
@@ -92,7 +93,7 @@ TEST(SyntheticClipsTest, GpuBlockSumsMayDifferWithinTheirBoundOnly) {
   got.set_backend("cpu");  // the CPU is exact
   EXPECT_FALSE(SameScores(variant, expected, got, &why));
   got.set_backend("gpu:0");
-  variant.features.ssim->exact = true;  // so is the GPU with `exact`
+  variant.features.ssim->exact = true;  // so is the GPU without fast_sum
   EXPECT_FALSE(SameScores(variant, expected, got, &why));
   variant.features.ssim->exact = false;
   variant.geometry = Geometry{64, 64, 8, ChromaFormat::k420};  // and up to 4096 pixels
