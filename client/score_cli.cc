@@ -14,6 +14,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "client/cli_options.h"
+#include "client/clip_resume.h"
 #include "client/json_report.h"
 #include "client/progress_bar.h"
 #include "client/ssimd_client.h"
@@ -60,10 +61,15 @@ v1::ClipConfig MakeConfig(const CliOptions& o) {
   return config;
 }
 
-absl::StatusOr<ClipReport> ScoreStreaming(SsimdClient& client, const CliOptions& o,
-                                          const std::optional<Geometry>& flag_geometry,
-                                          v1::ClipConfig config, std::FILE* err,
-                                          bool show_progress) {
+// The two videos, checked against each other and positioned at the first frame to score.
+struct ClipFiles {
+  std::unique_ptr<FrameReader> reference;
+  std::unique_ptr<FrameReader> distorted;
+};
+
+// Opens both videos and skips to frame `first` of the clip (after --frame_skip_ref/_dist).
+absl::StatusOr<ClipFiles> OpenClip(const CliOptions& o, const std::optional<Geometry>& flag_geometry,
+                                   uint64_t first) {
   auto reference = FrameReader::Open(o.reference, flag_geometry);
   if (!reference.ok()) return reference.status();
   auto distorted = FrameReader::Open(o.distorted, flag_geometry);
@@ -75,9 +81,34 @@ absl::StatusOr<ClipReport> ScoreStreaming(SsimdClient& client, const CliOptions&
         "%s is %dx%d %d-bit but %s is %dx%d %d-bit; both videos must match", o.reference,
         g.width, g.height, g.bit_depth, o.distorted, gd.width, gd.height, gd.bit_depth));
   }
-  if (absl::Status s = (*reference)->Skip(o.frame_skip_ref); !s.ok()) return s;
-  if (absl::Status s = (*distorted)->Skip(o.frame_skip_dist); !s.ok()) return s;
+  if (absl::Status s = (*reference)->Skip(o.frame_skip_ref + first); !s.ok()) return s;
+  if (absl::Status s = (*distorted)->Skip(o.frame_skip_dist + first); !s.ok()) return s;
+  return ClipFiles{*std::move(reference), *std::move(distorted)};
+}
 
+// Frame pairs from `files`, frame `first` of the clip on, up to --frame_cnt frames in all.
+FramePairSource PairSource(const CliOptions& o, ClipFiles files, uint64_t first) {
+  auto shared = std::make_shared<ClipFiles>(std::move(files));
+  auto sent = std::make_shared<uint64_t>(first);
+  return [&o, shared, sent](std::string* r, std::string* d) -> absl::StatusOr<bool> {
+    if (o.frame_cnt > 0 && *sent >= o.frame_cnt) return false;
+    auto got_r = shared->reference->ReadLuma(r);
+    if (!got_r.ok()) return got_r.status();
+    auto got_d = shared->distorted->ReadLuma(d);
+    if (!got_d.ok()) return got_d.status();
+    if (!*got_r || !*got_d) return false;  // as libvmaf: stop at the shorter video
+    ++*sent;
+    return true;
+  };
+}
+
+absl::StatusOr<ClipReport> ScoreStreaming(SsimdClient& client, const CliOptions& o,
+                                          const std::optional<Geometry>& flag_geometry,
+                                          v1::ClipConfig config, std::FILE* err,
+                                          bool show_progress) {
+  auto files = OpenClip(o, flag_geometry, 0);
+  if (!files.ok()) return files.status();
+  const Geometry& g = files->reference->geometry();
   v1::Geometry* geometry = config.mutable_geometry();
   geometry->set_width(g.width);
   geometry->set_height(g.height);
@@ -85,8 +116,8 @@ absl::StatusOr<ClipReport> ScoreStreaming(SsimdClient& client, const CliOptions&
   geometry->set_pixel_format(ToProto(g.chroma));
 
   std::optional<uint64_t> total;
-  auto ref_frames = (*reference)->EstimatedFrames();
-  auto dis_frames = (*distorted)->EstimatedFrames();
+  auto ref_frames = files->reference->EstimatedFrames();
+  auto dis_frames = files->distorted->EstimatedFrames();
   if (ref_frames.has_value() && dis_frames.has_value()) {
     total = std::min(*ref_frames - std::min(*ref_frames, o.frame_skip_ref),
                      *dis_frames - std::min(*dis_frames, o.frame_skip_dist));
@@ -94,22 +125,21 @@ absl::StatusOr<ClipReport> ScoreStreaming(SsimdClient& client, const CliOptions&
   if (o.frame_cnt > 0) total = total.has_value() ? std::min(*total, o.frame_cnt) : o.frame_cnt;
   ProgressBar bar(err, show_progress, total);
 
-  uint64_t sent = 0;
-  FrameReader* ref = reference->get();
-  FrameReader* dis = distorted->get();
-  auto next_pair = [&](std::string* r, std::string* d) -> absl::StatusOr<bool> {
-    if (o.frame_cnt > 0 && sent >= o.frame_cnt) return false;
-    auto got_r = ref->ReadLuma(r);
-    if (!got_r.ok()) return got_r.status();
-    auto got_d = dis->ReadLuma(d);
-    if (!got_d.ok()) return got_d.status();
-    if (!*got_r || !*got_d) return false;  // as libvmaf: stop at the shorter video
-    ++sent;
-    return true;
+  // The first stream reads the files already open; a resumed one opens them again at its frame.
+  std::optional<ClipFiles> opened = *std::move(files);
+  auto open = [&](uint64_t first) -> absl::StatusOr<FramePairSource> {
+    if (first == 0 && opened.has_value()) {
+      ClipFiles files_now = *std::move(opened);
+      opened.reset();
+      return PairSource(o, std::move(files_now), 0);
+    }
+    auto reopened = OpenClip(o, flag_geometry, first);
+    if (!reopened.ok()) return reopened.status();
+    return PairSource(o, *std::move(reopened), first);
   };
   uint64_t received = 0;
   auto on_frame = [&](const v1::FrameResult&) { bar.Update(++received); };
-  auto report = client.ScoreClip(config, next_pair, on_frame, o.timeout);
+  auto report = ScoreClipResuming(client, config, open, on_frame, o.timeout);
   bar.Finish(received);
   return report;
 }
