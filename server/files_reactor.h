@@ -1,14 +1,19 @@
-// ScoreFiles: the server reads a reference and a distorted file (raw .yuv or .y4m) from its files
-// root and streams results as ScoreClip does. Opening and reading run on the worker pool, one read
-// at a time, so no gRPC thread waits on the disk.
+// ScoreFiles: the server reads a reference and a distorted file from its files root (raw .yuv,
+// .y4m, or anything FFmpeg decodes, a rendition of another size upscaled to the reference's) and
+// streams results as ScoreClip does. Opening and reading run on the worker pool, one step at a
+// time, so no gRPC thread waits on the disk or a decoder.
 #ifndef SSIMD_SERVER_FILES_REACTOR_H_
 #define SSIMD_SERVER_FILES_REACTOR_H_
 
 #include <memory>
+#include <optional>
 
-#include "engine/io/frame_reader.h"
+#include "absl/status/statusor.h"
+#include "engine/media/frame_pairing.h"
+#include "engine/media/video_input.h"
 #include "grpcpp/grpcpp.h"
 #include "proto/ssimd/v1/ssimd.pb.h"
+#include "server/request_parsing.h"
 #include "server/service_context.h"
 #include "server/stream_pipeline.h"
 
@@ -35,12 +40,17 @@ class FilesReactor final : public grpc::ServerWriteReactor<v1::ScoreClipResponse
   void Open();
   void ReadNext();
 
+  // The steps of Open, in order.
+  absl::StatusOr<ClipSettings> OpenInputs();
+  absl::StatusOr<std::optional<Geometry>> RequestedGeometry() const;
+  absl::Status CheckRawFilesHaveGeometry(const std::optional<Geometry>& geometry) const;
+  absl::Status SkipToStart();
+
   ServiceContext* const ctx_;
   const v1::ScoreFilesRequest request_;
-  std::unique_ptr<FrameReader> reference_;
-  std::unique_ptr<FrameReader> distorted_;
-  uint64_t frames_left_ = 0;  // 0: until a file ends
-  bool limited_ = false;
+  std::unique_ptr<VideoInput> reference_;
+  std::unique_ptr<VideoInput> distorted_;
+  std::unique_ptr<FramePairer> pairer_;
   StreamPipeline pipeline_;
 };
 

@@ -113,6 +113,12 @@ void StreamPipeline::FetchedFrame(uint64_t index, ReceivedPlanes planes) {
   Execute(std::move(actions));
 }
 
+void StreamPipeline::SetUnmatchedFrames(uint64_t reference, uint64_t distorted) {
+  absl::MutexLock lock(&mu_);
+  unmatched_reference_ = reference;
+  unmatched_distorted_ = distorted;
+}
+
 void StreamPipeline::FetchedEnd() {
   Actions actions;
   {
@@ -224,6 +230,8 @@ std::unique_ptr<v1::ScoreClipResponse> StreamPipeline::SummaryLocked() {
   v1::ClipSummary* summary = response->mutable_summary();
   accumulator_.FillSummary(settings_.percentiles, summary);
   summary->set_elapsed_seconds(absl::ToDoubleSeconds(absl::Now() - started_));
+  summary->set_unmatched_reference_frames(unmatched_reference_);
+  summary->set_unmatched_distorted_frames(unmatched_distorted_);
   if (!settings_.title_id.empty()) {
     for (const auto& [metric, mean] : accumulator_.Means()) {
       ctx_->metrics->RecordTitleScore(settings_.title_id, metric, mean);

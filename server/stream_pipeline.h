@@ -66,6 +66,9 @@ class StreamPipeline {
   void FetchedFrame(uint64_t index, ReceivedPlanes planes);
   void FetchedEnd();
   void FetchFailed(const absl::Status& status);
+  // For file sources: frames of the longer file that found no partner, reported in the summary.
+  // Call before FetchedEnd.
+  void SetUnmatchedFrames(uint64_t reference, uint64_t distorted);
 
   // Reactions the host forwards.
   void WriteDone(bool ok);
@@ -132,6 +135,8 @@ class StreamPipeline {
   std::unique_ptr<v1::ScoreClipResponse> current_write_ ABSL_GUARDED_BY(mu_);
   bool summary_sent_ ABSL_GUARDED_BY(mu_) = false;
   ClipAccumulator accumulator_ ABSL_GUARDED_BY(mu_);
+  uint64_t unmatched_reference_ ABSL_GUARDED_BY(mu_) = 0;
+  uint64_t unmatched_distorted_ ABSL_GUARDED_BY(mu_) = 0;
 
   std::optional<absl::Status> failure_ ABSL_GUARDED_BY(mu_);
   bool cancelled_ ABSL_GUARDED_BY(mu_) = false;

@@ -5,6 +5,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ./tools/install_deps.sh
+# The ladder parity tests read sources rebuilt from Debian's archive; without them they skip.
+./tools/ladder_sources.sh || echo "test.sh: no ladder sources; the ladder parity tests will skip"
 status_file=$(mktemp)
 # The full reference set (libvmaf's scores for 53 clip pairs, 36 MB) is optional data kept outside
 # the repository; where a checkout has it beside the source tree, or $SSIMD_REFERENCE_DIR names

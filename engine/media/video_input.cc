@@ -56,7 +56,7 @@ absl::Status VideoInput::Skip(uint64_t frames) {
     if (!got.ok()) return got.status();
     if (!*got) {
       return absl::InvalidArgumentError(absl::StrFormat(
-          "%s: cannot skip %d frames, the file has only %d", name(), frames, frames_read()));
+          "%s: cannot skip %d frames: the file has only %d", name(), frames, frames_read()));
     }
   }
   return absl::OkStatus();

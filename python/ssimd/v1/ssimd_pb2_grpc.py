@@ -61,8 +61,10 @@ class ScoringServiceServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def ScoreFiles(self, request, context):
-        """Like ScoreClip, but the server reads the two files itself (raw planar .yuv or .y4m) from its
-        files root directory. Disabled (FAILED_PRECONDITION) unless the server runs with --files_root.
+        """Like ScoreClip, but the server reads the two files itself from its files root directory:
+        raw planar .yuv, .y4m, or any container and codec the server's FFmpeg decodes (a rendition
+        of another size is upscaled to the reference's). Disabled (FAILED_PRECONDITION) unless the
+        server runs with --files_root.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

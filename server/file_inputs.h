@@ -1,0 +1,41 @@
+// Opening the files of ScoreFiles and ScoreLadder requests below the files root, and fitting a
+// distorted file to its reference: same bit depth and frame rate, pictures brought to the
+// reference's size and pixel format. Messages start with the request's field name.
+#ifndef SSIMD_SERVER_FILE_INPUTS_H_
+#define SSIMD_SERVER_FILE_INPUTS_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "engine/media/picture_scaler.h"
+#include "engine/media/video_input.h"
+#include "engine/picture.h"
+#include "proto/ssimd/v1/ssimd.pb.h"
+
+namespace ssimd {
+
+// Reads `path` (as the request named it; only used in messages and to choose the reader) from
+// `fd`, which it takes over. `geometry` is the request's: required for raw files, checked against
+// what .y4m and encoded files say.
+absl::StatusOr<std::unique_ptr<VideoInput>> OpenFileInput(
+    int fd, const std::string& path, absl::string_view field,
+    const std::optional<Geometry>& geometry);
+
+absl::StatusOr<ScalerChoice> ParseUpscale(const v1::UpscaleOptions& upscale,
+                                          absl::string_view field);
+
+// Checks `distorted` against `reference` and, for an encoded distorted file, makes it deliver
+// pictures at the reference's size and pixel format with `scaler`. INVALID_ARGUMENT for
+// different bit depths, different frame rates (where both files state one) or, for raw and .y4m
+// files, which are never scaled, different sizes.
+absl::Status FitToReference(const VideoInput& reference, absl::string_view reference_field,
+                            VideoInput& distorted, absl::string_view distorted_field,
+                            const ScalerChoice& scaler);
+
+}  // namespace ssimd
+
+#endif  // SSIMD_SERVER_FILE_INPUTS_H_

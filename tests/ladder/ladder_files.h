@@ -1,0 +1,39 @@
+// The ladder test set for end-to-end checks: the committed renditions and expected scores
+// (tests/data/ladder) and the sources that tools/ladder_sources.sh rebuilds into a cache.
+#ifndef SSIMD_TESTS_LADDER_LADDER_FILES_H_
+#define SSIMD_TESTS_LADDER_LADDER_FILES_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace ssimd::testing {
+
+// Where tools/ladder_sources.sh puts the sources: $SSIMD_LADDER_SOURCES, else
+// /var/cache/ssimd/ladder-sources.
+std::string LadderSourcesDir();
+
+// Empty when src.y4m, src_ffv1.mkv and src10.y4m are all there; else why not (for a skip).
+std::string MissingSourcesReason();
+
+struct ExpectedRendition {
+  std::string rendition;
+  std::string reference;  // "src.y4m" or "src10.y4m"
+  std::string distorted;  // the file name
+  int bit_depth = 8;
+  std::vector<double> float_ssim;
+  std::vector<double> ssim;
+};
+
+// tests/data/ladder/<file>, e.g. expected_scores_accurate_rnd.json.
+absl::StatusOr<std::vector<ExpectedRendition>> ReadExpectedScores(const std::string& file);
+
+// Makes `dir` (created) hold every rendition and the three sources, as hard links where the file
+// system allows and copies elsewhere (a server's files root refuses symbolic links that lead out).
+absl::Status FillFilesRoot(const std::string& dir);
+
+}  // namespace ssimd::testing
+
+#endif  // SSIMD_TESTS_LADDER_LADDER_FILES_H_

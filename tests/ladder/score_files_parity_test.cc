@@ -1,0 +1,95 @@
+// ScoreFiles on the ladder test set gives libvmaf's float_ssim and ssim bit for bit, for every
+// rendition (decoded, upscaled to 1920x1080 as ffmpeg's scale filter does) against either source
+// file (.y4m or lossless FFV1 in Matroska), on the CPU.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "tests/integration/test_server.h"
+#include "tests/ladder/ladder_files.h"
+
+namespace ssimd::testing {
+namespace {
+
+constexpr absl::Duration kTimeout = absl::Minutes(5);
+
+bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof(a)) == 0; }
+
+class ScoreFilesParityTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string missing = MissingSourcesReason();
+    if (!missing.empty()) GTEST_SKIP() << missing;
+    root_ = absl::StrCat(std::getenv("TEST_TMPDIR"), "/ladder_root");
+    ASSERT_TRUE(FillFilesRoot(root_).ok());
+    ServerOptions options = FastServerOptions();
+    options.service.files_root = root_;
+    options.service.backend_policy = BackendPreference::kCpu;
+    server_ = TestServer::Start(options);
+    ASSERT_NE(server_, nullptr);
+  }
+
+  // Scores every rendition of `expected_file` against `source8` (8-bit renditions) or src10.y4m.
+  void ExpectLibvmafScores(const std::string& expected_file, bool accurate_rounding,
+                           const std::string& source8, bool eight_bit_only) {
+    auto expected = ReadExpectedScores(expected_file);
+    ASSERT_TRUE(expected.ok()) << expected.status();
+    int renditions = 0;
+    for (const ExpectedRendition& e : *expected) {
+      if (eight_bit_only && e.bit_depth != 8) continue;
+      SCOPED_TRACE(e.rendition);
+      v1::ScoreFilesRequest request;
+      request.mutable_config()->mutable_features()->add_feature_args("float_ssim");
+      request.mutable_config()->mutable_features()->add_feature_args("ssim");
+      request.mutable_config()->set_rung(e.rendition);
+      request.set_reference_path(e.bit_depth == 8 ? source8 : e.reference);
+      request.set_distorted_path(e.distorted);
+      request.mutable_upscale()->set_accurate_rounding(accurate_rounding);
+      auto report = server_->client().ScoreFiles(request, nullptr, kTimeout);
+      ASSERT_TRUE(report.ok()) << report.status();
+      ASSERT_EQ(report->frames.size(), e.float_ssim.size());
+      for (size_t i = 0; i < report->frames.size(); ++i) {
+        const auto& scores = report->frames[i].scores();
+        EXPECT_TRUE(SameBits(scores.at("float_ssim"), e.float_ssim[i]))
+            << "frame " << i << ": float_ssim " << scores.at("float_ssim") << " vs libvmaf "
+            << e.float_ssim[i];
+        EXPECT_TRUE(SameBits(scores.at("ssim"), e.ssim[i]))
+            << "frame " << i << ": ssim " << scores.at("ssim") << " vs libvmaf " << e.ssim[i];
+      }
+      EXPECT_EQ(report->summary.unmatched_reference_frames(), 0u);
+      EXPECT_EQ(report->summary.unmatched_distorted_frames(), 0u);
+      ++renditions;
+    }
+    EXPECT_GE(renditions, 7);
+  }
+
+  std::string root_;
+  std::unique_ptr<TestServer> server_;
+};
+
+TEST_F(ScoreFilesParityTest, AccurateRoundingFromY4mSources) {
+  ExpectLibvmafScores("expected_scores_accurate_rnd.json", true, "src.y4m", false);
+}
+
+TEST_F(ScoreFilesParityTest, AccurateRoundingFromTheFfv1Source) {
+  ExpectLibvmafScores("expected_scores_accurate_rnd.json", true, "src_ffv1.mkv", true);
+}
+
+// expected_scores.json was made with plain bicubic on an x86-64 CPU with AVX2, whose libswscale
+// code path rounds differently from the others.
+TEST_F(ScoreFilesParityTest, PlainBicubicOnAnAvx2Machine) {
+#if defined(__x86_64__)
+  if (!__builtin_cpu_supports("avx2")) {
+    GTEST_SKIP() << "this CPU has no AVX2: libswscale's plain bicubic gives other bytes here "
+                    "than on the machine that made expected_scores.json";
+  }
+  ExpectLibvmafScores("expected_scores.json", false, "src.y4m", false);
+#else
+  GTEST_SKIP() << "expected_scores.json holds x86-64 AVX2 upscales";
+#endif
+}
+
+}  // namespace
+}  // namespace ssimd::testing
