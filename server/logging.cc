@@ -180,8 +180,11 @@ void LogStartup(std::string_view backend, const std::vector<GpuDeviceInfo>& devi
                       {"devices", std::to_string(devices.size())}};
   std::vector<std::string> described;
   for (const GpuDeviceInfo& device : devices) {
+    // A device the binary holds no code for is listed, and said to be unused.
     described.push_back(absl::StrCat(device.index, ":", device.name, " (", device.arch, ", ",
-                                     device.total_memory_bytes >> 20, " MiB)"));
+                                     device.total_memory_bytes >> 20, " MiB",
+                                     device.has_code ? "" : ", no code for it in this build: unused",
+                                     ")"));
   }
   if (!described.empty()) fields.emplace_back("device_list", absl::StrJoin(described, "; "));
   if (!cpu_reason.empty()) fields.emplace_back("cpu_reason", std::string(cpu_reason));

@@ -126,6 +126,21 @@ TEST_F(LoggingTest, StartupNamesBackendAndDevices) {
                                   R"("cpu_reason":"ssimd was built without GPU support"})"));
 }
 
+TEST_F(LoggingTest, StartupSaysWhichDevicesTheBinaryHasNoCodeFor) {
+  Configure(LogFormat::kJson);
+  GpuDeviceInfo mi300{/*index=*/0, "AMD Instinct MI300X", int64_t{192} << 30,
+                      "gfx942:sramecc+:xnack-"};
+  GpuDeviceInfo unknown{/*index=*/1, "AMD Radeon RX 9070", int64_t{16} << 30, "gfx1201"};
+  unknown.has_code = false;
+  LogStartup("gpu", {mi300, unknown}, "");
+  const auto lines = Lines();
+  ASSERT_THAT(lines, SizeIs(1));
+  EXPECT_THAT(lines[0], HasSubstr(R"json("device_list":"0:AMD Instinct MI300X )json"
+                                  R"json((gfx942:sramecc+:xnack-, 196608 MiB); )json"
+                                  R"json(1:AMD Radeon RX 9070 (gfx1201, 16384 MiB, )json"
+                                  R"json(no code for it in this build: unused)")json"));
+}
+
 TEST_F(LoggingTest, RepeatedKeysKeepTheFirstValue) {
   Configure(LogFormat::kJson);
   StreamLog stream("s-1", {{"title", "t"}});

@@ -10,7 +10,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "engine/gpu/context_gate.h"
+#include "engine/gpu/device_arch.h"
 #include "engine/gpu/gpu_frame.h"
 #include "engine/gpu/gpu_test_hooks.h"
 #include "engine/gpu/hip_status.h"
@@ -73,15 +75,31 @@ absl::StatusOr<GpuDeviceInfo> QueryDevice(int index) {
 #else
   info.arch = props.gcnArchName;
 #endif
+  info.has_code = HasCodeFor(info.arch, CompiledGpuCodeTargets());
   return info;
+}
+
+// Why no device is used when none has code in this build, naming each device's architecture and
+// what the build holds, so an operator sees which build the node needs.
+std::string NoCodeReason(const std::vector<GpuDeviceInfo>& devices) {
+  std::vector<std::string> described;
+  for (const GpuDeviceInfo& d : devices) {
+    described.push_back(absl::StrFormat("GPU %d (%s) is %s", d.index, d.name, d.arch));
+  }
+  return absl::StrFormat(
+      "no GPU this build has code for: %s; the binary holds code for %s (docs/operations.md, "
+      "supported GPUs)",
+      absl::StrJoin(described, ", "), CompiledGpuCodeTargets());
 }
 
 class HipGpuScorer final : public GpuScorer {
  public:
   HipGpuScorer(std::vector<std::unique_ptr<PhysicalDevice>> devices,
-               std::vector<std::unique_ptr<PoolEntry>> entries, std::shared_ptr<GpuTestHooks> hooks)
+               std::vector<std::unique_ptr<PoolEntry>> entries,
+               std::vector<GpuDeviceInfo> devices_without_code, std::shared_ptr<GpuTestHooks> hooks)
       : devices_(std::move(devices)),
         entries_(std::move(entries)),
+        devices_without_code_(std::move(devices_without_code)),
         pool_(SlotCounts(entries_)),
         hooks_(std::move(hooks)) {}
 
@@ -130,6 +148,11 @@ class HipGpuScorer final : public GpuScorer {
     for (size_t e = 0; e < entries_.size(); ++e) {
       GpuDeviceInfo info = entries_[e]->device->info;
       info.index = static_cast<int>(e);
+      out.push_back(std::move(info));
+    }
+    // Numbered after the pool entries, so indices stay unique and match Stats() where it has one.
+    for (GpuDeviceInfo info : devices_without_code_) {
+      info.index = static_cast<int>(out.size());
       out.push_back(std::move(info));
     }
     return out;
@@ -202,6 +225,7 @@ class HipGpuScorer final : public GpuScorer {
 
   std::vector<std::unique_ptr<PhysicalDevice>> devices_;
   std::vector<std::unique_ptr<PoolEntry>> entries_;
+  std::vector<GpuDeviceInfo> devices_without_code_;
   SlotPool pool_;
   std::shared_ptr<GpuTestHooks> hooks_;
 };
@@ -229,6 +253,7 @@ absl::StatusOr<std::unique_ptr<GpuScorer>> MakeGpuScorerWithHooks(
     for (int i = 0; i < count; ++i) indices.push_back(i);
   }
   std::vector<std::unique_ptr<PhysicalDevice>> devices;
+  std::vector<GpuDeviceInfo> devices_without_code;
   for (int index : indices) {
     if (index < 0 || index >= count) {
       return absl::InvalidArgumentError(
@@ -237,10 +262,15 @@ absl::StatusOr<std::unique_ptr<GpuScorer>> MakeGpuScorerWithHooks(
     }
     absl::StatusOr<GpuDeviceInfo> info = QueryDevice(index);
     if (!info.ok()) return absl::UnavailableError(info.status().message());
+    if (!info->has_code) {
+      devices_without_code.push_back(*std::move(info));
+      continue;
+    }
     auto device = std::make_unique<PhysicalDevice>();
     device->info = *std::move(info);
     devices.push_back(std::move(device));
   }
+  if (devices.empty()) return absl::UnavailableError(NoCodeReason(devices_without_code));
   std::vector<std::unique_ptr<PoolEntry>> entries;
   for (int r = 0; r < options.pool_repeat; ++r) {
     for (const auto& device : devices) {
@@ -255,8 +285,8 @@ absl::StatusOr<std::unique_ptr<GpuScorer>> MakeGpuScorerWithHooks(
       entries.push_back(std::move(entry));
     }
   }
-  return std::unique_ptr<GpuScorer>(
-      new HipGpuScorer(std::move(devices), std::move(entries), std::move(hooks)));
+  return std::unique_ptr<GpuScorer>(new HipGpuScorer(
+      std::move(devices), std::move(entries), std::move(devices_without_code), std::move(hooks)));
 }
 
 absl::StatusOr<std::unique_ptr<GpuScorer>> MakeGpuScorer(const GpuOptions& options) {

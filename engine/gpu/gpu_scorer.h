@@ -22,7 +22,10 @@ struct GpuDeviceInfo {
   int index = 0;
   std::string name;
   int64_t total_memory_bytes = 0;
-  std::string arch;  // e.g. "sm_90" or "gfx90a"
+  std::string arch;  // e.g. "sm_90" or "gfx942:sramecc+:xnack-" (HIP's gcnArchName)
+  // Whether this build's fat binary holds code for `arch` (device_arch.h). A device without it is
+  // listed but not used.
+  bool has_code = true;
 };
 
 // Per-device counters for metrics (frames scored, slots in use, device memory held).
@@ -46,8 +49,10 @@ class GpuScorer : public Scorer {
   virtual std::vector<GpuDeviceStats> Stats() const = 0;
 };
 
-// UNAVAILABLE with the reason when no device can be used (no GPU, no driver, or a build without
-// GPU support: "ssimd was built without GPU support (build with --config=nvidia or --config=rocm)").
+// UNAVAILABLE with the reason when no device can be used (no GPU, no driver, no device this build
+// holds code for, or a build without GPU support: "ssimd was built without GPU support (build with
+// --config=nvidia or --config=rocm)"). Devices without code are left out of the pool; Devices()
+// lists them after the usable ones, with has_code false.
 absl::StatusOr<std::unique_ptr<GpuScorer>> MakeGpuScorer(const GpuOptions& options = {});
 
 }  // namespace ssimd
