@@ -20,23 +20,10 @@
 #include "client/ssimd_client.h"
 #include "engine/features.h"
 #include "engine/io/frame_reader.h"
+#include "proto/pixel_format.h"
 
 namespace ssimd {
 namespace {
-
-v1::PixelFormat ToProto(ChromaFormat chroma) {
-  switch (chroma) {
-    case ChromaFormat::k420:
-      return v1::PIXEL_FORMAT_420;
-    case ChromaFormat::k422:
-      return v1::PIXEL_FORMAT_422;
-    case ChromaFormat::k444:
-      return v1::PIXEL_FORMAT_444;
-    case ChromaFormat::k400:
-      return v1::PIXEL_FORMAT_400;
-  }
-  return v1::PIXEL_FORMAT_UNSPECIFIED;
-}
 
 // The geometry the flags give, complete or not at all.
 absl::StatusOr<std::optional<Geometry>> FlagGeometry(const CliOptions& o) {
@@ -113,7 +100,7 @@ absl::StatusOr<ClipReport> ScoreStreaming(SsimdClient& client, const CliOptions&
   geometry->set_width(g.width);
   geometry->set_height(g.height);
   geometry->set_bit_depth(g.bit_depth);
-  geometry->set_pixel_format(ToProto(g.chroma));
+  geometry->set_pixel_format(PixelFormatToProto(g.chroma));
 
   std::optional<uint64_t> total;
   auto ref_frames = files->reference->EstimatedFrames();
@@ -186,7 +173,7 @@ int RunScoreCli(int argc, char** argv, std::FILE* out, std::FILE* err) {
       geometry->set_width(g.width);
       geometry->set_height(g.height);
       geometry->set_bit_depth(g.bit_depth);
-      geometry->set_pixel_format(ToProto(g.chroma));
+      geometry->set_pixel_format(PixelFormatToProto(g.chroma));
     }
     request.set_reference_path(o.reference);
     request.set_distorted_path(o.distorted);

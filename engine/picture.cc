@@ -115,6 +115,25 @@ absl::StatusOr<LumaView> MakeLumaView(const Geometry& geometry, absl::Span<const
   return view;
 }
 
+absl::Status CheckLumaView(const Geometry& geometry, const LumaView& view, absl::string_view what) {
+  if (view.data == nullptr) {
+    return absl::InvalidArgumentError(absl::StrFormat("%s luma has no data", what));
+  }
+  if (view.width != geometry.width || view.height != geometry.height ||
+      view.bit_depth != geometry.bit_depth) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s luma is %dx%d %d-bit but the stream's geometry is %dx%d %d-bit", what, view.width,
+        view.height, view.bit_depth, geometry.width, geometry.height, geometry.bit_depth));
+  }
+  const size_t row_bytes = static_cast<size_t>(view.width) * BytesPerSample(view.bit_depth);
+  if (view.stride_bytes < row_bytes) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s luma stride is %d bytes, less than one %d-pixel row (%d bytes)", what,
+                        view.stride_bytes, view.width, row_bytes));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ValidateSampleRange(const LumaView& view, const std::string& what) {
   // 8- and 16-bit samples cannot exceed their peak.
   if (view.bit_depth == 8 || view.bit_depth == 16) return absl::OkStatus();

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 
 namespace ssimd {
@@ -67,6 +68,11 @@ absl::Status CheckLumaBytes(const Geometry& geometry, size_t bytes, const std::s
 // messages, e.g. "reference luma".
 absl::StatusOr<LumaView> MakeLumaView(const Geometry& geometry, absl::Span<const uint8_t> bytes,
                                       const std::string& what);
+
+// What every backend checks of a frame it is handed: data present, the stream's size and bit
+// depth, a stride of at least one row. INVALID_ARGUMENT otherwise; `what` names the plane
+// ("reference", "distorted"). Samples are not read (see ValidateSampleRange).
+absl::Status CheckLumaView(const Geometry& geometry, const LumaView& view, absl::string_view what);
 
 // INVALID_ARGUMENT naming the first sample above the bit depth's peak (only possible above 8 bit).
 absl::Status ValidateSampleRange(const LumaView& view, const std::string& what);

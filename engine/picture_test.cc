@@ -119,6 +119,36 @@ TEST(LumaView, ReadsLittleEndianWords) {
   EXPECT_EQ(view->Sample(1, 0), 0x3ffu);
 }
 
+TEST(CheckLumaView, AcceptsTheStreamsShapeAndAnyLargerStride) {
+  std::vector<uint8_t> bytes(64 * 48 * 2 + 64);
+  const LumaView view{bytes.data(), 128, 64, 48, 10};
+  EXPECT_TRUE(CheckLumaView(Make(64, 48, 10), view, "reference").ok());
+  const LumaView padded{bytes.data(), 129, 64, 47, 10};  // rows with a byte of padding
+  EXPECT_TRUE(CheckLumaView(Make(64, 47, 10), padded, "reference").ok());
+}
+
+TEST(CheckLumaView, RefusesMissingDataOtherShapesAndShortStrides) {
+  std::vector<uint8_t> bytes(64 * 48 * 2);
+  const Geometry stream = Make(64, 48, 10);
+  struct Case {
+    LumaView view;
+    const char* message;
+  };
+  const Case cases[] = {
+      {{nullptr, 128, 64, 48, 10}, "distorted luma has no data"},
+      {{bytes.data(), 128, 63, 48, 10}, "distorted luma is 63x48 10-bit but the stream's geometry "
+                                        "is 64x48 10-bit"},
+      {{bytes.data(), 128, 64, 47, 10}, "is 64x47 10-bit"},
+      {{bytes.data(), 128, 64, 48, 12}, "is 64x48 12-bit"},
+      {{bytes.data(), 127, 64, 48, 10}, "stride is 127 bytes, less than one 64-pixel row (128"},
+  };
+  for (const Case& c : cases) {
+    const absl::Status status = CheckLumaView(stream, c.view, "distorted");
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << c.message;
+    EXPECT_THAT(status.message(), HasSubstr(c.message));
+  }
+}
+
 TEST(ValidateSampleRange, NamesTheFirstSampleAbovePeak) {
   std::vector<uint8_t> bytes(4 * 3 * 2, 0);
   auto view = MakeLumaView(Make(4, 3, 10), bytes, "luma");

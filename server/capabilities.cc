@@ -3,6 +3,7 @@
 #include <map>
 
 #include "engine/picture.h"
+#include "proto/pixel_format.h"
 #include "server/feature_info.h"
 #include "server/request_parsing.h"
 

@@ -1,8 +1,10 @@
 #include "server/request_parsing.h"
 
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "proto/pixel_format.h"
 
 namespace ssimd {
 namespace {
@@ -49,25 +51,13 @@ absl::StatusOr<Geometry> ParseGeometry(const v1::Geometry& geometry, absl::strin
   out.width = static_cast<int>(geometry.width());
   out.height = static_cast<int>(geometry.height());
   out.bit_depth = static_cast<int>(depth);
-  switch (geometry.pixel_format()) {
-    case v1::PIXEL_FORMAT_UNSPECIFIED:
-    case v1::PIXEL_FORMAT_420:
-      out.chroma = ChromaFormat::k420;
-      break;
-    case v1::PIXEL_FORMAT_422:
-      out.chroma = ChromaFormat::k422;
-      break;
-    case v1::PIXEL_FORMAT_444:
-      out.chroma = ChromaFormat::k444;
-      break;
-    case v1::PIXEL_FORMAT_400:
-      out.chroma = ChromaFormat::k400;
-      break;
-    default:
-      return Invalid(field, absl::StrFormat("pixel_format: expected PIXEL_FORMAT_420, _422, _444 "
-                                            "or _400, got enum value %d",
-                                            static_cast<int>(geometry.pixel_format())));
+  const std::optional<ChromaFormat> chroma = PixelFormatFromProto(geometry.pixel_format());
+  if (!chroma.has_value()) {
+    return Invalid(field, absl::StrFormat("pixel_format: expected PIXEL_FORMAT_420, _422, _444 "
+                                          "or _400, got enum value %d",
+                                          static_cast<int>(geometry.pixel_format())));
   }
+  out.chroma = *chroma;
   // Sizes within each side's range can still make too many pixels.
   if (absl::Status valid = ValidateGeometry(out); !valid.ok()) return WithField(valid, field);
   return out;
@@ -227,20 +217,6 @@ absl::Status CheckPlaneSize(const Geometry& geometry, size_t bytes, absl::string
                             BytesPerSample(geometry.bit_depth),
                             BytesPerSample(geometry.bit_depth) == 1 ? "" : "s little-endian",
                             bytes));
-}
-
-v1::PixelFormat PixelFormatToProto(ChromaFormat chroma) {
-  switch (chroma) {
-    case ChromaFormat::k420:
-      return v1::PIXEL_FORMAT_420;
-    case ChromaFormat::k422:
-      return v1::PIXEL_FORMAT_422;
-    case ChromaFormat::k444:
-      return v1::PIXEL_FORMAT_444;
-    case ChromaFormat::k400:
-      return v1::PIXEL_FORMAT_400;
-  }
-  return v1::PIXEL_FORMAT_UNSPECIFIED;
 }
 
 }  // namespace ssimd

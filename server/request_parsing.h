@@ -52,8 +52,6 @@ absl::Status CheckPlaneSize(const Geometry& geometry, size_t bytes, absl::string
 // A status from the engine with the field path put in front of its message.
 absl::Status WithField(const absl::Status& status, absl::string_view field);
 
-v1::PixelFormat PixelFormatToProto(ChromaFormat chroma);
-
 }  // namespace ssimd
 
 #endif  // SSIMD_SERVER_REQUEST_PARSING_H_

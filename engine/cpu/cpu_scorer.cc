@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "absl/strings/str_format.h"
+#include "base/status_macros.h"
 #include "engine/cpu/float_ssim.h"
 #include "engine/cpu/integer_ssim.h"
 #include "engine/cpu/thread_pool.h"
@@ -11,21 +12,7 @@ namespace ssimd {
 namespace {
 
 absl::Status CheckView(const Geometry& geometry, const LumaView& view, const char* what) {
-  if (view.data == nullptr) {
-    return absl::InvalidArgumentError(absl::StrFormat("%s luma has no data", what));
-  }
-  if (view.width != geometry.width || view.height != geometry.height ||
-      view.bit_depth != geometry.bit_depth) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "%s luma is %dx%d %d-bit but the stream's geometry is %dx%d %d-bit", what, view.width,
-        view.height, view.bit_depth, geometry.width, geometry.height, geometry.bit_depth));
-  }
-  const size_t row_bytes = static_cast<size_t>(view.width) * BytesPerSample(view.bit_depth);
-  if (view.stride_bytes < row_bytes) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "%s luma stride is %d bytes, less than one %d-pixel row (%d bytes)", what,
-        view.stride_bytes, view.width, row_bytes));
-  }
+  SSIMD_RETURN_IF_ERROR(CheckLumaView(geometry, view, what));
   // Samples above the peak would break the exact decimation sum's range (docs/numerics.md §4).
   return ValidateSampleRange(view, absl::StrFormat("%s luma", what));
 }
@@ -43,20 +30,16 @@ class CpuScorer final : public Scorer {
   // The CPU serves every valid request; invalid ones are INVALID_ARGUMENT (no backend could
   // serve them, so there is nothing to fall back to).
   absl::Status CheckContext(const Geometry& geometry, const FeatureSet& features) const override {
-    if (absl::Status status = ValidateGeometry(geometry); !status.ok()) return status;
+    SSIMD_RETURN_IF_ERROR(ValidateGeometry(geometry));
     return ValidateFeatureSet(features);
   }
 
   absl::StatusOr<ScoreResult> Score(const Geometry& geometry, const FeatureSet& features,
                                     const FramePair& pair) override {
     const auto start = std::chrono::steady_clock::now();
-    if (absl::Status status = CheckContext(geometry, features); !status.ok()) return status;
-    if (absl::Status status = CheckView(geometry, pair.reference, "reference"); !status.ok()) {
-      return status;
-    }
-    if (absl::Status status = CheckView(geometry, pair.distorted, "distorted"); !status.ok()) {
-      return status;
-    }
+    SSIMD_RETURN_IF_ERROR(CheckContext(geometry, features));
+    SSIMD_RETURN_IF_ERROR(CheckView(geometry, pair.reference, "reference"));
+    SSIMD_RETURN_IF_ERROR(CheckView(geometry, pair.distorted, "distorted"));
     const auto checked = std::chrono::steady_clock::now();
 
     ScoreResult result;

@@ -43,25 +43,6 @@ struct PoolEntry {
   std::atomic<int64_t> ssim_ordered_sums{0};
 };
 
-absl::Status CheckView(const Geometry& geometry, const LumaView& view, const char* what) {
-  if (view.data == nullptr) {
-    return absl::InvalidArgumentError(absl::StrFormat("%s luma has no data", what));
-  }
-  if (view.width != geometry.width || view.height != geometry.height ||
-      view.bit_depth != geometry.bit_depth) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "%s luma is %dx%d %d-bit but the stream's geometry is %dx%d %d-bit", what, view.width,
-        view.height, view.bit_depth, geometry.width, geometry.height, geometry.bit_depth));
-  }
-  const size_t row_bytes = static_cast<size_t>(view.width) * BytesPerSample(view.bit_depth);
-  if (view.stride_bytes < row_bytes) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("%s luma stride is %d bytes, less than one %d-pixel row (%d bytes)", what,
-                        view.stride_bytes, view.width, row_bytes));
-  }
-  return absl::OkStatus();
-}
-
 absl::StatusOr<GpuDeviceInfo> QueryDevice(int index) {
   hipDeviceProp_t props;
   SSIMD_HIP_RETURN_IF_ERROR(hipGetDeviceProperties(&props, index),
@@ -113,8 +94,9 @@ class HipGpuScorer final : public GpuScorer {
                                     const FramePair& pair) override {
     const auto start = Clock::now();
     if (absl::Status s = CheckContext(geometry, features); !s.ok()) return s;
-    if (absl::Status s = CheckView(geometry, pair.reference, "reference"); !s.ok()) return s;
-    if (absl::Status s = CheckView(geometry, pair.distorted, "distorted"); !s.ok()) return s;
+    // Sample ranges are checked on the way into pinned staging (staging.cc), not here.
+    if (absl::Status s = CheckLumaView(geometry, pair.reference, "reference"); !s.ok()) return s;
+    if (absl::Status s = CheckLumaView(geometry, pair.distorted, "distorted"); !s.ok()) return s;
     return ScoreStaged(geometry, features, start, [&](int index, uint8_t* staging) {
       return StageLumaPlane(index == 0 ? pair.reference : pair.distorted, staging,
                             kPlaneNames[index]);
