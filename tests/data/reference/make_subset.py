@@ -23,7 +23,7 @@ PAIRS = {
     "leaf_64x64_yuv420p__x264crf30": None,
     "leaf_17x9_yuv420p10le__geqnoise": None,
     "leaf_17x9_yuv420p10le__identical": None,
-    # flat frames: the seeds' 1x1/2x2/3x3 values, 10-bit 1-2^-24, 1080p at automatic scale 4
+    # flat frames: 1x1/2x2/3x3 identical (docs/numerics.md §14), 10-bit 1-2^-24, 1080p at scale 4
     "flat0_1x1_yuv420p__identical": None,
     "flat3_1x1_yuv420p__identical": None,
     "flat2_2x2_yuv420p__identical": None,
