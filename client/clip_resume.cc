@@ -69,8 +69,11 @@ absl::StatusOr<ClipReport> ScoreClipResuming(SsimdClient& client, const v1::Clip
   std::vector<v1::FrameResult> frames;
   absl::Status last = absl::UnavailableError("no stream was tried");
   for (int stream = 0; stream < options.max_streams; ++stream) {
-    if (stream > 0) absl::SleepFor(options.pause * stream);
     const uint64_t first = frames.size();
+    if (stream > 0) {
+      if (options.on_resume) options.on_resume(first, last);
+      absl::SleepFor(options.pause * stream);
+    }
     auto source = open(first);
     if (!source.ok()) return source.status();
     // Results come in frame order, so those of a cut stream are a prefix of its frames; they are

@@ -22,6 +22,8 @@ using FrameSourceOpener = std::function<absl::StatusOr<FramePairSource>(uint64_t
 struct ResumeOptions {
   int max_streams = 4;  // streams tried in all, the first one included
   absl::Duration pause = absl::Milliseconds(200);  // before each new stream, times its number
+  // Told before each new stream: the frame it starts from and why the last one ended.
+  std::function<void(uint64_t first, const absl::Status& cut)> on_resume;
 };
 
 // Streams the clip, resuming as above. `on_frame` sees every frame once, with its index in the

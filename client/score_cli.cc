@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "base/status_macros.h"
 #include "client/cli_options.h"
 #include "client/clip_resume.h"
 #include "client/json_report.h"
@@ -68,8 +69,8 @@ absl::StatusOr<ClipFiles> OpenClip(const CliOptions& o, const std::optional<Geom
         "%s is %dx%d %d-bit but %s is %dx%d %d-bit; both videos must match", o.reference,
         g.width, g.height, g.bit_depth, o.distorted, gd.width, gd.height, gd.bit_depth));
   }
-  if (absl::Status s = (*reference)->Skip(o.frame_skip_ref + first); !s.ok()) return s;
-  if (absl::Status s = (*distorted)->Skip(o.frame_skip_dist + first); !s.ok()) return s;
+  SSIMD_RETURN_IF_ERROR((*reference)->Skip(o.frame_skip_ref + first));
+  SSIMD_RETURN_IF_ERROR((*distorted)->Skip(o.frame_skip_dist + first));
   return ClipFiles{*std::move(reference), *std::move(distorted)};
 }
 
@@ -126,7 +127,13 @@ absl::StatusOr<ClipReport> ScoreStreaming(SsimdClient& client, const CliOptions&
   };
   uint64_t received = 0;
   auto on_frame = [&](const v1::FrameResult&) { bar.Update(++received); };
-  auto report = ScoreClipResuming(client, config, open, on_frame, o.timeout);
+  ResumeOptions resume;
+  resume.on_resume = [&](uint64_t first, const absl::Status& cut) {
+    if (o.quiet) return;
+    std::fprintf(err, "ssimd-score: the stream was cut (%s); going on from frame %llu\n",
+                 std::string(cut.message()).c_str(), static_cast<unsigned long long>(first));
+  };
+  auto report = ScoreClipResuming(client, config, open, on_frame, o.timeout, resume);
   bar.Finish(received);
   return report;
 }

@@ -13,6 +13,7 @@ if _PYTHON_ROOT not in sys.path:
 
 from ssimd.v1 import ssimd_pb2  # noqa: E402
 from ssimd.v1 import ssimd_pb2_grpc  # noqa: E402
+from ssimd_client.channel import channel_options, channel_target  # noqa: E402
 
 Geometry = collections.namedtuple("Geometry", "width height bit_depth pixel_format")
 Geometry.__new__.__defaults__ = (8, "420")
@@ -66,8 +67,10 @@ class Client:
 
     def __init__(self, target="127.0.0.1:50051", credentials=None,
                  max_message_bytes=DEFAULT_MAX_MESSAGE_BYTES):
-        options = [("grpc.max_send_message_length", max_message_bytes),
-                   ("grpc.max_receive_message_length", max_message_bytes)]
+        # A comma list of IP:PORT or a dns:/// name spreads calls over many servers
+        # (channel.py); ValueError when the list is malformed.
+        target = channel_target(target)
+        options = channel_options(target, max_message_bytes)
         if credentials is None:
             self._channel = grpc.insecure_channel(target, options=options)
         else:
