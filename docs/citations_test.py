@@ -1,6 +1,6 @@
 """Every document the sources cite exists, and nothing they cite lies outside the repository.
 
-Comments and documents name docs/... files, "docs/numerics.md §N" sections and "ADR NNNN"
+Comments and documents name docs/... files, bench/results/... runs, "docs/numerics.md §N" sections and "ADR NNNN"
 records. Renaming or merging a document silently strands such citations; this test finds them.
 It reads the source tree itself (found through this file's real path, since Bazel runs tests from
 a tree of links into it), so it is tagged to run every time rather than be cached.
@@ -19,7 +19,8 @@ SOURCE_NAMES = ("BUILD", "WORKSPACE", ".bazelrc", "run")
 # Files whose text is the subject of this test, not a citation.
 SELF = {"docs/citations_test.py"}
 
-DOC_PATH = re.compile(r"docs/[A-Za-z0-9_./-]*[A-Za-z0-9_/]")
+# docs/... and bench/results/... paths; a path inside a longer one (engine/docs/x) is not a citation.
+DOC_PATH = re.compile(r"(?<![A-Za-z0-9_./-])(?:docs|bench/results)/[A-Za-z0-9_./-]*[A-Za-z0-9_/]")
 NUMERICS_CITE = re.compile(r"docs/numerics\.md\s*((?:§\d+)(?:\s*(?:-|,|and|or)\s*§\d+)*)")
 SECTION = re.compile(r"§(\d+)(?![.\d])")
 ADR_CITE = re.compile(r"\bADRs?\s+(\d{4}(?:\s*(?:-|,|/|and|or)\s*\d{4})*)")
@@ -122,6 +123,8 @@ class CitationsTest(unittest.TestCase):
     def test_checks_reject_what_they_should(self):
         self.assertFalse(doc_path_exists("docs/adr/0002-exact-gpu-arithmetic.md"))
         self.assertFalse(doc_path_exists("docs/adr/9999"))
+        self.assertFalse(doc_path_exists("bench/results/1999-01-01-nowhere"))
+        self.assertEqual(DOC_PATH.findall("see bench/results/<run>/ and x/docs/y"), [])
         self.assertTrue(LEAVES_REPOSITORY.search("see ../shared/spec/x.md"))
         self.assertFalse(LEAVES_REPOSITORY.search("std::shared_ptr<Foo> shared/locked"))
         self.assertEqual(SECTION.findall(NUMERICS_CITE.search(
