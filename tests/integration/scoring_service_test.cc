@@ -314,6 +314,28 @@ TEST(ScoringServiceTest, DeadlineCancelsTheStreamAndStopsItsWork) {
   EXPECT_EQ(gate->calls(), 2) << "no frame of a cancelled stream should be scored after it ends";
 }
 
+TEST(ScoringServiceTest, CapabilitiesSayWhichDevicesTheBinaryHasCodeFor) {
+  auto gpu = std::make_unique<FakeGpuScorer>(/*max_width=*/1024);
+  GpuDeviceInfo rdna4;
+  rdna4.name = "AMD Radeon RX 9070";
+  rdna4.arch = "gfx1201";
+  rdna4.total_memory_bytes = int64_t{16} << 30;
+  gpu->add_device_without_code(rdna4);
+  auto server = TestServer::Start(FastServerOptions(), nullptr, std::move(gpu));
+  ASSERT_NE(server, nullptr);
+  auto caps = server->client().GetCapabilities(kTimeout);
+  ASSERT_TRUE(caps.ok()) << caps.status();
+  ASSERT_EQ(caps->devices_size(), 2);
+  EXPECT_EQ(caps->devices(0).arch(), "sm_90");
+  EXPECT_TRUE(caps->devices(0).has_code());
+  EXPECT_TRUE(caps->devices(0).healthy());
+  EXPECT_EQ(caps->devices(1).index(), 1u);
+  EXPECT_EQ(caps->devices(1).arch(), "gfx1201");
+  EXPECT_FALSE(caps->devices(1).has_code());
+  EXPECT_FALSE(caps->devices(1).healthy()) << "a device without code is never used";
+  EXPECT_EQ(caps->devices(1).slots_total(), 0u);
+}
+
 TEST(ScoringServiceTest, FallbackReasonIsReportedPerFrameAndInTheSummary) {
   auto server = TestServer::Start(FastServerOptions(), nullptr,
                                   std::make_unique<FakeGpuScorer>(/*max_width=*/32));

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "base/status_macros.h"
 #include "engine/cpu/cpu_scorer.h"
 #include "engine/dispatcher.h"
 #include "grpcpp/grpcpp.h"
@@ -92,7 +93,7 @@ FakeGpuScorer::FakeGpuScorer(int max_width) : max_width_(max_width), cpu_(MakeCp
 
 absl::Status FakeGpuScorer::CheckContext(const Geometry& geometry,
                                          const FeatureSet& features) const {
-  if (absl::Status s = cpu_->CheckContext(geometry, features); !s.ok()) return s;
+  SSIMD_RETURN_IF_ERROR(cpu_->CheckContext(geometry, features));
   if (geometry.width > max_width_) {
     return absl::FailedPreconditionError(
         absl::StrFormat("the test GPU takes pictures up to %d pixels wide", max_width_));
@@ -117,7 +118,12 @@ std::vector<GpuDeviceInfo> FakeGpuScorer::Devices() const {
   info.name = "test device";
   info.arch = "sm_90";
   info.total_memory_bytes = int64_t{1} << 30;
-  return {info};
+  std::vector<GpuDeviceInfo> devices = {info};
+  for (GpuDeviceInfo other : without_code_) {
+    other.index = static_cast<int>(devices.size());
+    devices.push_back(std::move(other));
+  }
+  return devices;
 }
 
 std::vector<GpuDeviceStats> FakeGpuScorer::Stats() const {

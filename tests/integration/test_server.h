@@ -91,9 +91,15 @@ class FakeGpuScorer : public GpuScorer {
   std::vector<GpuDeviceStats> Stats() const override;
 
   void set_lost(bool lost) { lost_.store(lost); }
+  // Lists, after the fake device, a device the binary holds no code for (as the real engine does).
+  void add_device_without_code(GpuDeviceInfo info) {
+    info.has_code = false;
+    without_code_.push_back(std::move(info));
+  }
 
  private:
   const int max_width_;
+  std::vector<GpuDeviceInfo> without_code_;
   std::unique_ptr<Scorer> cpu_;
   std::atomic<bool> lost_{false};
   std::atomic<int64_t> frames_{0};
