@@ -280,10 +280,10 @@ void ServiceMetrics::RecordTitleScore(const std::string& title, const std::strin
   impl_->titles.Set(title, feature, score);
 }
 
-void ServiceMetrics::UpdateDevices(const std::vector<GpuDeviceStats>& devices) {
+void ServiceMetrics::UpdateDevices(const std::vector<DeviceStats>& devices) {
   int usable = 0;
   absl::MutexLock lock(&impl_->devices_mu);
-  for (const GpuDeviceStats& device : devices) {
+  for (const DeviceStats& device : devices) {
     const std::string index = std::to_string(device.index);
     const prometheus::Labels labels = {{"device", index}};
     impl_->device_up.Add(labels).Set(device.lost ? 0 : 1);

@@ -10,7 +10,6 @@
 
 #include "absl/status/status.h"
 #include "engine/features.h"
-#include "engine/gpu/gpu_scorer.h"
 #include "engine/scorer.h"
 
 namespace ssimd {
@@ -40,7 +39,7 @@ class ServiceMetrics {
   // The latest pooled (mean) score of a title for a feature; bounded by max_titles.
   void RecordTitleScore(const std::string& title, const std::string& feature, double score);
   // Device slots and memory, refreshed by the service (e.g. after each frame or on scrape).
-  void UpdateDevices(const std::vector<GpuDeviceStats>& devices);
+  void UpdateDevices(const std::vector<DeviceStats>& devices);
   // Text exposition of everything registered (for tests and debugging).
   std::string Serialize() const;
 

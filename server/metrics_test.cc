@@ -132,7 +132,7 @@ TEST(ServiceMetricsTest, FamiliesFollowPrometheusNaming) {
   metrics.RecordFrame(FloatSsim(), CpuFallbackResult("gpu refused: too big"));
   metrics.RecordRpc("ScoreClip", "OK");
   metrics.RecordTitleScore("t", "float_ssim", 0.9);
-  metrics.UpdateDevices({GpuDeviceStats{}});
+  metrics.UpdateDevices({DeviceStats{}});
   const Exposition e = Parse(metrics.Serialize());
 
   ASSERT_THAT(e.types, Not(IsEmpty()));
@@ -287,10 +287,10 @@ TEST(ServiceMetricsTest, GaugesFollowStreamsFramesAndDevices) {
   metrics.StreamFinished();
   metrics.FramesInFlightChanged(5);
   metrics.FramesInFlightChanged(-2);
-  GpuDeviceStats healthy{/*index=*/0, /*frames_scored=*/10, /*slots_in_use=*/3,
-                         /*slots_total=*/4, /*memory_in_use_bytes=*/int64_t{3} << 30,
-                         /*lost=*/false};
-  GpuDeviceStats lost{/*index=*/1, 0, 0, 4, 0, /*lost=*/true};
+  DeviceStats healthy{/*index=*/0, /*frames_scored=*/10, /*slots_in_use=*/3,
+                      /*slots_total=*/4, /*memory_in_use_bytes=*/int64_t{3} << 30,
+                      /*lost=*/false};
+  DeviceStats lost{/*index=*/1, 0, 0, 4, 0, /*lost=*/true};
   metrics.UpdateDevices({healthy, lost});
   e = Parse(metrics.Serialize());
   EXPECT_EQ(e.Value("ssimd_active_streams"), 1);
@@ -305,7 +305,7 @@ TEST(ServiceMetricsTest, GaugesFollowStreamsFramesAndDevices) {
 
 TEST(ServiceMetricsTest, DeviceOrderedSumsBecomeCounterIncrements) {
   ServiceMetrics metrics;
-  GpuDeviceStats device;
+  DeviceStats device;
   device.index = 2;
   device.float_ssim_ordered_sums = 3;
   metrics.UpdateDevices({device});

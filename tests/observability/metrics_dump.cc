@@ -34,7 +34,7 @@ int main() {
     metrics.RecordTitleScore(title, "float_ssim", 21.5);
     metrics.RecordTitleScore(title, "ssim", 0.95);
   }
-  ssimd::GpuDeviceStats device;
+  ssimd::DeviceStats device;
   device.frames_scored = 1;
   device.slots_in_use = 1;
   device.slots_total = 4;
