@@ -13,6 +13,7 @@
 #include "server/clip_reactor.h"
 #include "server/files_reactor.h"
 #include "server/grpc_convert.h"
+#include "server/ladder_reactor.h"
 #include "server/logging.h"
 #include "server/request_parsing.h"
 
@@ -77,6 +78,14 @@ grpc::ServerWriteReactor<v1::ScoreClipResponse>* ScoringServiceImpl::ScoreFiles(
     return new Rejected<grpc::ServerWriteReactor<v1::ScoreClipResponse>>(*std::move(refused));
   }
   return new FilesReactor(ctx_, call, *request);
+}
+
+grpc::ServerWriteReactor<v1::ScoreLadderResponse>* ScoringServiceImpl::ScoreLadder(
+    grpc::CallbackServerContext* call, const v1::ScoreLadderRequest* request) {
+  if (std::optional<grpc::Status> refused = RefuseStream("ScoreLadder")) {
+    return new Rejected<grpc::ServerWriteReactor<v1::ScoreLadderResponse>>(*std::move(refused));
+  }
+  return new LadderReactor(ctx_, call, *request);
 }
 
 void ScoringServiceImpl::FinishUnary(grpc::ServerUnaryReactor* reactor, const char* method,

@@ -19,7 +19,9 @@ namespace ssimd {
 using ScoringServiceBase = v1::ScoringService::WithRawCallbackMethod_ScoreClip<
     v1::ScoringService::WithRawCallbackMethod_ScorePair<
         v1::ScoringService::WithCallbackMethod_ScoreFiles<
-            v1::ScoringService::WithCallbackMethod_GetCapabilities<v1::ScoringService::Service>>>>;
+            v1::ScoringService::WithCallbackMethod_ScoreLadder<
+                v1::ScoringService::WithCallbackMethod_GetCapabilities<
+                    v1::ScoringService::Service>>>>>;
 
 class ScoringServiceImpl final : public ScoringServiceBase {
  public:
@@ -36,6 +38,8 @@ class ScoringServiceImpl final : public ScoringServiceBase {
                                       grpc::ByteBuffer* response) override;
   grpc::ServerWriteReactor<v1::ScoreClipResponse>* ScoreFiles(
       grpc::CallbackServerContext* call, const v1::ScoreFilesRequest* request) override;
+  grpc::ServerWriteReactor<v1::ScoreLadderResponse>* ScoreLadder(
+      grpc::CallbackServerContext* call, const v1::ScoreLadderRequest* request) override;
   grpc::ServerUnaryReactor* GetCapabilities(grpc::CallbackServerContext* call,
                                             const v1::GetCapabilitiesRequest* request,
                                             v1::Capabilities* response) override;

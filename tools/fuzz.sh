@@ -48,13 +48,16 @@ declare -A SOURCES=(
   [feature_args]="engine/features.cc engine/picture.cc"
   [y4m_reader]="engine/io/frame_reader.cc engine/io/y4m_header.cc engine/picture.cc"
   [yuv_reader]="engine/io/frame_reader.cc engine/io/y4m_header.cc engine/picture.cc"
+  [media_decoder]="engine/media/video_decoder.cc engine/media/picture_scaler.cc
+                   engine/media/pixel_formats.cc engine/media/frame_planes.cc
+                   engine/media/av_handles.cc engine/picture.cc"
   [request]="engine/features.cc engine/picture.cc engine/dispatcher.cc engine/pooling.cc
              engine/scorer.cc engine/plane_pieces.cc
              engine/cpu/cpu_scorer.cc engine/cpu/float_ssim.cc engine/cpu/integer_ssim.cc
              engine/cpu/sample_plane.cc engine/cpu/thread_pool.cc server/request_parsing.cc
              server/clip_accumulator.cc server/wire_split.cc server/wire_request.cc PROTO"
 )
-ALL_TARGETS=(feature_args y4m_reader yuv_reader request)
+ALL_TARGETS=(feature_args y4m_reader yuv_reader media_decoder request)
 if [[ ${#SELECTED[@]} -eq 0 ]]; then SELECTED=("${ALL_TARGETS[@]}"); fi
 for t in "${SELECTED[@]}"; do
   if [[ -z "${SOURCES[$t]+x}" ]]; then
@@ -90,7 +93,7 @@ if [[ ! -f "$PROTO_CC" || "$PROTO_SRC" -nt "$PROTO_CC" ]]; then
   protoc --proto_path="$ROOT" --cpp_out="$GEN" "$PROTO_SRC"
 fi
 
-PKGS="absl_status absl_statusor absl_strings absl_str_format absl_synchronization protobuf spdlog"
+PKGS="absl_status absl_statusor absl_strings absl_str_format absl_synchronization protobuf spdlog libavformat libavcodec libavutil libswscale"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
 # -ffp-contract=off as in .bazelrc, so the arithmetic under test is the one Bazel builds.
 CXXFLAGS="-std=c++17 -O1 -g -fno-omit-frame-pointer -ffp-contract=off $SAN -fsanitize=fuzzer-no-link \

@@ -71,7 +71,7 @@ absl::StatusOr<std::vector<ExpectedRendition>> ReadExpectedScores(const std::str
   return out;
 }
 
-absl::Status FillFilesRoot(const std::string& dir) {
+absl::Status FillFilesRoot(const std::string& dir, bool with_sources) {
   if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
     return absl::InternalError(absl::StrCat("cannot make ", dir, ": ", std::strerror(errno)));
   }
@@ -80,6 +80,7 @@ absl::Status FillFilesRoot(const std::string& dir) {
     if (!s.ok()) return s;
   }
   for (const char* name : kSources) {
+    if (!with_sources) break;
     absl::Status s =
         LinkOrCopy(absl::StrCat(LadderSourcesDir(), "/", name), absl::StrCat(dir, "/", name));
     if (!s.ok()) return s;

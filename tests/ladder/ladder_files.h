@@ -30,9 +30,10 @@ struct ExpectedRendition {
 // tests/data/ladder/<file>, e.g. expected_scores_accurate_rnd.json.
 absl::StatusOr<std::vector<ExpectedRendition>> ReadExpectedScores(const std::string& file);
 
-// Makes `dir` (created) hold every rendition and the three sources, as hard links where the file
-// system allows and copies elsewhere (a server's files root refuses symbolic links that lead out).
-absl::Status FillFilesRoot(const std::string& dir);
+// Makes `dir` (created) hold every rendition and, with `with_sources`, the three sources, as hard
+// links where the file system allows and copies elsewhere (a server's files root refuses symbolic
+// links that lead out).
+absl::Status FillFilesRoot(const std::string& dir, bool with_sources = true);
 
 }  // namespace ssimd::testing
 

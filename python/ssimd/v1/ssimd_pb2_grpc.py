@@ -30,6 +30,11 @@ class ScoringServiceStub(object):
                 request_serializer=ssimd_dot_v1_dot_ssimd__pb2.ScoreFilesRequest.SerializeToString,
                 response_deserializer=ssimd_dot_v1_dot_ssimd__pb2.ScoreClipResponse.FromString,
                 )
+        self.ScoreLadder = channel.unary_stream(
+                '/ssimd.v1.ScoringService/ScoreLadder',
+                request_serializer=ssimd_dot_v1_dot_ssimd__pb2.ScoreLadderRequest.SerializeToString,
+                response_deserializer=ssimd_dot_v1_dot_ssimd__pb2.ScoreLadderResponse.FromString,
+                )
         self.GetCapabilities = channel.unary_unary(
                 '/ssimd.v1.ScoringService/GetCapabilities',
                 request_serializer=ssimd_dot_v1_dot_ssimd__pb2.GetCapabilitiesRequest.SerializeToString,
@@ -70,6 +75,19 @@ class ScoringServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ScoreLadder(self, request, context):
+        """A whole encoding ladder in one call: one source file and N rendition files (below the files
+        root, as for ScoreFiles). The source is decoded once and shared; the renditions are decoded,
+        upscaled and scored in parallel, frame by frame. The server streams a RenditionFrame per
+        rendition and frame (frames in order within a rendition), then a RenditionSummary per
+        rendition, then one LadderSummary, and closes with OK. A rendition's error (corrupt file,
+        other frame rate or bit depth) fails the call, naming the rendition; results sent before it
+        stand. Disabled like ScoreFiles without --files_root.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetCapabilities(self, request, context):
         """What this server can do: devices, features and their options, and limits.
         """
@@ -94,6 +112,11 @@ def add_ScoringServiceServicer_to_server(servicer, server):
                     servicer.ScoreFiles,
                     request_deserializer=ssimd_dot_v1_dot_ssimd__pb2.ScoreFilesRequest.FromString,
                     response_serializer=ssimd_dot_v1_dot_ssimd__pb2.ScoreClipResponse.SerializeToString,
+            ),
+            'ScoreLadder': grpc.unary_stream_rpc_method_handler(
+                    servicer.ScoreLadder,
+                    request_deserializer=ssimd_dot_v1_dot_ssimd__pb2.ScoreLadderRequest.FromString,
+                    response_serializer=ssimd_dot_v1_dot_ssimd__pb2.ScoreLadderResponse.SerializeToString,
             ),
             'GetCapabilities': grpc.unary_unary_rpc_method_handler(
                     servicer.GetCapabilities,
@@ -159,6 +182,23 @@ class ScoringService(object):
         return grpc.experimental.unary_stream(request, target, '/ssimd.v1.ScoringService/ScoreFiles',
             ssimd_dot_v1_dot_ssimd__pb2.ScoreFilesRequest.SerializeToString,
             ssimd_dot_v1_dot_ssimd__pb2.ScoreClipResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def ScoreLadder(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(request, target, '/ssimd.v1.ScoringService/ScoreLadder',
+            ssimd_dot_v1_dot_ssimd__pb2.ScoreLadderRequest.SerializeToString,
+            ssimd_dot_v1_dot_ssimd__pb2.ScoreLadderResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
 

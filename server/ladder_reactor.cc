@@ -1,0 +1,366 @@
+#include "server/ladder_reactor.h"
+
+#include <unistd.h>
+
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/synchronization/blocking_counter.h"
+#include "absl/time/clock.h"
+#include "engine/plane_pieces.h"
+#include "server/file_inputs.h"
+#include "server/grpc_convert.h"
+#include "server/logging.h"
+
+namespace ssimd {
+namespace {
+
+constexpr const char* kMethod = "ScoreLadder";
+
+std::string RungField(int index) { return absl::StrCat("renditions[", index, "]"); }
+
+}  // namespace
+
+LadderReactor::LadderReactor(ServiceContext* ctx, grpc::CallbackServerContext* call,
+                             const v1::ScoreLadderRequest& request)
+    : ctx_(ctx), request_(request), peer_(call->peer()), started_(absl::Now()) {
+  ctx_->metrics->StreamStarted();
+  driver_ = std::thread([this] { Run(); });
+}
+
+void LadderReactor::OnWriteDone(bool ok) {
+  absl::MutexLock lock(&mu_);
+  write_done_ = true;
+  write_ok_ = ok;
+}
+
+void LadderReactor::OnCancel() { cancelled_.store(true, std::memory_order_release); }
+
+void LadderReactor::OnDone() {
+  // Finish is the driver's last act; gRPC may call OnDone from inside it, on the driver itself.
+  if (driver_.get_id() == std::this_thread::get_id()) {
+    driver_.detach();
+  } else {
+    driver_.join();
+  }
+  delete this;
+}
+
+void LadderReactor::Run() {
+  absl::Status status = Open();
+  if (status.ok()) status = ScoreRounds();
+  if (status.ok()) status = CountUnmatched();
+  if (status.ok()) status = WriteSummaries();
+  Conclude(status);
+}
+
+absl::Status LadderReactor::Open() {
+  if (ctx_->files == nullptr) {
+    return absl::FailedPreconditionError(
+        "ScoreLadder is disabled on this server: start it with --files_root=DIR");
+  }
+  const int renditions = request_.renditions_size();
+  if (renditions < 1 || renditions > kMaxLadderRenditions) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "renditions: expected 1 to %d renditions, got %d", kMaxLadderRenditions, renditions));
+  }
+  std::set<std::string> names;
+  for (int i = 0; i < renditions; ++i) {
+    const std::string& name = request_.renditions(i).name();
+    if (name.empty() || !names.insert(name).second) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s.name: %s; every rendition needs a name of its own (its rung)", RungField(i),
+          name.empty() ? "empty" : absl::StrCat("\"", name, "\" is used twice")));
+    }
+  }
+  // Paths first, as in ScoreFiles: nothing else is looked at for a path outside the root.
+  absl::StatusOr<int> source_fd = ctx_->files->OpenForRead(request_.source_path(), "source_path");
+  if (!source_fd.ok()) return source_fd.status();
+  std::vector<int> fds;
+  absl::Status status;
+  for (int i = 0; i < renditions && status.ok(); ++i) {
+    absl::StatusOr<int> fd =
+        ctx_->files->OpenForRead(request_.renditions(i).path(), RungField(i) + ".path");
+    if (fd.ok()) {
+      fds.push_back(*fd);
+    } else {
+      status = fd.status();
+    }
+  }
+  if (!status.ok()) {
+    ::close(*source_fd);
+    for (int fd : fds) ::close(fd);
+    return status;
+  }
+  std::optional<Geometry> geometry;
+  if (request_.config().has_geometry()) {
+    absl::StatusOr<Geometry> parsed = ParseGeometry(request_.config().geometry(), "config.geometry");
+    if (parsed.ok()) {
+      geometry = *parsed;
+    } else {
+      status = parsed.status();
+    }
+  }
+  absl::StatusOr<ClipSettings> ladder = ParseClipOptions(request_.config(), ctx_->options, "config");
+  absl::StatusOr<ScalerChoice> scaler = ParseUpscale(request_.upscale(), "upscale");
+  if (status.ok() && !ladder.ok()) status = ladder.status();
+  if (status.ok() && !scaler.ok()) status = scaler.status();
+  if (status.ok()) {
+    absl::StatusOr<std::unique_ptr<VideoInput>> source =
+        OpenFileInput(*source_fd, request_.source_path(), "source_path", geometry);
+    if (source.ok()) {
+      source_ = *std::move(source);
+    } else {
+      status = source.status();
+    }
+  } else {
+    ::close(*source_fd);
+  }
+  // Each rendition takes its descriptor over, also those opened after a failure.
+  for (int i = 0; i < renditions; ++i) {
+    auto rung = std::make_unique<Rung>();
+    rung->name = request_.renditions(i).name();
+    rungs_.push_back(std::move(rung));
+    if (!status.ok()) {
+      ::close(fds[i]);
+      continue;
+    }
+    absl::StatusOr<std::unique_ptr<VideoInput>> input =
+        OpenFileInput(fds[i], request_.renditions(i).path(), RungField(i) + ".path", std::nullopt);
+    if (!input.ok()) {
+      status = input.status();
+      continue;
+    }
+    rungs_[i]->input = *std::move(input);
+    status = OpenRung(i, *ladder, *scaler);
+  }
+  if (!status.ok()) return status;
+  if (absl::Status s = source_->Skip(request_.source_start_frame()); !s.ok()) {
+    return WithField(s, "source_path");
+  }
+  std::vector<std::string> listed;
+  for (const auto& rung : rungs_) listed.push_back(rung->name);
+  LogEvent(spdlog::level::info, "ladder started",
+           {{"method", kMethod},
+            {"peer", peer_},
+            {"title", ladder->title_id},
+            {"source", request_.source_path()},
+            {"renditions", absl::StrJoin(listed, ",")}});
+  return absl::OkStatus();
+}
+
+absl::Status LadderReactor::OpenRung(int index, const ClipSettings& ladder,
+                                     const ScalerChoice& scaler) {
+  const v1::Rendition& rendition = request_.renditions(index);
+  Rung& rung = *rungs_[index];
+  const std::string field = RungField(index) + ".path";
+  if (absl::Status s = FitToReference(*source_, "source_path", *rung.input, field, scaler);
+      !s.ok()) {
+    return s;
+  }
+  rung.settings = ladder;
+  rung.settings.geometry = source_->geometry();
+  rung.settings.rung = rung.name;
+  for (const auto& [key, value] : rendition.labels()) rung.settings.labels[key] = value;
+  if (rendition.has_features() && rendition.features().ByteSizeLong() > 0) {
+    absl::StatusOr<FeatureSet> features =
+        ParseFeatures(rendition.features(), RungField(index) + ".features");
+    if (!features.ok()) return features.status();
+    rung.settings.features = *features;
+  }
+  if (absl::Status s = ctx_->dispatcher->CheckRequest(
+          rung.settings.geometry, rung.settings.features, rung.settings.backend);
+      !s.ok()) {
+    return WithField(s, RungField(index));
+  }
+  return WithField(rung.input->Skip(rendition.start_frame()), field);
+}
+
+void LadderReactor::ScoreRung(Rung& rung, const std::string& source, uint64_t index) {
+  rung.round_scored = false;
+  absl::StatusOr<bool> got = rung.input->ReadLuma(&rung.luma);
+  if (!got.ok()) {
+    rung.round_status = absl::Status(
+        got.status().code(), absl::StrCat("rendition ", rung.name, ": ", got.status().message()));
+    return;
+  }
+  if (!*got) {
+    rung.ended = true;
+    return;
+  }
+  const PlanePieces reference(absl::MakeConstSpan(
+      reinterpret_cast<const uint8_t*>(source.data()), source.size()));
+  const PlanePieces distorted(absl::MakeConstSpan(
+      reinterpret_cast<const uint8_t*>(rung.luma.data()), rung.luma.size()));
+  absl::StatusOr<ScoreResult> result = ctx_->dispatcher->ScorePieces(
+      rung.settings.geometry, rung.settings.features, {&reference, &distorted},
+      rung.settings.backend);
+  if (!result.ok()) {
+    rung.round_status = absl::Status(
+        result.status().code(),
+        absl::StrFormat("rendition %s: frame %d: %s", rung.name, index, result.status().message()));
+    return;
+  }
+  ctx_->metrics->RecordFrame(rung.settings.features, *result);
+  rung.round_result = *std::move(result);
+  rung.round_scored = true;
+}
+
+absl::Status LadderReactor::ScoreRounds() {
+  const uint64_t limit = request_.frame_count();
+  std::string source;
+  std::string next;
+  auto read_source = [&](std::string* luma) -> absl::StatusOr<bool> {
+    if (limit > 0 && source_->frames_read() - request_.source_start_frame() >= limit) {
+      return false;
+    }
+    return source_->ReadLuma(luma);
+  };
+  absl::StatusOr<bool> have = read_source(&source);
+  for (uint64_t index = 0;; ++index) {
+    if (!have.ok()) return WithField(have.status(), "source_path");
+    if (!*have) {
+      source_ended_ = true;
+      return absl::OkStatus();
+    }
+    if (cancelled_.load(std::memory_order_acquire)) return absl::CancelledError("cancelled");
+    std::vector<Rung*> active;
+    for (auto& rung : rungs_) {
+      if (rung->ended) {
+        ++rung->unmatched_source;  // this source frame has no partner in it
+      } else {
+        active.push_back(rung.get());
+      }
+    }
+    // Every rendition ended: CountUnmatched counts the rest of the source.
+    if (active.empty()) return absl::OkStatus();
+    absl::BlockingCounter pending(static_cast<int>(active.size()));
+    for (Rung* rung : active) {
+      ctx_->pool->Submit([this, rung, &source, index, &pending] {
+        ScoreRung(*rung, source, index);
+        pending.DecrementCount();
+      });
+    }
+    // The next source frame decodes while the renditions work on this one.
+    have = read_source(&next);
+    pending.Wait();
+    bool paired = false;
+    for (Rung* rung : active) {
+      if (!rung->round_status.ok()) return rung->round_status;
+      if (rung->ended) {
+        ++rung->unmatched_source;
+        continue;
+      }
+      paired = true;
+      rung->accumulator.Add(rung->round_result.scores, rung->round_result.backend,
+                            !rung->round_result.fallback_reason.empty());
+      v1::ScoreLadderResponse message;
+      message.mutable_frame()->set_rendition(rung->name);
+      FillFrameResult(rung->pairs, rung->round_result, message.mutable_frame()->mutable_result());
+      ++rung->pairs;
+      if (!Write(message)) return absl::CancelledError("the client went away");
+    }
+    if (paired) ++source_frames_;
+    std::swap(source, next);
+  }
+}
+
+absl::Status LadderReactor::CountUnmatched() {
+  bool any_short = false;
+  for (auto& rung : rungs_) {
+    if (rung->ended) any_short = true;
+  }
+  // Renditions that ended early miss every remaining source frame.
+  if (any_short && !source_ended_) {
+    const uint64_t limit = request_.frame_count();
+    const uint64_t taken = source_->frames_read() - request_.source_start_frame();
+    if (limit == 0 || taken < limit) {
+      absl::StatusOr<uint64_t> rest = source_->CountRemaining(limit > 0 ? limit - taken : 0);
+      if (!rest.ok()) return WithField(rest.status(), "source_path");
+      for (auto& rung : rungs_) {
+        if (rung->ended) rung->unmatched_source += *rest;
+      }
+    }
+  }
+  // Renditions still going when the source ended (or the frame count was reached) have frames
+  // left over; with a frame count only the source's frames past it are out of scope.
+  for (size_t i = 0; i < rungs_.size(); ++i) {
+    Rung& rung = *rungs_[i];
+    if (!rung.ended && request_.frame_count() == 0) {
+      absl::StatusOr<uint64_t> rest = rung.input->CountRemaining(0);
+      if (!rest.ok()) return rest.status();
+      rung.unmatched_rendition = *rest;
+    }
+    if (request_.require_equal_length() &&
+        (rung.unmatched_source > 0 || rung.unmatched_rendition > 0)) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s: rendition %s has %d frames where the source has %d (after the start offsets); "
+          "leave require_equal_length unset to score the common frames",
+          RungField(static_cast<int>(i)), rung.name, rung.pairs + rung.unmatched_rendition,
+          rung.pairs + rung.unmatched_source));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status LadderReactor::WriteSummaries() {
+  for (auto& rung : rungs_) {
+    v1::ScoreLadderResponse message;
+    v1::RenditionSummary* summary = message.mutable_rendition_summary();
+    summary->set_rendition(rung->name);
+    rung->accumulator.FillSummary(rung->settings.percentiles, summary->mutable_summary());
+    summary->mutable_summary()->set_unmatched_reference_frames(rung->unmatched_source);
+    summary->mutable_summary()->set_unmatched_distorted_frames(rung->unmatched_rendition);
+    summary->mutable_summary()->set_elapsed_seconds(absl::ToDoubleSeconds(absl::Now() - started_));
+    if (!Write(message)) return absl::CancelledError("the client went away");
+  }
+  v1::ScoreLadderResponse message;
+  v1::LadderSummary* ladder = message.mutable_ladder_summary();
+  ladder->set_renditions(static_cast<uint32_t>(rungs_.size()));
+  ladder->set_source_frames(source_frames_);
+  ladder->set_elapsed_seconds(absl::ToDoubleSeconds(absl::Now() - started_));
+  if (!Write(message)) return absl::CancelledError("the client went away");
+  return absl::OkStatus();
+}
+
+bool LadderReactor::Write(const v1::ScoreLadderResponse& message) {
+  if (cancelled_.load(std::memory_order_acquire)) return false;
+  pending_ = message;
+  {
+    absl::MutexLock lock(&mu_);
+    write_done_ = false;
+  }
+  StartWrite(&pending_);
+  absl::MutexLock lock(&mu_);
+  mu_.Await(absl::Condition(&write_done_));
+  return write_ok_;
+}
+
+void LadderReactor::Conclude(const absl::Status& status) {
+  grpc::Status result = ToGrpcStatus(status);
+  if (cancelled_.load(std::memory_order_acquire)) {
+    result = grpc::Status(grpc::StatusCode::CANCELLED,
+                          "the call was cancelled (by the client, its deadline, or a server "
+                          "shutdown)");
+  }
+  const std::string code = StatusCodeName(result.error_code());
+  ctx_->metrics->RecordRpc(kMethod, code);
+  ctx_->metrics->StreamFinished();
+  LogFields fields = {{"method", kMethod},
+                      {"peer", peer_},
+                      {"status", code},
+                      {"source_frames", absl::StrCat(source_frames_)}};
+  for (const auto& rung : rungs_) {
+    fields.emplace_back(absl::StrCat("frames.", rung->name), absl::StrCat(rung->pairs));
+  }
+  if (!result.ok()) fields.emplace_back("error", result.error_message());
+  LogEvent(result.ok() ? spdlog::level::info : spdlog::level::warn, "ladder finished", fields);
+  ctx_->active_streams.fetch_sub(1);
+  // The last use of `this` on this thread: OnDone may run (and delete it) from inside.
+  Finish(result);
+}
+
+}  // namespace ssimd
