@@ -1,6 +1,7 @@
 // Kernel benchmark: device time per frame (events around the kernels) for float_ssim at 576x324,
-// 1080p and 4K (8- and 10-bit, automatic scale) and ssim at 1080p, beside the CPU engine's time
-// for the same frame in the same run, then the throughput of several streams sharing the GPU.
+// 1080p and 4K (8- and 10-bit, automatic scale) and ssim at 1080p and 4K with its frame sum three
+// ways (block order, exact on the host, exact on the device), beside the CPU engine's time for the
+// same frame in the same run, then the throughput of several streams sharing the GPU.
 //
 // Usage: gpu_bench [frames per case, default 50]
 #include <algorithm>
@@ -8,12 +9,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "engine/cpu/cpu_scorer.h"
 #include "engine/gpu/gpu_scorer.h"
+#include "engine/gpu/gpu_test_hooks.h"
 #include "engine/synthetic_picture.h"
 
 namespace ssimd {
@@ -41,6 +44,7 @@ struct Case {
   const char* name;
   int width, height, bit_depth;
   FeatureSet features;
+  bool exact_sum_on_host = false;  // the exact ssim sum from every term read back, on the host
 };
 
 FeatureSet FloatSsimAuto() {
@@ -59,7 +63,10 @@ FeatureSet IntegerSsim(bool exact) {
 int Run(int frames) {
   GpuOptions options;
   options.streams_per_device = 1;
-  auto gpu = MakeGpuScorer(options);
+  // The hook switches the exact ssim sum between the device and the host's serial loop, so the
+  // three ways of summing ssim run side by side in one process.
+  auto hooks = std::make_shared<GpuTestHooks>();
+  auto gpu = MakeGpuScorerWithHooks(options, hooks);
   if (!gpu.ok()) {
     std::printf("no GPU: %s\n", std::string(gpu.status().message()).c_str());
     return 1;
@@ -74,14 +81,22 @@ int Run(int frames) {
       {"float_ssim", 1920, 1080, 10, FloatSsimAuto()},
       {"float_ssim", 3840, 2160, 8, FloatSsimAuto()},
       {"float_ssim", 3840, 2160, 10, FloatSsimAuto()},
-      {"ssim", 1920, 1080, 8, IntegerSsim(false)},
+      // ssim's frame sum three ways: block order (fast_sum), the exact sum on the host from
+      // every term read back, and the exact sum on the device.
+      {"ssim fast", 1920, 1080, 8, IntegerSsim(false)},
+      {"ssim host", 1920, 1080, 8, IntegerSsim(true), true},
       {"ssim exact", 1920, 1080, 8, IntegerSsim(true)},
+      {"ssim fast", 3840, 2160, 8, IntegerSsim(false)},
+      {"ssim host", 3840, 2160, 8, IntegerSsim(true), true},
+      {"ssim exact", 3840, 2160, 8, IntegerSsim(true)},
   };
-  std::printf("%-11s %-10s %4s | %12s %12s %12s %12s %12s | %12s\n", "feature", "size", "bit",
-              "device us", "device min", "upload us", "readback us", "total us", "cpu us");
+  std::printf("%-11s %-10s %4s | %12s %12s %12s %12s %12s %12s | %12s\n", "feature", "size",
+              "bit", "device us", "device min", "upload us", "readback us", "host us", "total us",
+              "cpu us");
   for (const Case& c : cases) {
     const Planes planes(c.width, c.height, c.bit_depth);
-    std::vector<double> compute, upload, readback, total, cpu_total;
+    std::vector<double> compute, upload, readback, host, total, cpu_total;
+    hooks->exact_sum_on_host = c.exact_sum_on_host;
     for (int i = 0; i < frames + 3; ++i) {
       auto r = (*gpu)->Score(planes.geometry, c.features, planes.pair());
       if (!r.ok()) {
@@ -93,6 +108,7 @@ int Run(int frames) {
       compute.push_back(r->timings.compute * 1e6);
       upload.push_back(r->timings.upload * 1e6);
       readback.push_back(r->timings.readback * 1e6);
+      host.push_back(r->timings.host_finish * 1e6);
       total.push_back(r->timings.total * 1e6);
     }
     for (int i = 0; i < 3; ++i) {
@@ -101,37 +117,59 @@ int Run(int frames) {
     }
     char size[32];
     std::snprintf(size, sizeof(size), "%dx%d", c.width, c.height);
-    std::printf("%-11s %-10s %4d | %12.1f %12.1f %12.1f %12.1f %12.1f | %12.0f\n", c.name, size,
-                c.bit_depth, Median(compute), *std::min_element(compute.begin(), compute.end()),
-                Median(upload), Median(readback), Median(total), Median(cpu_total));
+    std::printf("%-11s %-10s %4d | %12.1f %12.1f %12.1f %12.1f %12.1f %12.1f | %12.0f\n", c.name,
+                size, c.bit_depth, Median(compute),
+                *std::min_element(compute.begin(), compute.end()), Median(upload),
+                Median(readback), Median(host), Median(total), Median(cpu_total));
   }
 
-  // Throughput: 4 stream slots, 8 client threads, float_ssim + ssim per frame.
+  // Throughput: 4 stream slots, 8 client threads; ssim alone and float_ssim + ssim, with ssim's
+  // frame sum in block order, exact on the host and exact on the device.
   GpuOptions shared;
   shared.streams_per_device = 4;
-  auto pool = MakeGpuScorer(shared);
+  auto pool_hooks = std::make_shared<GpuTestHooks>();
+  auto pool = MakeGpuScorerWithHooks(shared, pool_hooks);
   if (!pool.ok()) return 1;
+  struct Mode {
+    const char* name;
+    bool exact, on_host;
+  };
+  const Mode modes[] = {{"fast", false, false}, {"host", true, true}, {"exact", true, false}};
   for (auto [w, h] : {std::pair{1920, 1080}, {3840, 2160}}) {
     const Planes planes(w, h, 8);
-    FeatureSet both = FloatSsimAuto();
-    both.ssim = IntegerSsimOptions{};
-    std::atomic<int> done{0};
-    const auto start = std::chrono::steady_clock::now();
-    const auto until = start + std::chrono::seconds(2);
-    std::vector<std::thread> threads;
-    for (int t = 0; t < 8; ++t) {
-      threads.emplace_back([&] {
-        while (std::chrono::steady_clock::now() < until) {
-          if ((*pool)->Score(planes.geometry, both, planes.pair()).ok()) ++done;
+    for (bool with_float : {false, true}) {
+      for (const Mode& mode : modes) {
+        FeatureSet features = with_float ? FloatSsimAuto() : FeatureSet{};
+        features.ssim = IntegerSsimOptions{};
+        features.ssim->exact = mode.exact;
+        pool_hooks->exact_sum_on_host = mode.on_host;
+        std::atomic<int> done{0};
+        const auto start = std::chrono::steady_clock::now();
+        const auto until = start + std::chrono::seconds(2);
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 8; ++t) {
+          threads.emplace_back([&] {
+            while (std::chrono::steady_clock::now() < until) {
+              if ((*pool)->Score(planes.geometry, features, planes.pair()).ok()) ++done;
+            }
+          });
         }
-      });
+        for (auto& t : threads) t.join();
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::printf("throughput %dx%d 8-bit %s (ssim %s), 8 threads on 4 slots: %.0f frames/s\n",
+                    w, h, with_float ? "float_ssim+ssim" : "ssim", mode.name, done / seconds);
+      }
     }
-    for (auto& t : threads) t.join();
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("throughput %dx%d 8-bit float_ssim+ssim, 8 threads on 4 slots: %.0f frames/s\n", w,
-                h, done / seconds);
   }
+  int64_t fallbacks = 0;
+  for (const auto* scorer : {gpu->get(), pool->get()}) {
+    for (const GpuDeviceStats& s : scorer->Stats()) {
+      fallbacks += s.ssim_exact_fallbacks_too_many_runs + s.ssim_exact_fallbacks_serial_budget;
+    }
+  }
+  std::printf("exact ssim sums that fell back to the host: %lld\n",
+              static_cast<long long>(fallbacks));
   return 0;
 }
 

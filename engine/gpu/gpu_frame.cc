@@ -2,7 +2,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <optional>
+#include <vector>
 
 #include "absl/strings/str_format.h"
 #include "engine/gpu/context_gate.h"
@@ -10,6 +12,8 @@
 #include "engine/gpu/hip_status.h"
 #include "kernels/db.h"
 #include "kernels/decimate.h"
+#include "kernels/exact_sum_kernels.h"
+#include "kernels/exact_sum_math.h"
 #include "kernels/fault_kernel.h"
 #include "kernels/float_ssim_kernels.h"
 #include "kernels/float_ssim_math.h"
@@ -120,30 +124,49 @@ absl::Status EnqueueFloatSsim(StreamSlot& slot, const Geometry& geometry, const 
 struct SsimPlan {
   int64_t pixels = 0;
   int blocks = 0;
-  bool ordered = false;  // per-pixel terms come back for the host's index-order sum
+  // The frame sum in libvmaf's serial order, on the device (kernels/exact_sum_kernels.h), rather
+  // than the block-order sum: on request, and always up to kOrderedSsimMaxPixels.
+  bool exact = false;
+  // The exact sum on the host instead, from every term read back (test hook exact_sum_on_host).
+  bool host_serial = false;
+  void* exact_workspace = nullptr;
 };
 
+size_t AlignedBytes(size_t bytes) { return (bytes + 255) / 256 * 256; }
+
+// Doubles of read-back the ssim result needs: the block sums, or the exact sum's outcome.
+size_t SsimReadbackDoubles(const SsimPlan& plan) {
+  if (plan.host_serial) return static_cast<size_t>(plan.pixels);
+  if (plan.exact) return (sizeof(ExactSumOutcome) + sizeof(double) - 1) / sizeof(double);
+  return static_cast<size_t>(plan.blocks) * 2;
+}
+
 absl::Status EnqueueIntegerSsim(StreamSlot& slot, const Geometry& geometry,
-                                const IntegerSsimOptions& options, const uint8_t* ref,
-                                const uint8_t* dist, SsimPlan& plan) {
+                                const IntegerSsimOptions& options, bool host_serial,
+                                const uint8_t* ref, const uint8_t* dist, SsimPlan& plan) {
   const int width = geometry.width;
   const int height = geometry.height;
   plan.pixels = static_cast<int64_t>(width) * height;
   plan.blocks = IntegerSsimPartialBlocks(width, height);
-  plan.ordered = options.exact || plan.pixels <= kOrderedSsimMaxPixels;
+  plan.exact = options.exact || plan.pixels <= kOrderedSsimMaxPixels;
+  plan.host_serial = plan.exact && host_serial;
   const size_t pixels = static_cast<size_t>(plan.pixels);
   if (absl::Status s = slot.moments.Reserve(5 * pixels * sizeof(int64_t), "ssim"); !s.ok()) {
     return s;
   }
-  if (absl::Status s = slot.ssim_partials.Reserve(
-          static_cast<size_t>(plan.blocks) * 2 * sizeof(double), "ssim block sums");
+  // The block sums, then (exact sums only) the exact sum's workspace, in one buffer.
+  const size_t partial_bytes = AlignedBytes(static_cast<size_t>(plan.blocks) * 2 * sizeof(double));
+  const size_t workspace_bytes = plan.exact ? ExactSumWorkspaceBytes(plan.pixels) : 0;
+  if (absl::Status s = slot.ssim_partials.Reserve(partial_bytes + workspace_bytes,
+                                                  "ssim block sums");
       !s.ok()) {
     return s;
   }
-  if (plan.ordered) {
+  if (plan.exact) {
     if (absl::Status s = slot.ssim_terms.Reserve(pixels * sizeof(double), "ssim terms"); !s.ok()) {
       return s;
     }
+    plan.exact_workspace = slot.ssim_partials.as<uint8_t>() + partial_bytes;
   }
   int64_t* base = slot.moments.as<int64_t>();
   const IntegerRowMomentPlanes planes = {base, base + pixels, base + 2 * pixels, base + 3 * pixels,
@@ -155,8 +178,13 @@ absl::Status EnqueueIntegerSsim(StreamSlot& slot, const Geometry& geometry,
   SSIMD_HIP_RETURN_IF_ERROR(
       LaunchIntegerSsimVertical(planes, width, height, IntegerSsimPeakSquared(geometry.bit_depth),
                                 slot.ssim_partials.as<double>(),
-                                plan.ordered ? slot.ssim_terms.as<double>() : nullptr, slot.stream),
+                                plan.exact ? slot.ssim_terms.as<double>() : nullptr, slot.stream),
       "ssim vertical kernel");
+  if (plan.exact && !plan.host_serial) {
+    SSIMD_HIP_RETURN_IF_ERROR(LaunchExactSerialSum(slot.ssim_terms.as<double>(), plan.pixels,
+                                                   plan.exact_workspace, slot.stream),
+                              "ssim exact frame sum kernels");
+  }
   return absl::OkStatus();
 }
 
@@ -220,6 +248,161 @@ float ElapsedMs(hipEvent_t from, hipEvent_t to) {
   return ms;
 }
 
+// Device-side locations of one frame's planes and work.
+struct FramePlans {
+  uint8_t* ref = nullptr;
+  uint8_t* dist = nullptr;
+  FloatPlan float_plan;
+  SsimPlan ssim_plan;
+};
+
+// Where each result lies in the read-back buffer, in doubles.
+struct ReadbackLayout {
+  size_t float_doubles = 0;  // float_ssim block sums, from 0
+  size_t ssim_doubles = 0;   // ssim block sums or exact outcome, from float_doubles
+};
+
+// Both planes packed into pinned staging, each copied to the device as soon as it is staged.
+absl::Status UploadPlanes(StreamSlot& slot, const Geometry& geometry, StagePlane stage,
+                          FramePlans& plans) {
+  const size_t plane_bytes = LumaBytes(geometry);
+  if (absl::Status s = slot.upload.Reserve(2 * plane_bytes, "luma staging"); !s.ok()) return s;
+  if (absl::Status s = slot.luma.Reserve(2 * plane_bytes, "luma"); !s.ok()) return s;
+  uint8_t* staging = slot.upload.as<uint8_t>();
+  plans.ref = slot.luma.as<uint8_t>();
+  plans.dist = plans.ref + plane_bytes;
+  SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[0], slot.stream), "recording an event");
+  if (absl::Status s = stage(0, staging); !s.ok()) return s;
+  SSIMD_HIP_RETURN_IF_ERROR(
+      hipMemcpyAsync(plans.ref, staging, plane_bytes, hipMemcpyHostToDevice, slot.stream),
+      "uploading the reference luma");
+  if (absl::Status s = stage(1, staging + plane_bytes); !s.ok()) return s;
+  SSIMD_HIP_RETURN_IF_ERROR(hipMemcpyAsync(plans.dist, staging + plane_bytes, plane_bytes,
+                                           hipMemcpyHostToDevice, slot.stream),
+                            "uploading the distorted luma");
+  SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[1], slot.stream), "recording an event");
+  return absl::OkStatus();
+}
+
+absl::Status EnqueueKernels(StreamSlot& slot, const Geometry& geometry,
+                            const FeatureSet& features, GpuTestHooks* hooks, FramePlans& plans) {
+  if (features.float_ssim.has_value()) {
+    plans.float_plan = PlanFloatSsim(geometry, *features.float_ssim);
+    if (absl::Status s =
+            EnqueueFloatSsim(slot, geometry, plans.ref, plans.dist, plans.float_plan);
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (features.ssim.has_value()) {
+    const bool host_serial = hooks != nullptr && hooks->exact_sum_on_host.load();
+    if (absl::Status s = EnqueueIntegerSsim(slot, geometry, *features.ssim, host_serial, plans.ref,
+                                            plans.dist, plans.ssim_plan);
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (absl::Status s = InjectTestFaults(hooks, slot.stream); !s.ok()) return s;
+  SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[2], slot.stream), "recording an event");
+  return absl::OkStatus();
+}
+
+// Read-back of a few dozen bytes to a few hundred KiB: block sums, and the exact ssim sum's
+// outcome; per-pixel terms only where a test hook asks for the host's serial sum.
+absl::Status EnqueueReadback(StreamSlot& slot, const FeatureSet& features,
+                             const FramePlans& plans, ReadbackLayout& layout) {
+  layout.float_doubles =
+      features.float_ssim.has_value() ? FloatPartialDoubles(plans.float_plan) : 0;
+  layout.ssim_doubles = features.ssim.has_value() ? SsimReadbackDoubles(plans.ssim_plan) : 0;
+  const size_t doubles = layout.float_doubles + layout.ssim_doubles;
+  if (absl::Status s = slot.readback.Reserve(doubles * sizeof(double), "read-back"); !s.ok()) {
+    return s;
+  }
+  double* host = slot.readback.as<double>();
+  if (layout.float_doubles > 0) {
+    SSIMD_HIP_RETURN_IF_ERROR(hipMemcpyAsync(host, slot.float_partials.as<double>(),
+                                             layout.float_doubles * sizeof(double),
+                                             hipMemcpyDeviceToHost, slot.stream),
+                              "reading back float_ssim block sums");
+  }
+  if (layout.ssim_doubles > 0) {
+    const SsimPlan& plan = plans.ssim_plan;
+    const void* source =
+        plan.host_serial ? static_cast<const void*>(slot.ssim_terms.as<double>())
+        : plan.exact     ? static_cast<const void*>(ExactSumOutcomeIn(plan.exact_workspace))
+                         : static_cast<const void*>(slot.ssim_partials.as<double>());
+    SSIMD_HIP_RETURN_IF_ERROR(
+        hipMemcpyAsync(host + layout.float_doubles, source, layout.ssim_doubles * sizeof(double),
+                       hipMemcpyDeviceToHost, slot.stream),
+        "reading back the ssim frame sum");
+  }
+  SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[3], slot.stream), "recording an event");
+  return absl::OkStatus();
+}
+
+// The ssim frame sum: the device's exact serial-order sum, or, where its own checks sent the
+// frame back (report.ssim_exact_fallback says why), every term read back and added in order on
+// the host; or the block-order sum when the exact sum was not asked for (docs/adr/0022).
+absl::Status FinishIntegerSsim(StreamSlot& slot, const Geometry& geometry,
+                               const IntegerSsimOptions& options, const SsimPlan& plan,
+                               const double* host, ScoreResult& result, GpuFrameReport& report) {
+  double sum = 0.0;
+  if (plan.host_serial) {
+    sum = SumInOrder(host, static_cast<size_t>(plan.pixels));
+    report.ssim_ordered_sum = true;
+  } else if (plan.exact) {
+    ExactSumOutcome outcome;
+    std::memcpy(&outcome, host, sizeof(outcome));
+    report.ssim_exact_fallback = outcome.fallback;
+    if (outcome.fallback == kExactSumOnDevice) {
+      sum = outcome.sum;
+    } else {
+      std::vector<double> terms(static_cast<size_t>(plan.pixels));
+      StreamDrain drain(slot.stream);
+      SSIMD_HIP_RETURN_IF_ERROR(
+          hipMemcpyAsync(terms.data(), slot.ssim_terms.as<double>(), terms.size() * sizeof(double),
+                         hipMemcpyDeviceToHost, slot.stream),
+          "reading back ssim terms for the serial host sum");
+      SSIMD_HIP_RETURN_IF_ERROR(hipStreamSynchronize(slot.stream), "ssim terms");
+      drain.Disarm();
+      sum = SumInOrder(terms.data(), terms.size());
+      report.ssim_ordered_sum = true;
+    }
+  } else {
+    sum = AddBlockPartials(host, plan.blocks, 2, 0).sum;
+  }
+  const double weight = static_cast<double>(IntegerSsimWeightSum(geometry.width, geometry.height));
+  const double score = sum / weight;
+  result.scores["ssim"] = options.enable_db ? IntegerSsimToDb(score) : score;
+  return absl::OkStatus();
+}
+
+absl::Status FinishFloatSsimScores(StreamSlot& slot, const Geometry& geometry,
+                                   const FloatSsimOptions& options, const FloatPlan& plan,
+                                   const double* host, GpuTestHooks* hooks, ScoreResult& result,
+                                   GpuFrameReport& report) {
+  double means[kFloatSsimQuantities] = {0, 0, 0, 0};
+  StreamDrain fallback_drain(slot.stream);
+  const bool always_ordered = hooks != nullptr && hooks->always_ordered_sum.load();
+  if (absl::Status s =
+          FinishFloatSsim(slot, plan, host, always_ordered, means, report.float_ordered_sum);
+      !s.ok()) {
+    return s;
+  }
+  fallback_drain.Disarm();
+  result.scores["float_ssim"] =
+      options.enable_db
+          ? FloatSsimToDb(means[0], FloatSsimMaxDb(options.clip_db, geometry.bit_depth,
+                                                   geometry.width, geometry.height))
+          : means[0];
+  if (options.enable_lcs) {
+    result.scores["float_ssim_l"] = means[1];
+    result.scores["float_ssim_c"] = means[2];
+    result.scores["float_ssim_s"] = means[3];
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
@@ -227,74 +410,11 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
                               ScoreResult& result, GpuFrameReport& report) {
   SSIMD_HIP_RETURN_IF_ERROR(hipSetDevice(slot.device), "selecting the device");
   StreamDrain drain(slot.stream);
-
-  // Upload: both planes packed into pinned staging, each copied as soon as it is staged.
-  const size_t plane_bytes = LumaBytes(geometry);
-  if (absl::Status s = slot.upload.Reserve(2 * plane_bytes, "luma staging"); !s.ok()) return s;
-  if (absl::Status s = slot.luma.Reserve(2 * plane_bytes, "luma"); !s.ok()) return s;
-  uint8_t* staging = slot.upload.as<uint8_t>();
-  uint8_t* ref = slot.luma.as<uint8_t>();
-  uint8_t* dist = ref + plane_bytes;
-  SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[0], slot.stream), "recording an event");
-  if (absl::Status s = stage(0, staging); !s.ok()) return s;
-  SSIMD_HIP_RETURN_IF_ERROR(
-      hipMemcpyAsync(ref, staging, plane_bytes, hipMemcpyHostToDevice, slot.stream),
-      "uploading the reference luma");
-  if (absl::Status s = stage(1, staging + plane_bytes); !s.ok()) return s;
-  SSIMD_HIP_RETURN_IF_ERROR(
-      hipMemcpyAsync(dist, staging + plane_bytes, plane_bytes, hipMemcpyHostToDevice, slot.stream),
-      "uploading the distorted luma");
-  SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[1], slot.stream), "recording an event");
-
-  // Kernels.
-  FloatPlan float_plan;
-  SsimPlan ssim_plan;
-  if (features.float_ssim.has_value()) {
-    float_plan = PlanFloatSsim(geometry, *features.float_ssim);
-    if (absl::Status s = EnqueueFloatSsim(slot, geometry, ref, dist, float_plan); !s.ok()) {
-      return s;
-    }
-  }
-  if (features.ssim.has_value()) {
-    if (absl::Status s = EnqueueIntegerSsim(slot, geometry, *features.ssim, ref, dist, ssim_plan);
-        !s.ok()) {
-      return s;
-    }
-  }
-  if (absl::Status s = InjectTestFaults(hooks, slot.stream); !s.ok()) return s;
-  SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[2], slot.stream), "recording an event");
-
-  // Read-back: block sums, and per-pixel ssim terms where the host sums them in order.
-  const size_t float_doubles =
-      features.float_ssim.has_value() ? FloatPartialDoubles(float_plan) : 0;
-  const size_t ssim_doubles =
-      features.ssim.has_value() ? static_cast<size_t>(ssim_plan.blocks) * 2 : 0;
-  const size_t term_doubles = ssim_plan.ordered ? static_cast<size_t>(ssim_plan.pixels) : 0;
-  const size_t readback_doubles = float_doubles + ssim_doubles + term_doubles;
-  if (absl::Status s = slot.readback.Reserve(readback_doubles * sizeof(double), "read-back");
-      !s.ok()) {
-    return s;
-  }
-  double* host = slot.readback.as<double>();
-  if (float_doubles > 0) {
-    SSIMD_HIP_RETURN_IF_ERROR(
-        hipMemcpyAsync(host, slot.float_partials.as<double>(), float_doubles * sizeof(double),
-                       hipMemcpyDeviceToHost, slot.stream),
-        "reading back float_ssim block sums");
-  }
-  if (ssim_doubles > 0) {
-    SSIMD_HIP_RETURN_IF_ERROR(
-        hipMemcpyAsync(host + float_doubles, slot.ssim_partials.as<double>(),
-                       ssim_doubles * sizeof(double), hipMemcpyDeviceToHost, slot.stream),
-        "reading back ssim block sums");
-  }
-  if (term_doubles > 0) {
-    SSIMD_HIP_RETURN_IF_ERROR(
-        hipMemcpyAsync(host + float_doubles + ssim_doubles, slot.ssim_terms.as<double>(),
-                       term_doubles * sizeof(double), hipMemcpyDeviceToHost, slot.stream),
-        "reading back ssim terms");
-  }
-  SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[3], slot.stream), "recording an event");
+  FramePlans plans;
+  if (absl::Status s = UploadPlanes(slot, geometry, stage, plans); !s.ok()) return s;
+  if (absl::Status s = EnqueueKernels(slot, geometry, features, hooks, plans); !s.ok()) return s;
+  ReadbackLayout layout;
+  if (absl::Status s = EnqueueReadback(slot, features, plans, layout); !s.ok()) return s;
   SSIMD_HIP_RETURN_IF_ERROR(hipStreamSynchronize(slot.stream), "running the frame");
   drain.Disarm();
 
@@ -302,38 +422,21 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
   result.timings.compute = ElapsedMs(slot.events[1], slot.events[2]) * 1e-3;
   result.timings.readback = ElapsedMs(slot.events[2], slot.events[3]) * 1e-3;
 
-  // Host finish. ssim first: the float_ssim fallback below reuses the read-back buffer.
+  // Host finish. ssim first: the float_ssim fallback reuses the read-back buffer.
   const auto finish_start = Clock::now();
+  const double* host = slot.readback.as<double>();
   if (features.ssim.has_value()) {
-    const double sum = ssim_plan.ordered
-                           ? SumInOrder(host + float_doubles + ssim_doubles, term_doubles)
-                           : AddBlockPartials(host + float_doubles, ssim_plan.blocks, 2, 0).sum;
-    const double weight =
-        static_cast<double>(IntegerSsimWeightSum(geometry.width, geometry.height));
-    const double score = sum / weight;
-    report.ssim_ordered_sum = ssim_plan.ordered;
-    result.scores["ssim"] = features.ssim->enable_db ? IntegerSsimToDb(score) : score;
-  }
-  if (features.float_ssim.has_value()) {
-    const FloatSsimOptions& options = *features.float_ssim;
-    double means[kFloatSsimQuantities] = {0, 0, 0, 0};
-    StreamDrain fallback_drain(slot.stream);
-    const bool always_ordered = hooks != nullptr && hooks->always_ordered_sum.load();
-    if (absl::Status s = FinishFloatSsim(slot, float_plan, host, always_ordered, means,
-                                         report.float_ordered_sum);
+    if (absl::Status s = FinishIntegerSsim(slot, geometry, *features.ssim, plans.ssim_plan,
+                                           host + layout.float_doubles, result, report);
         !s.ok()) {
       return s;
     }
-    fallback_drain.Disarm();
-    result.scores["float_ssim"] =
-        options.enable_db
-            ? FloatSsimToDb(means[0], FloatSsimMaxDb(options.clip_db, geometry.bit_depth,
-                                                     geometry.width, geometry.height))
-            : means[0];
-    if (options.enable_lcs) {
-      result.scores["float_ssim_l"] = means[1];
-      result.scores["float_ssim_c"] = means[2];
-      result.scores["float_ssim_s"] = means[3];
+  }
+  if (features.float_ssim.has_value()) {
+    if (absl::Status s = FinishFloatSsimScores(slot, geometry, *features.float_ssim,
+                                               plans.float_plan, host, hooks, result, report);
+        !s.ok()) {
+      return s;
     }
   }
   result.timings.host_finish = Seconds(Clock::now() - finish_start);

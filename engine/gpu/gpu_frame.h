@@ -19,6 +19,8 @@ namespace ssimd {
 struct GpuFrameReport {
   bool float_ordered_sum = false;  // float_ssim's mean needed the raster-order host sum
   bool ssim_ordered_sum = false;   // ssim's per-pixel terms were summed on the host in order
+  // Why ssim's exact frame sum fell back to the host (an ExactSumFallback; 0: it did not).
+  int32_t ssim_exact_fallback = 0;
 };
 
 // Copies plane `index` of the frame (0 = reference, 1 = distorted) into `staging` as packed rows

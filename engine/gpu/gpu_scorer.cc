@@ -19,6 +19,7 @@
 #include "engine/gpu/slot_pool.h"
 #include "engine/gpu/staging.h"
 #include "engine/gpu/stream_slot.h"
+#include "kernels/exact_sum_math.h"
 #include "kernels/hip_portability.h"
 
 namespace ssimd {
@@ -41,6 +42,8 @@ struct PoolEntry {
   std::atomic<int64_t> frames_scored{0};
   std::atomic<int64_t> float_ordered_sums{0};
   std::atomic<int64_t> ssim_ordered_sums{0};
+  std::atomic<int64_t> ssim_exact_too_many_runs{0};
+  std::atomic<int64_t> ssim_exact_serial_budget{0};
 };
 
 absl::StatusOr<GpuDeviceInfo> QueryDevice(int index) {
@@ -153,6 +156,8 @@ class HipGpuScorer final : public GpuScorer {
       stats.lost = pool_.IsLost(static_cast<int>(e));
       stats.float_ssim_ordered_sums = entry.float_ordered_sums.load();
       stats.ssim_ordered_sums = entry.ssim_ordered_sums.load();
+      stats.ssim_exact_fallbacks_too_many_runs = entry.ssim_exact_too_many_runs.load();
+      stats.ssim_exact_fallbacks_serial_budget = entry.ssim_exact_serial_budget.load();
       out.push_back(stats);
     }
     return out;
@@ -186,6 +191,11 @@ class HipGpuScorer final : public GpuScorer {
     entry.frames_scored.fetch_add(1);
     if (report.float_ordered_sum) entry.float_ordered_sums.fetch_add(1);
     if (report.ssim_ordered_sum) entry.ssim_ordered_sums.fetch_add(1);
+    if (report.ssim_exact_fallback == kExactSumTooManyRuns) {
+      entry.ssim_exact_too_many_runs.fetch_add(1);
+    } else if (report.ssim_exact_fallback == kExactSumSerialBudget) {
+      entry.ssim_exact_serial_budget.fetch_add(1);
+    }
     result.timings.total = std::chrono::duration<double>(Clock::now() - start).count();
     return result;
   }

@@ -15,6 +15,10 @@ struct GpuTestHooks {
   // Sum float_ssim's per-pixel terms on the host in raster order on every frame, as the backend
   // does only when the device's sum is too close to a binary32 rounding boundary.
   std::atomic<bool> always_ordered_sum{false};
+  // Sum ssim's per-pixel terms on the host in raster order where the exact sum is asked for,
+  // instead of on the device: the reference the device's exact sum is compared with, and the
+  // benchmark's baseline.
+  std::atomic<bool> exact_sum_on_host{false};
   // The next this-many frames fail after their kernels are queued with a runtime error the
   // device survives (an invalid copy).
   std::atomic<int> recoverable_errors{0};
