@@ -31,8 +31,8 @@ NVCC_FLAGS = [
 # CDNA2 (MI200), CDNA3 (MI300), RDNA2 and RDNA3. //bazel:hip_code_objects_test checks the binary.
 ROCM_OFFLOAD_ARCHS = ["gfx90a", "gfx942", "gfx1030", "gfx1100"]
 
-# What NVIDIA builds hold: cubins for these, and PTX for compute_90 that the driver compiles for
-# anything newer.
+# What NVIDIA builds hold (NVCC_FLAGS' -gencode lines; keep the two in step): cubins for these,
+# and PTX for compute_90 that the driver compiles for anything newer.
 NVIDIA_CUBIN_ARCHS = ["sm_80", "sm_90"]
 NVIDIA_PTX_ARCHS = ["compute_90"]
 

@@ -33,6 +33,11 @@ if [[ -f "${stamp}" ]] && [[ "$(head -n 1 "${stamp}")" == "${wanted}" ]]; then
   echo "install_hip_toolchain: ${prefix} is up to date"
   exit 0
 fi
+# The prefix is outside the user's home (.bazelrc names it), so a non-root user goes through sudo,
+# as tools/install_deps.sh does.
+if [[ $(id -u) -ne 0 ]] && ! [[ -w "$(dirname "${prefix}")" ]]; then
+  exec sudo --preserve-env=SSIMD_HIP_TOOLCHAIN,SSIMD_DEBIAN_MIRROR "$0" "$@"
+fi
 for tool in patchelf apt-get dpkg-deb; do
   command -v "${tool}" >/dev/null || {
     echo "install_hip_toolchain: ${tool} is missing (SSIMD_WITH_HIPCC=1 tools/install_deps.sh)" >&2
@@ -62,6 +67,7 @@ mkdir -p "${staging}"
   echo "${wanted}"
   for deb in "${work}"/debs/*.deb; do
     dpkg-deb -x "${deb}" "${staging}"
+    # shellcheck disable=SC2016  # dpkg's fields, not the shell's
     dpkg-deb --show --showformat='${Package} ${Version}\n' "${deb}"
   done
 } >"${work}/stamp"
