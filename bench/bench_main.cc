@@ -27,6 +27,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "base/status_macros.h"
 #include "bench/engine_cells.h"
 #include "bench/grpc_cells.h"
 #include "bench/host_copy.h"
@@ -167,7 +168,7 @@ absl::StatusOr<Settings> SettingsFromFlags() {
       g.width = w;
       g.height = h;
       g.bit_depth = b;
-      if (absl::Status valid = ValidateGeometry(g); !valid.ok()) return valid;
+      SSIMD_RETURN_IF_ERROR(ValidateGeometry(g));
       s.geometries.push_back(g);
     }
   }

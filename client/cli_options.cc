@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "base/status_macros.h"
 #include "engine/feature_table.h"
 
 namespace ssimd {
@@ -338,7 +339,7 @@ absl::StatusOr<CliOptions> ParseCliOptions(int argc, char** argv) {
     const std::string seen = previous < argc ? argv[previous] : "";
     if (code == ':') return Bad(seen, "needs a value");
     if (code == '?') return Bad(seen, "unknown option (see --help)");
-    if (absl::Status applied = ApplyOption(code, optarg, out); !applied.ok()) return applied;
+    SSIMD_RETURN_IF_ERROR(ApplyOption(code, optarg, out));
     if (out.help) return out;
   }
   return CheckComplete(argc, argv, std::move(out));

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "base/status_macros.h"
 #include "spdlog/spdlog.h"
 
 namespace ssimd {
@@ -35,7 +36,7 @@ Dispatcher::Dispatcher(std::unique_ptr<Scorer> cpu, std::unique_ptr<Scorer> gpu,
 absl::Status Dispatcher::CheckRequest(const Geometry& geometry, const FeatureSet& features,
                                       BackendPreference preference) const {
   // The CPU's check also validates the request itself: an invalid one fails on every backend.
-  if (absl::Status status = cpu_->CheckContext(geometry, features); !status.ok()) return status;
+  SSIMD_RETURN_IF_ERROR(cpu_->CheckContext(geometry, features));
   if (preference != BackendPreference::kGpu) return absl::OkStatus();
   if (gpu_ == nullptr) {
     return absl::UnavailableError(absl::StrCat(
@@ -62,9 +63,7 @@ absl::StatusOr<ScoreResult> Dispatcher::Dispatch(const Geometry& geometry,
     case BackendPreference::kCpu:
       return score_on(*cpu_);
     case BackendPreference::kGpu: {
-      if (absl::Status status = CheckRequest(geometry, features, preference); !status.ok()) {
-        return status;
-      }
+      SSIMD_RETURN_IF_ERROR(CheckRequest(geometry, features, preference));
       return score_on(*gpu_);
     }
     case BackendPreference::kAuto:

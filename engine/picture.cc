@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/status_macros.h"
 
 namespace ssimd {
 namespace {
@@ -91,7 +92,7 @@ std::string ChromaFormatName(ChromaFormat format) {
 }
 
 absl::Status CheckLumaBytes(const Geometry& geometry, size_t bytes, const std::string& what) {
-  if (absl::Status status = ValidateGeometry(geometry); !status.ok()) return status;
+  SSIMD_RETURN_IF_ERROR(ValidateGeometry(geometry));
   const size_t expected = LumaBytes(geometry);
   if (bytes != expected) {
     return absl::InvalidArgumentError(absl::StrFormat(
@@ -103,9 +104,7 @@ absl::Status CheckLumaBytes(const Geometry& geometry, size_t bytes, const std::s
 
 absl::StatusOr<LumaView> MakeLumaView(const Geometry& geometry, absl::Span<const uint8_t> bytes,
                                       const std::string& what) {
-  if (absl::Status status = CheckLumaBytes(geometry, bytes.size(), what); !status.ok()) {
-    return status;
-  }
+  SSIMD_RETURN_IF_ERROR(CheckLumaBytes(geometry, bytes.size(), what));
   LumaView view;
   view.data = bytes.data();
   view.stride_bytes = static_cast<size_t>(geometry.width) * BytesPerSample(geometry.bit_depth);

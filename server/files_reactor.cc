@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "server/file_inputs.h"
 
 namespace ssimd {
@@ -89,7 +90,7 @@ absl::StatusOr<ClipSettings> FilesReactor::OpenInputs() {
   if (!settings.ok()) return settings.status();
   absl::StatusOr<ScalerChoice> scaler = ParseUpscale(request_.upscale(), "upscale");
   if (!scaler.ok()) return scaler.status();
-  if (absl::Status s = CheckRawFilesHaveGeometry(*geometry); !s.ok()) return s;
+  SSIMD_RETURN_IF_ERROR(CheckRawFilesHaveGeometry(*geometry));
 
   absl::StatusOr<std::unique_ptr<VideoInput>> reference = OpenFileInput(
       reference_owner.release(), request_.reference_path(), "reference_path", *geometry);
@@ -105,14 +106,10 @@ absl::StatusOr<ClipSettings> FilesReactor::OpenInputs() {
     return s;
   }
   settings->geometry = reference_->geometry();
-  if (absl::Status s = WithField(
-          ctx_->dispatcher->CheckRequest(settings->geometry, settings->features,
-                                         settings->backend),
-          "config");
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = SkipToStart(); !s.ok()) return s;
+  SSIMD_RETURN_IF_ERROR(WithField(
+      ctx_->dispatcher->CheckRequest(settings->geometry, settings->features, settings->backend),
+      "config"));
+  SSIMD_RETURN_IF_ERROR(SkipToStart());
   return settings;
 }
 

@@ -11,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "base/status_macros.h"
 #include "prometheus/counter.h"
 #include "prometheus/exposer.h"
 #include "prometheus/family.h"
@@ -222,7 +223,7 @@ ServiceMetrics::~ServiceMetrics() {
 }
 
 absl::Status ServiceMetrics::StartHttp(const std::string& address) {
-  if (absl::Status status = ValidateAddress(address); !status.ok()) return status;
+  SSIMD_RETURN_IF_ERROR(ValidateAddress(address));
   absl::MutexLock lock(&impl_->http_mu);
   if (impl_->exposer) {
     return absl::FailedPreconditionError("metrics are already served over HTTP");

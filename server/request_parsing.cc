@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/status_macros.h"
 #include "proto/pixel_format.h"
 
 namespace ssimd {
@@ -159,10 +160,8 @@ absl::StatusOr<ClipSettings> ParseClipOptions(const v1::ClipConfig& config,
   if (!backend.ok()) return backend.status();
   out.backend = *backend;
 
-  if (absl::Status s = CheckLabel(absl::StrCat(field, ".title_id"), config.title_id()); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = CheckLabel(absl::StrCat(field, ".rung"), config.rung()); !s.ok()) return s;
+  SSIMD_RETURN_IF_ERROR(CheckLabel(absl::StrCat(field, ".title_id"), config.title_id()));
+  SSIMD_RETURN_IF_ERROR(CheckLabel(absl::StrCat(field, ".rung"), config.rung()));
   if (config.labels_size() > static_cast<int>(kMaxLabels)) {
     return Invalid(absl::StrCat(field, ".labels"),
                    absl::StrFormat("at most %d entries, got %d", kMaxLabels, config.labels_size()));
@@ -170,8 +169,8 @@ absl::StatusOr<ClipSettings> ParseClipOptions(const v1::ClipConfig& config,
   for (const auto& [key, value] : config.labels()) {
     const std::string label_field = absl::StrCat(field, ".labels[\"", key.substr(0, 32), "\"]");
     if (key.empty()) return Invalid(absl::StrCat(field, ".labels"), "keys must not be empty");
-    if (absl::Status s = CheckLabel(label_field, key); !s.ok()) return s;
-    if (absl::Status s = CheckLabel(label_field, value); !s.ok()) return s;
+    SSIMD_RETURN_IF_ERROR(CheckLabel(label_field, key));
+    SSIMD_RETURN_IF_ERROR(CheckLabel(label_field, value));
     out.labels.emplace(key, value);
   }
   out.title_id = config.title_id();

@@ -1,6 +1,7 @@
 #include "engine/gpu/context_gate.h"
 
 #include "absl/strings/str_format.h"
+#include "base/status_macros.h"
 #include "kernels/decimate.h"
 #include "kernels/ssim_constants.h"
 
@@ -30,8 +31,8 @@ absl::Status CheckGpuFloatSsimLimits(int width, int height, int scale) {
 }
 
 absl::Status CheckGpuContext(const Geometry& geometry, const FeatureSet& features) {
-  if (absl::Status status = ValidateGeometry(geometry); !status.ok()) return status;
-  if (absl::Status status = ValidateFeatureSet(features); !status.ok()) return status;
+  SSIMD_RETURN_IF_ERROR(ValidateGeometry(geometry));
+  SSIMD_RETURN_IF_ERROR(ValidateFeatureSet(features));
   if (!features.float_ssim.has_value()) return absl::OkStatus();
   return CheckGpuFloatSsimLimits(geometry.width, geometry.height,
                                  GpuFloatSsimScale(geometry, *features.float_ssim));

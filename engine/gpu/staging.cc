@@ -5,6 +5,7 @@
 #include <string>
 
 #include "absl/strings/str_format.h"
+#include "base/status_macros.h"
 
 namespace ssimd {
 namespace {
@@ -111,7 +112,7 @@ absl::Status StageLumaPlane(const LumaView& view, uint8_t* staging, const char* 
 absl::Status StageLumaPieces(const Geometry& geometry, const PlanePieces& plane, uint8_t* staging,
                              const char* what) {
   const std::string name = absl::StrFormat("%s luma", what);
-  if (absl::Status s = CheckLumaBytes(geometry, plane.size(), name); !s.ok()) return s;
+  SSIMD_RETURN_IF_ERROR(CheckLumaBytes(geometry, plane.size(), name));
   if (geometry.bit_depth == 8) {
     size_t at = 0;
     for (const absl::Span<const uint8_t>& piece : plane.pieces()) {

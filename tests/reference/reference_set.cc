@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/types/span.h"
+#include "base/status_macros.h"
 #include "tests/reference/json.h"
 
 namespace ssimd::testing {
@@ -67,7 +68,7 @@ absl::StatusOr<Geometry> PairGeometry(const nlohmann::json& pair) {
   } else {
     return absl::InvalidArgumentError(absl::StrFormat("unknown pix_fmt %s", format));
   }
-  if (absl::Status s = ValidateGeometry(g); !s.ok()) return s;
+  SSIMD_RETURN_IF_ERROR(ValidateGeometry(g));
   return g;
 }
 
