@@ -1,0 +1,213 @@
+"""Scaling out: three ssimd_server processes behind one client target of three addresses.
+
+Checks what a fleet relies on: a balanced client spreads its calls over every replica; a replica
+killed in the middle of a clip loses nothing (the client goes on from the first frame without a
+result on another replica, and the final report equals one server's); and every result equals the
+single-server result for the same input.
+"""
+
+import json
+import lzma
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+import urllib.request
+
+SERVER = os.path.join("server", "ssimd_server")
+CLI = os.path.join("client", "ssimd-score")
+CLIPS = os.path.join("tests", "data", "reference", "clips")
+
+sys.path[:0] = [os.getcwd(), os.path.join(os.getcwd(), "python")]
+from ssimd_client import Client, Geometry  # noqa: E402
+
+# A long clip whose frames differ: one 1080p reference/distorted pair, its luma rolled by a
+# different number of rows in every frame (so a frame scored twice or out of place shows).
+LONG = Geometry(1920, 1080, 8, "420")
+LONG_FRAMES = 48
+SHORT = Geometry(640, 360, 8, "444")
+
+
+class Replica:
+    """One ssimd_server on ports the kernel picks, read back from its JSON start-up line."""
+
+    def __init__(self, directory, name):
+        self.log_path = os.path.join(directory, name + ".log")
+        with open(self.log_path, "wb") as log:
+            self.process = subprocess.Popen(
+                [SERVER, "--address=127.0.0.1:0", "--metrics_address=127.0.0.1:0",
+                 "--log_format=json", "--backend=cpu", "--workers=1", "--grace_period=5s",
+                 "--health_poll_interval=100ms"],
+                stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            for line in self._lines():
+                if line.get("msg") == "ssimd started":
+                    self.address = f"127.0.0.1:{line['grpc_port']}"
+                    self.metrics_url = f"http://127.0.0.1:{line['metrics_port']}/metrics"
+                    return
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.process.kill()
+        raise RuntimeError("ssimd_server did not start:\n" + open(self.log_path).read())
+
+    def _lines(self):
+        out = []
+        with open(self.log_path, encoding="utf-8", errors="replace") as log:
+            for text in log:
+                if text.startswith("{"):
+                    try:
+                        out.append(json.loads(text))
+                    except json.JSONDecodeError:
+                        pass
+        return out
+
+    def metric(self, name, **labels):
+        """The sum of every sample of `name` whose labels include `labels`."""
+        text = urllib.request.urlopen(self.metrics_url, timeout=10).read().decode()
+        total = 0.0
+        for line in text.splitlines():
+            match = re.fullmatch(r"([a-z_]+)(?:\{(.*)\})? (\S+)", line)
+            if not match or match.group(1) != name:
+                continue
+            have = dict(re.findall(r'([a-z_]+)="([^"]*)"', match.group(2) or ""))
+            if all(have.get(k) == v for k, v in labels.items()):
+                total += float(match.group(3))
+        return total
+
+    def frames_scored(self):
+        # Counted once per feature: only growth is compared.
+        return self.metric("ssimd_frames_scored_total")
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(timeout=30)
+
+    def kill(self):
+        self.process.kill()
+        self.process.wait(timeout=30)
+
+
+def roll_rows(plane, width, rows):
+    cut = (rows * width) % len(plane)
+    return plane[cut:] + plane[:cut]
+
+
+def write_long_clip(path, clip):
+    frame = lzma.open(os.path.join(CLIPS, clip)).read()
+    luma = LONG.width * LONG.height
+    with open(path, "wb") as out:
+        for i in range(LONG_FRAMES):
+            out.write(roll_rows(frame[:luma], LONG.width, 37 * i))
+            out.write(frame[luma:])
+
+
+def short_pairs():
+    """Two 640x360 4:4:4 frame pairs, as luma planes."""
+    size = SHORT.width * SHORT.height
+    ref = lzma.open(os.path.join(CLIPS, "kite_640x360_yuv444p.yuv.xz")).read()
+    dis = lzma.open(os.path.join(CLIPS, "kite_640x360_yuv444p_x264crf35.yuv.xz")).read()
+    return [(ref[i * 3 * size:i * 3 * size + size], dis[i * 3 * size:i * 3 * size + size])
+            for i in range(2)]
+
+
+def scores(frames):
+    return [(f.index, dict(f.scores)) for f in frames]
+
+
+class ScaleOutTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(dir=os.environ.get("TEST_TMPDIR"))
+        self.replicas = [Replica(self.dir, f"replica{i}") for i in range(3)]
+        self.target = ",".join(r.address for r in self.replicas)
+
+    def tearDown(self):
+        for replica in self.replicas:
+            replica.stop()
+
+    def test_calls_spread_over_every_replica_with_equal_results(self):
+        pairs = short_pairs()
+        features = ("float_ssim", "ssim")
+        with Client(self.replicas[0].address) as alone:
+            expected = scores(alone.score_clip(pairs, SHORT, features=features).frames)
+        with Client(self.target) as client:
+            # Round-robin picks among the replicas whose health says SERVING, so the first
+            # calls may meet only the replicas connected so far; tiny pairs go out until every
+            # replica has answered one, which also shows unary calls spread.
+            tiny = Geometry(8, 8, 8, "400")
+            for _ in range(100):
+                if all(r.metric("ssimd_rpcs_total", method="ScorePair") > 0
+                       for r in self.replicas):
+                    break
+                client.score_pair(bytes(64), bytes(64), tiny, features=["ssim"])
+            self.assertTrue(all(r.metric("ssimd_rpcs_total", method="ScorePair") > 0
+                                for r in self.replicas), "a replica never got a ScorePair")
+            before = [r.frames_scored() for r in self.replicas]
+            results = [None] * 9
+            errors = []
+
+            def score(i):
+                try:
+                    results[i] = client.score_clip(pairs, SHORT, features=features)
+                except Exception as e:  # noqa: BLE001 - reported below
+                    errors.append(e)
+
+            threads = [threading.Thread(target=score, args=(i,)) for i in range(len(results))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        self.assertEqual(errors, [])
+        grown = [r.frames_scored() - b for r, b in zip(self.replicas, before)]
+        self.assertTrue(all(g > 0 for g in grown), f"frames scored per replica: {grown}")
+        for result in results:
+            self.assertEqual(scores(result.frames), expected)
+
+    def test_killed_replica_loses_no_frame(self):
+        ref, dis = os.path.join(self.dir, "ref.yuv"), os.path.join(self.dir, "dis.yuv")
+        write_long_clip(ref, "fallenleaf_1920x1080_yuv420p.yuv.xz")
+        write_long_clip(dis, "fallenleaf_1920x1080_yuv420p_x264crf30.yuv.xz")
+        args = [CLI, "--no_progress", "-r", ref, "-d", dis, "-w", "1920", "-h", "1080", "-p",
+                "420", "-b", "8", "--feature", "float_ssim", "--json"]
+        alone = subprocess.run(args + ["--server", self.replicas[0].address],
+                               capture_output=True, text=True, timeout=300, check=True)
+        expected = json.loads(alone.stdout)
+
+        before = [r.frames_scored() for r in self.replicas]
+        run = subprocess.Popen(args + ["--server", self.target], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+        # Kill the replica serving the clip once it has scored a quarter of the frames.
+        victim = None
+        deadline = time.monotonic() + 120
+        while victim is None and time.monotonic() < deadline and run.poll() is None:
+            for replica, start in zip(self.replicas, before):
+                if replica.frames_scored() - start >= LONG_FRAMES // 4:
+                    victim = replica
+                    break
+            time.sleep(0.01)
+        self.assertIsNotNone(victim, "no replica took the clip")
+        victim.kill()
+        out, err = run.communicate(timeout=300)
+        self.assertEqual(run.returncode, 0, err)
+        resumed = re.search(r"going on from frame (\d+)", err)
+        self.assertIsNotNone(resumed, f"the clip was not cut: {err}")
+        self.assertTrue(0 < int(resumed.group(1)) < LONG_FRAMES, err)
+
+        report = json.loads(out)
+        self.assertEqual([f["frameNum"] for f in report["frames"]], list(range(LONG_FRAMES)))
+        self.assertEqual(report["frames"], expected["frames"])
+        self.assertEqual(report["pooled_metrics"], expected["pooled_metrics"])
+        survivors = [r for r in self.replicas if r is not victim]
+        self.assertGreater(sum(r.frames_scored() for r in survivors) -
+                           sum(b for r, b in zip(self.replicas, before) if r is not victim), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
