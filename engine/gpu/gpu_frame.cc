@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "base/status_macros.h"
 #include "engine/gpu/context_gate.h"
 #include "engine/gpu/exact_sum.h"
 #include "engine/gpu/hip_status.h"
@@ -76,15 +77,9 @@ size_t FloatPartialDoubles(const FloatPlan& plan) {
 absl::Status EnqueueFloatSsim(StreamSlot& slot, const Geometry& geometry, const uint8_t* ref,
                               const uint8_t* dist, FloatPlan& plan) {
   const size_t filtered_plane = static_cast<size_t>(plan.valid_width) * plan.plane_height;
-  if (absl::Status s = slot.filtered.Reserve(5 * filtered_plane * sizeof(float), "float_ssim");
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = slot.float_partials.Reserve(FloatPartialDoubles(plan) * sizeof(double),
-                                                   "float_ssim block sums");
-      !s.ok()) {
-    return s;
-  }
+  SSIMD_RETURN_IF_ERROR(slot.filtered.Reserve(5 * filtered_plane * sizeof(float), "float_ssim"));
+  SSIMD_RETURN_IF_ERROR(slot.float_partials.Reserve(FloatPartialDoubles(plan) * sizeof(double),
+                                                    "float_ssim block sums"));
   float* base = slot.filtered.as<float>();
   plan.filtered = {base, base + filtered_plane, base + 2 * filtered_plane,
                    base + 3 * filtered_plane, base + 4 * filtered_plane};
@@ -92,9 +87,7 @@ absl::Status EnqueueFloatSsim(StreamSlot& slot, const Geometry& geometry, const 
   const size_t stride = static_cast<size_t>(geometry.width);  // packed rows, in samples
   if (plan.scale > 1) {
     const size_t plane = static_cast<size_t>(plan.plane_width) * plan.plane_height;
-    if (absl::Status s = slot.decimated.Reserve(2 * plane * sizeof(float), "float_ssim"); !s.ok()) {
-      return s;
-    }
+    SSIMD_RETURN_IF_ERROR(slot.decimated.Reserve(2 * plane * sizeof(float), "float_ssim"));
     float* ref_small = slot.decimated.as<float>();
     float* dist_small = ref_small + plane;
     SSIMD_HIP_RETURN_IF_ERROR(
@@ -151,21 +144,14 @@ absl::Status EnqueueIntegerSsim(StreamSlot& slot, const Geometry& geometry,
   plan.exact = options.exact || plan.pixels <= kOrderedSsimMaxPixels;
   plan.host_serial = plan.exact && host_serial;
   const size_t pixels = static_cast<size_t>(plan.pixels);
-  if (absl::Status s = slot.moments.Reserve(5 * pixels * sizeof(int64_t), "ssim"); !s.ok()) {
-    return s;
-  }
+  SSIMD_RETURN_IF_ERROR(slot.moments.Reserve(5 * pixels * sizeof(int64_t), "ssim"));
   // The block sums, then (exact sums only) the exact sum's workspace, in one buffer.
   const size_t partial_bytes = AlignedBytes(static_cast<size_t>(plan.blocks) * 2 * sizeof(double));
   const size_t workspace_bytes = plan.exact ? ExactSumWorkspaceBytes(plan.pixels) : 0;
-  if (absl::Status s = slot.ssim_partials.Reserve(partial_bytes + workspace_bytes,
-                                                  "ssim block sums");
-      !s.ok()) {
-    return s;
-  }
+  SSIMD_RETURN_IF_ERROR(slot.ssim_partials.Reserve(partial_bytes + workspace_bytes,
+                                                   "ssim block sums"));
   if (plan.exact) {
-    if (absl::Status s = slot.ssim_terms.Reserve(pixels * sizeof(double), "ssim terms"); !s.ok()) {
-      return s;
-    }
+    SSIMD_RETURN_IF_ERROR(slot.ssim_terms.Reserve(pixels * sizeof(double), "ssim terms"));
     plan.exact_workspace = slot.ssim_partials.as<uint8_t>() + partial_bytes;
   }
   int64_t* base = slot.moments.as<int64_t>();
@@ -223,8 +209,8 @@ absl::Status FinishFloatSsim(StreamSlot& slot, const FloatPlan& plan, const doub
 
   const size_t n = static_cast<size_t>(plan.valid_width) * plan.valid_height;
   const size_t bytes = n * plan.quantities * sizeof(double);
-  if (absl::Status s = slot.float_terms.Reserve(bytes, "float_ssim terms"); !s.ok()) return s;
-  if (absl::Status s = slot.readback.Reserve(bytes, "float_ssim terms"); !s.ok()) return s;
+  SSIMD_RETURN_IF_ERROR(slot.float_terms.Reserve(bytes, "float_ssim terms"));
+  SSIMD_RETURN_IF_ERROR(slot.readback.Reserve(bytes, "float_ssim terms"));
   SSIMD_HIP_RETURN_IF_ERROR(
       LaunchFloatSsimVertical(plan.filtered, plan.valid_width, plan.valid_height, plan.quantities,
                               slot.float_partials.as<double>(), slot.float_terms.as<double>(),
@@ -266,17 +252,17 @@ struct ReadbackLayout {
 absl::Status UploadPlanes(StreamSlot& slot, const Geometry& geometry, StagePlane stage,
                           FramePlans& plans) {
   const size_t plane_bytes = LumaBytes(geometry);
-  if (absl::Status s = slot.upload.Reserve(2 * plane_bytes, "luma staging"); !s.ok()) return s;
-  if (absl::Status s = slot.luma.Reserve(2 * plane_bytes, "luma"); !s.ok()) return s;
+  SSIMD_RETURN_IF_ERROR(slot.upload.Reserve(2 * plane_bytes, "luma staging"));
+  SSIMD_RETURN_IF_ERROR(slot.luma.Reserve(2 * plane_bytes, "luma"));
   uint8_t* staging = slot.upload.as<uint8_t>();
   plans.ref = slot.luma.as<uint8_t>();
   plans.dist = plans.ref + plane_bytes;
   SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[0], slot.stream), "recording an event");
-  if (absl::Status s = stage(0, staging); !s.ok()) return s;
+  SSIMD_RETURN_IF_ERROR(stage(0, staging));
   SSIMD_HIP_RETURN_IF_ERROR(
       hipMemcpyAsync(plans.ref, staging, plane_bytes, hipMemcpyHostToDevice, slot.stream),
       "uploading the reference luma");
-  if (absl::Status s = stage(1, staging + plane_bytes); !s.ok()) return s;
+  SSIMD_RETURN_IF_ERROR(stage(1, staging + plane_bytes));
   SSIMD_HIP_RETURN_IF_ERROR(hipMemcpyAsync(plans.dist, staging + plane_bytes, plane_bytes,
                                            hipMemcpyHostToDevice, slot.stream),
                             "uploading the distorted luma");
@@ -296,13 +282,10 @@ absl::Status EnqueueKernels(StreamSlot& slot, const Geometry& geometry,
   }
   if (features.ssim.has_value()) {
     const bool host_serial = hooks != nullptr && hooks->exact_sum_on_host.load();
-    if (absl::Status s = EnqueueIntegerSsim(slot, geometry, *features.ssim, host_serial, plans.ref,
-                                            plans.dist, plans.ssim_plan);
-        !s.ok()) {
-      return s;
-    }
+    SSIMD_RETURN_IF_ERROR(EnqueueIntegerSsim(slot, geometry, *features.ssim, host_serial, plans.ref,
+                                             plans.dist, plans.ssim_plan));
   }
-  if (absl::Status s = InjectTestFaults(hooks, slot.stream); !s.ok()) return s;
+  SSIMD_RETURN_IF_ERROR(InjectTestFaults(hooks, slot.stream));
   SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[2], slot.stream), "recording an event");
   return absl::OkStatus();
 }
@@ -315,9 +298,7 @@ absl::Status EnqueueReadback(StreamSlot& slot, const FeatureSet& features,
       features.float_ssim.has_value() ? FloatPartialDoubles(plans.float_plan) : 0;
   layout.ssim_doubles = features.ssim.has_value() ? SsimReadbackDoubles(plans.ssim_plan) : 0;
   const size_t doubles = layout.float_doubles + layout.ssim_doubles;
-  if (absl::Status s = slot.readback.Reserve(doubles * sizeof(double), "read-back"); !s.ok()) {
-    return s;
-  }
+  SSIMD_RETURN_IF_ERROR(slot.readback.Reserve(doubles * sizeof(double), "read-back"));
   double* host = slot.readback.as<double>();
   if (layout.float_doubles > 0) {
     SSIMD_HIP_RETURN_IF_ERROR(hipMemcpyAsync(host, slot.float_partials.as<double>(),
@@ -411,10 +392,10 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
   SSIMD_HIP_RETURN_IF_ERROR(hipSetDevice(slot.device), "selecting the device");
   StreamDrain drain(slot.stream);
   FramePlans plans;
-  if (absl::Status s = UploadPlanes(slot, geometry, stage, plans); !s.ok()) return s;
-  if (absl::Status s = EnqueueKernels(slot, geometry, features, hooks, plans); !s.ok()) return s;
+  SSIMD_RETURN_IF_ERROR(UploadPlanes(slot, geometry, stage, plans));
+  SSIMD_RETURN_IF_ERROR(EnqueueKernels(slot, geometry, features, hooks, plans));
   ReadbackLayout layout;
-  if (absl::Status s = EnqueueReadback(slot, features, plans, layout); !s.ok()) return s;
+  SSIMD_RETURN_IF_ERROR(EnqueueReadback(slot, features, plans, layout));
   SSIMD_HIP_RETURN_IF_ERROR(hipStreamSynchronize(slot.stream), "running the frame");
   drain.Disarm();
 
@@ -426,18 +407,12 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
   const auto finish_start = Clock::now();
   const double* host = slot.readback.as<double>();
   if (features.ssim.has_value()) {
-    if (absl::Status s = FinishIntegerSsim(slot, geometry, *features.ssim, plans.ssim_plan,
-                                           host + layout.float_doubles, result, report);
-        !s.ok()) {
-      return s;
-    }
+    SSIMD_RETURN_IF_ERROR(FinishIntegerSsim(slot, geometry, *features.ssim, plans.ssim_plan,
+                                            host + layout.float_doubles, result, report));
   }
   if (features.float_ssim.has_value()) {
-    if (absl::Status s = FinishFloatSsimScores(slot, geometry, *features.float_ssim,
-                                               plans.float_plan, host, hooks, result, report);
-        !s.ok()) {
-      return s;
-    }
+    SSIMD_RETURN_IF_ERROR(FinishFloatSsimScores(slot, geometry, *features.float_ssim,
+                                                plans.float_plan, host, hooks, result, report));
   }
   result.timings.host_finish = Seconds(Clock::now() - finish_start);
   return absl::OkStatus();

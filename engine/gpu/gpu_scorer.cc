@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
 #include "engine/gpu/context_gate.h"
 #include "engine/gpu/device_arch.h"
 #include "engine/gpu/gpu_frame.h"
@@ -96,10 +97,10 @@ class HipGpuScorer final : public GpuScorer {
   absl::StatusOr<ScoreResult> Score(const Geometry& geometry, const FeatureSet& features,
                                     const FramePair& pair) override {
     const auto start = Clock::now();
-    if (absl::Status s = CheckContext(geometry, features); !s.ok()) return s;
+    SSIMD_RETURN_IF_ERROR(CheckContext(geometry, features));
     // Sample ranges are checked on the way into pinned staging (staging.cc), not here.
-    if (absl::Status s = CheckLumaView(geometry, pair.reference, "reference"); !s.ok()) return s;
-    if (absl::Status s = CheckLumaView(geometry, pair.distorted, "distorted"); !s.ok()) return s;
+    SSIMD_RETURN_IF_ERROR(CheckLumaView(geometry, pair.reference, "reference"));
+    SSIMD_RETURN_IF_ERROR(CheckLumaView(geometry, pair.distorted, "distorted"));
     return ScoreStaged(geometry, features, start, [&](int index, uint8_t* staging) {
       return StageLumaPlane(index == 0 ? pair.reference : pair.distorted, staging,
                             kPlaneNames[index]);
@@ -110,15 +111,12 @@ class HipGpuScorer final : public GpuScorer {
   absl::StatusOr<ScoreResult> ScorePieces(const Geometry& geometry, const FeatureSet& features,
                                           const PiecewiseFramePair& pair) override {
     const auto start = Clock::now();
-    if (absl::Status s = CheckContext(geometry, features); !s.ok()) return s;
+    SSIMD_RETURN_IF_ERROR(CheckContext(geometry, features));
     // Sizes are checked before a slot is leased, so a bad frame holds none.
     for (int index = 0; index < 2; ++index) {
       const PlanePieces& plane = index == 0 ? *pair.reference : *pair.distorted;
-      if (absl::Status s = CheckLumaBytes(geometry, plane.size(),
-                                          absl::StrCat(kPlaneNames[index], " luma"));
-          !s.ok()) {
-        return s;
-      }
+      SSIMD_RETURN_IF_ERROR(CheckLumaBytes(geometry, plane.size(),
+                                           absl::StrCat(kPlaneNames[index], " luma")));
     }
     return ScoreStaged(geometry, features, start, [&](int index, uint8_t* staging) {
       return StageLumaPieces(geometry, index == 0 ? *pair.reference : *pair.distorted, staging,
