@@ -198,6 +198,22 @@ class KubernetesManifestTest(unittest.TestCase):
         manifests = {n for n in os.listdir(K8S) if n.endswith(".yaml")} - {"kustomization.yaml"}
         self.assertEqual(resources, manifests)
 
+    def test_autoscaler_scales_the_deployment_on_a_metric_the_adapter_serves(self):
+        hpa = one(self.by_kind, "HorizontalPodAutoscaler")
+        target = hpa["spec"]["scaleTargetRef"]
+        self.assertEqual((target["kind"], target["name"]),
+                         ("Deployment", self.deployment["metadata"]["name"]))
+        self.assertNotIn("replicas", self.deployment["spec"], "the autoscaler owns the count")
+        self.assertGreaterEqual(hpa["spec"]["minReplicas"], 2, "a drain needs a second pod")
+        with open(os.path.join(DEPLOY, "prometheus", "prometheus-adapter-rules.yml"),
+                  encoding="utf-8") as f:
+            served = {rule["name"]["as"] for rule in yaml.safe_load(f)["rules"]["custom"]}
+        for metric in hpa["spec"]["metrics"]:
+            self.assertEqual(metric["type"], "Pods")
+            self.assertIn(metric["pods"]["metric"]["name"], served)
+        budget = one(self.by_kind, "PodDisruptionBudget")["spec"]
+        self.assertLess(budget["maxUnavailable"], hpa["spec"]["minReplicas"])
+
 
 class AlertRulesTest(unittest.TestCase):
     def test_promtool_check_rules(self):
