@@ -36,7 +36,7 @@
 #include "bench/synthetic_frames.h"
 #include "client/ssimd_client.h"
 #include "engine/cpu/cpu_scorer.h"
-#include "engine/frame_memory.h"
+#include "process/frame_memory.h"
 #include "engine/gpu/gpu_scorer.h"
 
 ABSL_FLAG(bool, quick, false,

@@ -2,7 +2,7 @@
 #include <cstdio>
 
 #include "client/score_cli.h"
-#include "engine/frame_memory.h"
+#include "process/frame_memory.h"
 
 int main(int argc, char** argv) {
   ssimd::KeepFrameMemoryInProcess();  // each frame read reuses the last one's memory

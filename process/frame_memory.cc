@@ -1,4 +1,4 @@
-#include "engine/frame_memory.h"
+#include "process/frame_memory.h"
 
 #if defined(__GLIBC__)
 #include <malloc.h>

@@ -4,8 +4,8 @@
 // above the mmap threshold are unmapped, and arenas are trimmed), so the next frame takes a page
 // fault for every 4 KiB it touches, a large share of a loopback ScoreClip stream's time
 // (docs/adr/0065). Called once at the start of the server, the CLI and the tools that move frames.
-#ifndef SSIMD_ENGINE_FRAME_MEMORY_H_
-#define SSIMD_ENGINE_FRAME_MEMORY_H_
+#ifndef SSIMD_PROCESS_FRAME_MEMORY_H_
+#define SSIMD_PROCESS_FRAME_MEMORY_H_
 
 #include <cstddef>
 #include <thread>
@@ -53,4 +53,4 @@ class FrameMemoryTrimmer {
 
 }  // namespace ssimd
 
-#endif  // SSIMD_ENGINE_FRAME_MEMORY_H_
+#endif  // SSIMD_PROCESS_FRAME_MEMORY_H_

@@ -1,4 +1,4 @@
-#include "engine/frame_memory.h"
+#include "process/frame_memory.h"
 
 #include <malloc.h>
 #include <unistd.h>

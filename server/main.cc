@@ -15,7 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/cpu/cpu_scorer.h"
 #include "engine/dispatcher.h"
-#include "engine/frame_memory.h"
+#include "process/frame_memory.h"
 #include "engine/gpu/gpu_scorer.h"
 #include "server/capabilities.h"
 #include "server/logging.h"

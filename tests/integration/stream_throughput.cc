@@ -9,7 +9,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/time/clock.h"
-#include "engine/frame_memory.h"
+#include "process/frame_memory.h"
 #include "engine/synthetic_picture.h"
 #include "tests/integration/test_server.h"
 

@@ -37,7 +37,7 @@
 #include "client/ssimd_client.h"
 #include "google/protobuf/stubs/logging.h"
 #include "engine/cpu/cpu_scorer.h"
-#include "engine/frame_memory.h"
+#include "process/frame_memory.h"
 #include "grpcpp/grpcpp.h"
 #include "proto/ssimd/v1/ssimd.grpc.pb.h"
 #include "tools/fault_load/fault_plan.h"
