@@ -60,7 +60,7 @@ absl::StatusOr<Geometry> ParseGeometry(const v1::Geometry& geometry, absl::strin
   }
   out.chroma = *chroma;
   // Sizes within each side's range can still make too many pixels.
-  if (absl::Status valid = ValidateGeometry(out); !valid.ok()) return WithField(valid, field);
+  SSIMD_RETURN_IF_ERROR(WithField(ValidateGeometry(out), field));
   return out;
 }
 
@@ -108,7 +108,7 @@ absl::StatusOr<FeatureSet> ParseFeatures(const v1::Features& features, absl::str
     return Invalid(field, "no feature requested: set float_ssim, ssim, or feature_args "
                           "(e.g. \"float_ssim\")");
   }
-  if (absl::Status valid = ValidateFeatureSet(out); !valid.ok()) return WithField(valid, field);
+  SSIMD_RETURN_IF_ERROR(WithField(ValidateFeatureSet(out), field));
   return out;
 }
 
