@@ -1,35 +1,36 @@
 #include "proto/pixel_format.h"
 
 namespace ssimd {
+namespace {
+
+struct FormatPair {
+  ChromaFormat chroma;
+  v1::PixelFormat proto;
+};
+
+// One row a format, read in both directions.
+constexpr FormatPair kFormats[] = {
+    {ChromaFormat::k420, v1::PIXEL_FORMAT_420},
+    {ChromaFormat::k422, v1::PIXEL_FORMAT_422},
+    {ChromaFormat::k444, v1::PIXEL_FORMAT_444},
+    {ChromaFormat::k400, v1::PIXEL_FORMAT_400},
+};
+
+}  // namespace
 
 v1::PixelFormat PixelFormatToProto(ChromaFormat chroma) {
-  switch (chroma) {
-    case ChromaFormat::k420:
-      return v1::PIXEL_FORMAT_420;
-    case ChromaFormat::k422:
-      return v1::PIXEL_FORMAT_422;
-    case ChromaFormat::k444:
-      return v1::PIXEL_FORMAT_444;
-    case ChromaFormat::k400:
-      return v1::PIXEL_FORMAT_400;
+  for (const FormatPair& format : kFormats) {
+    if (format.chroma == chroma) return format.proto;
   }
   return v1::PIXEL_FORMAT_UNSPECIFIED;
 }
 
 std::optional<ChromaFormat> PixelFormatFromProto(int pixel_format) {
-  switch (pixel_format) {
-    case v1::PIXEL_FORMAT_UNSPECIFIED:
-    case v1::PIXEL_FORMAT_420:
-      return ChromaFormat::k420;
-    case v1::PIXEL_FORMAT_422:
-      return ChromaFormat::k422;
-    case v1::PIXEL_FORMAT_444:
-      return ChromaFormat::k444;
-    case v1::PIXEL_FORMAT_400:
-      return ChromaFormat::k400;
-    default:
-      return std::nullopt;
+  if (pixel_format == v1::PIXEL_FORMAT_UNSPECIFIED) return ChromaFormat::k420;
+  for (const FormatPair& format : kFormats) {
+    if (format.proto == pixel_format) return format.chroma;
   }
+  return std::nullopt;
 }
 
 }  // namespace ssimd
