@@ -156,7 +156,8 @@ void FilesReactor::ReadNext() {
   std::string distorted;
   absl::StatusOr<bool> paired = pairer_->Next(&reference, &distorted);
   if (!paired.ok()) {
-    pipeline_.FetchFailed(paired.status());
+    // The frames read before a corrupt one are good: their results still reach the client.
+    pipeline_.FetchFailedAfterPending(paired.status());
     return;
   }
   if (!*paired) {

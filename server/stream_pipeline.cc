@@ -197,6 +197,18 @@ void StreamPipeline::ReleaseTask() {
   Execute(std::move(actions));
 }
 
+void StreamPipeline::FetchFailedAfterPending(const absl::Status& status) {
+  Actions actions;
+  {
+    absl::MutexLock lock(&mu_);
+    fetching_ = false;
+    input_done_ = true;
+    deferred_failure_ = status;
+    actions = Plan();
+  }
+  Execute(std::move(actions));
+}
+
 void StreamPipeline::FailLocked(const absl::Status& status) {
   if (!failure_.has_value()) failure_ = status;
   stopping_.store(true, std::memory_order_release);
@@ -267,6 +279,11 @@ StreamPipeline::Actions StreamPipeline::Plan() {
           ctx_->metrics->FramesInFlightChanged(-1);
           write_in_progress_ = true;
           a.write = current_write_.get();
+        } else if (input_done_ && in_flight_ == 0 && deferred_failure_.has_value()) {
+          // Every frame before the failure is written: now fail, as FetchFailed would have.
+          FailLocked(*deferred_failure_);
+          deferred_failure_.reset();
+          return Plan();
         } else if (input_done_ && in_flight_ == 0 && !summary_sent_) {
           current_write_ = SummaryLocked();
           summary_sent_ = true;

@@ -66,6 +66,9 @@ class StreamPipeline {
   void FetchedFrame(uint64_t index, ReceivedPlanes planes);
   void FetchedEnd();
   void FetchFailed(const absl::Status& status);
+  // The source failed after the frames fetched so far (a file corrupt midway): their results are
+  // written first, then the stream fails with `status`, without a summary.
+  void FetchFailedAfterPending(const absl::Status& status);
   // For file sources: frames of the longer file that found no partner, reported in the summary.
   // Call before FetchedEnd.
   void SetUnmatchedFrames(uint64_t reference, uint64_t distorted);
@@ -139,6 +142,7 @@ class StreamPipeline {
   uint64_t unmatched_distorted_ ABSL_GUARDED_BY(mu_) = 0;
 
   std::optional<absl::Status> failure_ ABSL_GUARDED_BY(mu_);
+  std::optional<absl::Status> deferred_failure_ ABSL_GUARDED_BY(mu_);
   bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
   bool finish_called_ ABSL_GUARDED_BY(mu_) = false;
   // gRPC operations planned but not yet started; Finish waits for them so that no Start* call can
