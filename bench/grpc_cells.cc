@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <thread>
 
@@ -23,14 +24,29 @@ double SecondsBetween(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
 }
 
+// The client library's channel, so that a target of several servers (a comma list) is balanced
+// as ssimd-score balances it.
 std::shared_ptr<grpc::Channel> MakeChannel(const std::string& target, bool own_connection) {
   grpc::ChannelArguments args;
-  args.SetMaxSendMessageSize(-1);
-  args.SetMaxReceiveMessageSize(-1);
   // Channels with equal arguments share one connection through gRPC's global subchannel pool; a
   // local pool gives this channel a connection of its own.
   if (own_connection) args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+  ClientOptions options;
+  options.target = target;
+  options.max_message_bytes = (int64_t{1} << 31) - 1;
+  auto channel = SsimdClient::CreateChannel(options, args);
+  if (channel.ok()) return *channel;
+  // A malformed list: gRPC fails every call of a target it cannot resolve, and the cell says so.
   return grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), args);
+}
+
+// Round-robin picks among the servers connected when a stream starts, and a cell's streams all
+// start at once: give every address of a list a moment to connect first. The wait polls the
+// channel (a sleep would not: without a thread polling, connection events wait).
+void LetEveryServerConnect(grpc::Channel& channel, const std::string& target) {
+  if (target.find(',') == std::string::npos) return;
+  channel.WaitForStateChange(channel.GetState(true),
+                             std::chrono::system_clock::now() + std::chrono::milliseconds(300));
 }
 
 v1::Features ToProto(const FeatureSet& features) {
@@ -137,6 +153,9 @@ CellResult RunStreamCell(const GrpcCellSpec& spec) {
     // Connect before the clock starts, so that the warm-up is spent on frames.
     clients.back()->channel()->WaitForConnected(std::chrono::system_clock::now() +
                                                 std::chrono::seconds(10));
+    if (spec.connection_per_stream || s == 0) {
+      LetEveryServerConnect(*clients.back()->channel(), spec.target);
+    }
   }
   v1::ClipConfig config;
   *config.mutable_geometry() = ToProto(spec.frames->geometry);

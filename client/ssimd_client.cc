@@ -57,6 +57,13 @@ absl::Status FromGrpcStatus(const grpc::Status& status) {
 }
 
 absl::StatusOr<std::unique_ptr<SsimdClient>> SsimdClient::Connect(const ClientOptions& options) {
+  auto channel = CreateChannel(options);
+  if (!channel.ok()) return channel.status();
+  return std::make_unique<SsimdClient>(*std::move(channel));
+}
+
+absl::StatusOr<std::shared_ptr<grpc::Channel>> SsimdClient::CreateChannel(
+    const ClientOptions& options, grpc::ChannelArguments args) {
   std::shared_ptr<grpc::ChannelCredentials> credentials;
   if (options.tls || !options.ca_file.empty() || !options.cert_file.empty() ||
       !options.key_file.empty()) {
@@ -84,12 +91,11 @@ absl::StatusOr<std::unique_ptr<SsimdClient>> SsimdClient::Connect(const ClientOp
   }
   auto target = ChannelTarget(options.target);
   if (!target.ok()) return target.status();
-  grpc::ChannelArguments args;
   args.SetMaxSendMessageSize(static_cast<int>(options.max_message_bytes));
   args.SetMaxReceiveMessageSize(static_cast<int>(options.max_message_bytes));
   args.SetServiceConfigJSON(ServiceConfigJson(TargetMayNameManyServers(*target)));
   args.SetInt(kRetryBufferArg, static_cast<int>(options.max_message_bytes));
-  return std::make_unique<SsimdClient>(grpc::CreateCustomChannel(*target, credentials, args));
+  return grpc::CreateCustomChannel(*target, credentials, args);
 }
 
 SsimdClient::SsimdClient(std::shared_ptr<grpc::Channel> channel)

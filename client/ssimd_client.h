@@ -54,6 +54,10 @@ class SsimdClient {
   // INVALID_ARGUMENT when a TLS file cannot be read or the target is malformed. Connecting
   // itself is lazy.
   static absl::StatusOr<std::unique_ptr<SsimdClient>> Connect(const ClientOptions& options);
+  // The channel Connect makes, for callers that share one among several clients or add
+  // arguments of their own (`args`; the message limits and service config come from `options`).
+  static absl::StatusOr<std::shared_ptr<grpc::Channel>> CreateChannel(
+      const ClientOptions& options, grpc::ChannelArguments args = {});
   explicit SsimdClient(std::shared_ptr<grpc::Channel> channel);
 
   absl::StatusOr<v1::Capabilities> GetCapabilities(absl::Duration timeout);
