@@ -11,6 +11,7 @@
 #                                            the staging benchmark and fault_load
 #     bundle_bench/run.sh ssimd-bench --json_out=bench.json
 #     bundle_bench/measure.sh OUT_DIR        the committed measurement (tools/bundle/measure.sh)
+#     bundle_bench/scaleout.sh OUT_DIR       three CPU replicas against one (16 cores, taskset)
 #
 #   --reference DIR  copy DIR/expected_scores.json and DIR/clips/*.yuv.xz into the bundle (e.g.
 #                    ../shared/reference); without it the tests use the checked-in subset
@@ -80,4 +81,5 @@ fi
 
 install -m 0755 tools/bundle/run.sh "$out/run.sh"
 ((bench)) && install -m 0755 tools/bundle/measure.sh "$out/measure.sh"
+((bench)) && install -m 0755 tools/bundle/scaleout.sh "$out/scaleout.sh"
 echo "$out: $(du -sh "$out" | cut -f1) in $(find "$out" -type f | wc -l) files"
