@@ -77,6 +77,12 @@ TEST_F(ScoreFilesBadInputTest, RefusalsSayWhatIsWrong) {
   const std::string mp4 = ReadRendition("h264_640x360.mp4");
   Write("cut.mp4", mp4.substr(0, mp4.size() / 2));
   Write("noise.mkv", std::string(5000, 'n'));
+  // The same H.264 stream under a codec tag no decoder knows.
+  std::string unknown = ReadRendition("h264_426x240.mp4");
+  for (size_t at = unknown.find("avc1"); at != std::string::npos; at = unknown.find("avc1", at)) {
+    unknown.replace(at, 4, "zzz1");
+  }
+  Write("unknown_codec.mp4", unknown);
   Write("rate25.y4m", "YUV4MPEG2 W1920 H1080 F25:1 Ip A1:1 C420jpeg\n");
   // A WAV of 0.1 s of silence: a valid media file without video.
   std::string wav = std::string("RIFF") + std::string("\x44\x03\x00\x00", 4) + "WAVEfmt " +
@@ -94,6 +100,8 @@ TEST_F(ScoreFilesBadInputTest, RefusalsSayWhatIsWrong) {
   const Case cases[] = {
       {"truncated mp4", "h264_1920x1080.mp4", "cut.mp4", "distorted_path: cut.mp4"},
       {"not media", "noise.mkv", "h264_640x360.mp4", "reference_path: noise.mkv: not a media file"},
+      {"unsupported codec", "h264_1920x1080.mp4", "unknown_codec.mp4",
+       "distorted_path: unknown_codec.mp4: the video codec none is not supported"},
       {"audio only", "h264_1920x1080.mp4", "audio.wav", "audio.wav: the file has no video stream"},
       {"bit depths differ", "h264_1920x1080.mp4", "hevc10_960x540.mkv", "is 10-bit but"},
       {"frame rates differ", "rate25.y4m", "h264_640x360.mp4",
