@@ -8,24 +8,16 @@
 namespace ssimd::bench {
 namespace {
 
-Geometry Make(int w, int h, int bits) {
-  Geometry g;
-  g.width = w;
-  g.height = h;
-  g.bit_depth = bits;
-  return g;
-}
-
 TEST(SyntheticFramesTest, SameInputsGiveSameBytesOnAnyThreadCount) {
-  const FrameSet a = MakeFrameSet(Make(97, 61, 10), 3, 5, 1);
-  const FrameSet b = MakeFrameSet(Make(97, 61, 10), 3, 5, 3);
+  const FrameSet a = MakeFrameSet(Geometry{97, 61, 10, ChromaFormat::k420}, 3, 5, 1);
+  const FrameSet b = MakeFrameSet(Geometry{97, 61, 10, ChromaFormat::k420}, 3, 5, 3);
   EXPECT_EQ(a.reference, b.reference);
   EXPECT_EQ(a.distorted, b.distorted);
   EXPECT_NE(a.reference[0], a.reference[1]) << "frames should move";
 }
 
 TEST(SyntheticFramesTest, PlanesArePackedAndWithinTheBitDepth) {
-  const Geometry g = Make(130, 66, 10);
+  const Geometry g = Geometry{130, 66, 10, ChromaFormat::k420};
   const FrameSet set = MakeFrameSet(g, 2, 1, 2);
   ASSERT_EQ(set.size(), 2);
   EXPECT_EQ(set.PairBytes(), 2u * 130 * 66 * 2);
@@ -40,7 +32,7 @@ TEST(SyntheticFramesTest, PlanesArePackedAndWithinTheBitDepth) {
 }
 
 TEST(SyntheticFramesTest, PicturesAreTexturedAndTheDistortionIsModerate) {
-  const Geometry g = Make(320, 180, 8);
+  const Geometry g = Geometry{320, 180, 8, ChromaFormat::k420};
   const FrameSet set = MakeFrameSet(g, 1, 7, 1);
   const FramePair pair = set.Pair(0);
   std::set<uint32_t> levels;
