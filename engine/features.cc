@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "base/client_text.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -20,7 +21,7 @@ absl::StatusOr<bool> ParseBool(absl::string_view feature, absl::string_view key,
   if (value == "true" || value == "1") return true;
   if (value == "false" || value == "0") return false;
   return absl::InvalidArgumentError(absl::StrFormat(
-      "%s option %s must be true, false, 1 or 0, got \"%s\"", feature, key, value));
+      "%s option %s must be true, false, 1 or 0, got %s", feature, key, QuoteClientText(value)));
 }
 
 absl::StatusOr<int> ParseInt(absl::string_view feature, const OptionDescription& option,
@@ -32,8 +33,9 @@ absl::StatusOr<int> ParseInt(absl::string_view feature, const OptionDescription&
   if (!digits || !absl::SimpleAtoi(value, &parsed) || parsed < option.min_value ||
       parsed > option.max_value) {
     return absl::InvalidArgumentError(
-        absl::StrFormat("%s option %s must be an integer from %d to %d (%s), got \"%s\"", feature,
-                        option.name, option.min_value, option.max_value, option.help, value));
+        absl::StrFormat("%s option %s must be an integer from %d to %d (%s), got %s", feature,
+                        option.name, option.min_value, option.max_value, option.help,
+                        QuoteClientText(value)));
   }
   return parsed;
 }
@@ -70,13 +72,14 @@ absl::StatusOr<std::vector<std::pair<std::string, std::string>>> SplitOptions(
     std::vector<absl::string_view> kv = absl::StrSplit(item, absl::MaxSplits('=', 1));
     if (kv.size() != 2 || kv[0].empty() || kv[1].empty()) {
       return absl::InvalidArgumentError(absl::StrFormat(
-          "%s option \"%s\" is not of the form key=value (options are separated by ':')", feature,
-          item));
+          "%s option %s is not of the form key=value (options are separated by ':')", feature,
+          QuoteClientText(item)));
     }
     for (const auto& [key, unused] : out) {
       if (key == kv[0]) {
         return absl::InvalidArgumentError(
-            absl::StrFormat("%s option %s is given more than once", feature, kv[0]));
+            absl::StrFormat("%s option %s is given more than once", feature,
+                            QuoteClientText(kv[0])));
       }
     }
     out.emplace_back(std::string(kv[0]), std::string(kv[1]));
@@ -111,8 +114,9 @@ absl::Status ParseFeatureOptions(const FeatureDescription& feature, absl::string
   for (const auto& [key, value] : *pairs) {
     const OptionDescription* option = FindOption(feature, key);
     if (option == nullptr) {
-      return absl::InvalidArgumentError(absl::StrFormat("%s has no option \"%s\" (options: %s)",
-                                                        feature.name, key, OptionList(feature)));
+      return absl::InvalidArgumentError(absl::StrFormat("%s has no option %s (options: %s)",
+                                                        feature.name, QuoteClientText(key),
+                                                        OptionList(feature)));
     }
     absl::StatusOr<int> parsed = ParseValue(feature.name, *option, value);
     if (!parsed.ok()) return parsed.status();
@@ -162,15 +166,21 @@ absl::StatusOr<FeatureSet> ParseFeatureArgs(const std::vector<std::string>& args
     const absl::string_view name = absl::string_view(arg).substr(0, eq);
     const absl::string_view options =
         eq == std::string::npos ? absl::string_view() : absl::string_view(arg).substr(eq + 1);
+    if (name.empty()) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "feature argument %s names no feature (write e.g. float_ssim or "
+          "float_ssim=scale=2)",
+          QuoteClientText(arg)));
+    }
     if (eq != std::string::npos && options.empty()) {
       return absl::InvalidArgumentError(absl::StrFormat(
-          "feature argument \"%s\" has '=' but no options (write %s alone, or %s=key=value)", arg,
-          name, name));
+          "feature argument %s has '=' but no options (write %s alone, or %s=key=value)",
+          QuoteClientText(arg), name, name));
     }
     const FeatureDescription* feature = FindFeature(name);
     if (feature == nullptr) {
       return absl::InvalidArgumentError(
-          absl::StrFormat("unknown feature \"%s\" (supported: %s)", name,
+          absl::StrFormat("unknown feature %s (supported: %s)", QuoteClientText(name),
                           absl::StrJoin(FeatureNames(), ", ")));
     }
     if (feature->requested(out)) {

@@ -60,7 +60,7 @@ TEST(ParseFeatureArgs, RefusesWhatLibvmafWouldIgnore) {
   const Case cases[] = {
       {{}, "no feature given"},
       {{"psnr"}, "unknown feature \"psnr\""},
-      {{""}, "unknown feature \"\""},
+      {{""}, "feature argument \"\" names no feature"},
       {{"float_ssim", "float_ssim=scale=2"}, "float_ssim is given more than once"},
       {{"ssim", "ssim"}, "ssim is given more than once"},
       {{"float_ssim=k1=0.02"}, "float_ssim has no option \"k1\""},
@@ -70,7 +70,7 @@ TEST(ParseFeatureArgs, RefusesWhatLibvmafWouldIgnore) {
       {{"float_ssim=scale"}, "\"scale\" is not of the form key=value"},
       {{"float_ssim=scale=2:"}, "is not of the form key=value"},
       {{"float_ssim=scale=2::enable_db=1"}, "is not of the form key=value"},
-      {{"float_ssim=scale=2:scale=3"}, "option scale is given more than once"},
+      {{"float_ssim=scale=2:scale=3"}, "option \"scale\" is given more than once"},
       {{"ssim=enable_db="}, "not of the form key=value"},
       {{"ssim=fast_sum=true:exact=true"}, "options fast_sum and exact set the same thing"},
       {{"ssim=exact=false:fast_sum=false"}, "give only fast_sum"},

@@ -6,18 +6,34 @@
 
 #include "absl/strings/str_format.h"
 #include "grpcpp/impl/codegen/proto_utils.h"
+#include "server/grpc_convert.h"
 #include "server/request_parsing.h"
 
 namespace ssimd {
 
 ClipReactor::ClipReactor(ServiceContext* ctx, grpc::CallbackServerContext* call)
-    : ctx_(ctx), pipeline_(ctx, this, "ScoreClip", call->peer()) {
+    : ctx_(ctx),
+      call_(call),
+      pipeline_(ctx, this, "ScoreClip", call->peer(), absl::FromChrono(call->deadline())) {
   pipeline_.Start();
 }
 
 void ClipReactor::OnReadDone(bool ok) {
   if (!ok) {
-    pipeline_.FetchedEnd();  // the client half-closed (or the call ended)
+    if (call_->IsCancelled()) {
+      pipeline_.FetchCancelled();
+    } else {
+      pipeline_.FetchedEnd();  // the client half-closed
+    }
+    return;
+  }
+  // gRPC's own limit is above --max_message_bytes (ADR 0066), so that a message just over it is
+  // refused here, with a status the log and the metrics record as the client sees it.
+  if (const size_t bytes = read_buffer_.Length();
+      bytes > static_cast<size_t>(ctx_->options.max_message_bytes)) {
+    read_buffer_.Clear();
+    pipeline_.FetchFailed(
+        MessageTooLarge("a ScoreClipRequest", bytes, ctx_->options.max_message_bytes));
     return;
   }
   absl::StatusOr<ReceivedClipMessage> message = ReadScoreClipRequest(read_buffer_);
@@ -45,11 +61,8 @@ void ClipReactor::OnReadDone(bool ok) {
 }
 
 void ClipReactor::HostWrite(const v1::ScoreClipResponse* response) {
-  write_buffer_.Clear();  // the previous write is done; the serializer needs an empty buffer
-  bool own_buffer = false;
-  if (!grpc::SerializationTraits<v1::ScoreClipResponse>::Serialize(*response, &write_buffer_,
-                                                                   &own_buffer)
-           .ok()) {
+  // The previous write is done, so its buffer can be reused.
+  if (!SerializeToBuffer(*response, &write_buffer_).ok()) {
     // Only memory exhaustion gets here: end the stream as if the write had failed.
     pipeline_.WriteDone(false);
     return;

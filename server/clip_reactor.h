@@ -31,11 +31,14 @@ class ClipReactor final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc:
   void HostWrite(const v1::ScoreClipResponse* response) override;
   void HostFinish(grpc::Status status) override { Finish(std::move(status)); }
   void HostDestroy() override { delete this; }
+  void HostCancel() override { call_->TryCancel(); }
+  bool HostFetchWaitsOnClient() const override { return true; }
 
   void OnConfig(const v1::ClipConfig& config);
   void OnFrame(uint64_t index, ReceivedPlanes planes);
 
   ServiceContext* const ctx_;
+  grpc::CallbackServerContext* const call_;
   grpc::ByteBuffer read_buffer_;
   grpc::ByteBuffer write_buffer_;  // one write at a time (the pipeline's rule)
   StreamPipeline pipeline_;

@@ -1,3 +1,4 @@
+#include "server/grpc_convert.h"
 #include "server/files_reactor.h"
 
 #include <unistd.h>
@@ -37,7 +38,10 @@ bool IsRaw(const std::string& path) { return InputKindForPath(path) == InputKind
 
 FilesReactor::FilesReactor(ServiceContext* ctx, grpc::CallbackServerContext* call,
                            const v1::ScoreFilesRequest& request)
-    : ctx_(ctx), request_(request), pipeline_(ctx, this, "ScoreFiles", call->peer()) {
+    : ctx_(ctx),
+      call_(call),
+      request_(request),
+      pipeline_(ctx, this, "ScoreFiles", call->peer(), absl::FromChrono(call->deadline())) {
   pipeline_.Start();
 }
 
@@ -167,6 +171,14 @@ void FilesReactor::ReadNext() {
   }
   pipeline_.FetchedFrame(pipeline_.frames_fetched(),
                          PlanesFromStrings(std::move(reference), std::move(distorted)));
+}
+
+void FilesReactor::HostWrite(const v1::ScoreClipResponse* response) {
+  if (!SerializeToBuffer(*response, &write_buffer_).ok()) {
+    pipeline_.WriteDone(false);  // only memory exhaustion gets here
+    return;
+  }
+  StartWrite(&write_buffer_);
 }
 
 }  // namespace ssimd

@@ -19,7 +19,7 @@
 
 namespace ssimd {
 
-class FilesReactor final : public grpc::ServerWriteReactor<v1::ScoreClipResponse>,
+class FilesReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>,
                            private StreamPipeline::Host {
  public:
   // Copies what it needs from `request`. Deletes itself when the RPC is over.
@@ -32,9 +32,11 @@ class FilesReactor final : public grpc::ServerWriteReactor<v1::ScoreClipResponse
 
  private:
   void HostFetch() override;
-  void HostWrite(const v1::ScoreClipResponse* response) override { StartWrite(response); }
+  void HostWrite(const v1::ScoreClipResponse* response) override;
   void HostFinish(grpc::Status status) override { Finish(std::move(status)); }
   void HostDestroy() override { delete this; }
+  void HostCancel() override { call_->TryCancel(); }
+  bool HostFetchWaitsOnClient() const override { return false; }
 
   // On the worker pool, never two at once (the pipeline fetches one thing at a time).
   void Open();
@@ -47,6 +49,8 @@ class FilesReactor final : public grpc::ServerWriteReactor<v1::ScoreClipResponse
   absl::Status SkipToStart();
 
   ServiceContext* const ctx_;
+  grpc::CallbackServerContext* const call_;
+  grpc::ByteBuffer write_buffer_;  // one write at a time (the pipeline's rule)
   const v1::ScoreFilesRequest request_;
   std::unique_ptr<VideoInput> reference_;
   std::unique_ptr<VideoInput> distorted_;

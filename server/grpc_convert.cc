@@ -1,10 +1,26 @@
 #include "server/grpc_convert.h"
 
+#include "base/client_text.h"
+#include "grpcpp/impl/codegen/proto_utils.h"
+
 namespace ssimd {
 
 grpc::Status ToGrpcStatus(const absl::Status& status) {
   if (status.ok()) return grpc::Status::OK;
-  return grpc::Status(static_cast<grpc::StatusCode>(status.code()), std::string(status.message()));
+  return grpc::Status(static_cast<grpc::StatusCode>(status.code()),
+                      CapStatusMessage(status.message()));
+}
+
+bool ParseRawMessage(const grpc::ByteBuffer& received, google::protobuf::Message* message) {
+  grpc::ByteBuffer copy(received);  // the reader consumes its buffer; this copies references only
+  return grpc::SerializationTraits<google::protobuf::Message>::Deserialize(&copy, message).ok();
+}
+
+grpc::Status SerializeToBuffer(const google::protobuf::Message& message, grpc::ByteBuffer* buffer) {
+  buffer->Clear();
+  bool own_buffer = false;
+  return grpc::SerializationTraits<google::protobuf::Message>::Serialize(message, buffer,
+                                                                          &own_buffer);
 }
 
 std::string StatusCodeName(grpc::StatusCode code) {

@@ -20,6 +20,13 @@ std::string StatusCodeName(grpc::StatusCode code);
 
 void FillFrameResult(uint64_t index, const ScoreResult& result, v1::FrameResult* out);
 
+// For raw methods: a received message parsed as `message`; false when it is not one.
+bool ParseRawMessage(const grpc::ByteBuffer& received, google::protobuf::Message* message);
+
+// `message` serialized into `buffer` (cleared first) for a raw method's write or response. Only
+// memory exhaustion fails, with RESOURCE_EXHAUSTED.
+grpc::Status SerializeToBuffer(const google::protobuf::Message& message, grpc::ByteBuffer* buffer);
+
 }  // namespace ssimd
 
 #endif  // SSIMD_SERVER_GRPC_CONVERT_H_

@@ -192,16 +192,28 @@ void LogStartup(std::string_view backend, const std::vector<GpuDeviceInfo>& devi
   LogEvent(spdlog::level::info, "ssimd started", fields);
 }
 
-StreamLog::StreamLog(std::string stream_id, LogFields labels)
-    : stream_id_(std::move(stream_id)), labels_(std::move(labels)) {}
+namespace {
+
+LogFields PrefixClientLabels(LogFields labels) {
+  for (auto& [key, value] : labels) key.insert(0, "label_");
+  return labels;
+}
+
+}  // namespace
+
+StreamLog::StreamLog(std::string stream_id, LogFields fields, LogFields client_labels)
+    : stream_id_(std::move(stream_id)),
+      fields_(std::move(fields)),
+      client_labels_(PrefixClientLabels(std::move(client_labels))) {}
 
 void StreamLog::Log(spdlog::level::level_enum level, std::string_view message,
                     const LogFields& extra) const {
   LogFields fields;
-  fields.reserve(1 + labels_.size() + extra.size());
+  fields.reserve(1 + fields_.size() + extra.size() + client_labels_.size());
   fields.emplace_back("stream", stream_id_);
-  fields.insert(fields.end(), labels_.begin(), labels_.end());
+  fields.insert(fields.end(), fields_.begin(), fields_.end());
   fields.insert(fields.end(), extra.begin(), extra.end());
+  fields.insert(fields.end(), client_labels_.begin(), client_labels_.end());
   LogEvent(level, message, fields);
 }
 

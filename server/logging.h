@@ -49,11 +49,15 @@ void LogEvent(spdlog::level::level_enum level, std::string_view message,
 void LogStartup(std::string_view backend, const std::vector<GpuDeviceInfo>& devices,
                 std::string_view cpu_reason, const LogFields& extra = {});
 
-// Logging for one stream: every line carries `stream` and the stream's labels. Thread-safe, since a
-// stream's frames finish on several threads.
+// Logging for one stream: every line carries `stream`, the stream's own fields (method, peer,
+// title, rung) and the client's free labels. Thread-safe, since a stream's frames finish on several
+// threads.
 class StreamLog {
  public:
-  StreamLog(std::string stream_id, LogFields labels);
+  // Client labels are logged as `label_<key>`, after every field of the server's own: a label named
+  // `status` or `error` can never stand in for the server's (keys are otherwise deduplicated
+  // first-wins).
+  StreamLog(std::string stream_id, LogFields fields, LogFields client_labels = {});
 
   void Info(std::string_view message, const LogFields& extra = {}) const;
   void Warn(std::string_view message, const LogFields& extra = {}) const;
@@ -75,7 +79,8 @@ class StreamLog {
            const LogFields& extra) const;
 
   const std::string stream_id_;
-  const LogFields labels_;
+  const LogFields fields_;
+  const LogFields client_labels_;
   mutable absl::Mutex mu_;
   std::map<std::string, int64_t> fallbacks_ ABSL_GUARDED_BY(mu_);
 };

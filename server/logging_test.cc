@@ -84,6 +84,20 @@ TEST_F(LoggingTest, StreamLinesCarryStreamIdAndLabels) {
               HasSubstr("config accepted stream=s-3 title=tears_of_steel rung=720p width=1280"));
 }
 
+TEST_F(LoggingTest, ClientLabelsNeverReplaceTheServersFields) {
+  Configure(LogFormat::kJson);
+  StreamLog stream("s-5", {{"method", "ScoreClip"}},
+                   {{"status", "OK"}, {"frames", "999"}, {"error", "none"}, {"stream", "x"}});
+  stream.Finished("INVALID_ARGUMENT", {{"frames", "3"}, {"error", "frame 3: bad"}});
+  const auto lines = Lines();
+  ASSERT_THAT(lines, SizeIs(1));
+  EXPECT_THAT(lines[0], HasSubstr(R"("stream":"s-5","method":"ScoreClip",)"
+                                  R"("status":"INVALID_ARGUMENT","frames":"3",)"
+                                  R"("error":"frame 3: bad","label_status":"OK",)"
+                                  R"("label_frames":"999","label_error":"none",)"
+                                  R"("label_stream":"x"})"));
+}
+
 TEST_F(LoggingTest, EachFallbackCategoryIsLoggedOncePerStream) {
   Configure(LogFormat::kText);
   StreamLog stream("s-9", {{"title", "t"}});

@@ -6,12 +6,15 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
 #include "base/status_macros.h"
+#include "server/logging.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "prometheus/counter.h"
 #include "prometheus/exposer.h"
 #include "prometheus/family.h"
@@ -24,6 +27,10 @@
 
 namespace ssimd {
 namespace {
+
+// The metrics endpoint's worker threads and how long one waits for a request to arrive.
+constexpr int kMetricsHttpThreads = 64;
+constexpr absl::Duration kMetricsRequestTimeout = absl::Seconds(2);
 
 using prometheus::Counter;
 using prometheus::Family;
@@ -110,6 +117,7 @@ struct ServiceMetrics::Impl {
   Family<Gauge>& device_memory;
   Family<Counter>& device_frames;
   Family<Counter>& device_ordered_sums;
+  Family<Counter>& device_exact_sum_fallbacks;
   Family<Histogram>& score;
   Family<Histogram>& score_db;
   Family<Gauge>& title_score;
@@ -163,6 +171,10 @@ ServiceMetrics::Impl::Impl(const MetricsOptions& options)
                                 "ssimd_device_ordered_sums_total",
                                 "Frames whose mean a GPU left to the host to sum in libvmaf's "
                                 "order (to stay bit-exact), by device and feature.")),
+      device_exact_sum_fallbacks(
+          Build(prometheus::BuildCounter(), *registry, "ssimd_device_exact_sum_fallbacks_total",
+                "Frames whose exact ssim sum a GPU could not finish itself and left to the "
+                "host's serial sum, by device and reason (too_many_runs, serial_budget).")),
       score(Build(prometheus::BuildHistogram(), *registry, "ssimd_frame_score",
                   "Per-frame scores (SSIM, unitless) by metric name.")),
       score_db(Build(prometheus::BuildHistogram(), *registry, "ssimd_frame_score_decibels",
@@ -229,7 +241,16 @@ absl::Status ServiceMetrics::StartHttp(const std::string& address) {
     return absl::FailedPreconditionError("metrics are already served over HTTP");
   }
   try {
-    auto exposer = std::make_unique<prometheus::Exposer>(address, /*num_threads=*/2);
+    // civetweb gives each connection a worker thread until its request has arrived, and waits
+    // 30 s for one by default: two idle connections used to starve the scrapes of a 2-thread
+    // server. Enough threads for many idle or slow peers at once, and a short wait for a request,
+    // keep /metrics answering (tests/hardening).
+    auto exposer = std::make_unique<prometheus::Exposer>(std::vector<std::string>{
+        "listening_ports", address,
+        "num_threads", absl::StrCat(kMetricsHttpThreads),
+        "request_timeout_ms", absl::StrCat(absl::ToInt64Milliseconds(kMetricsRequestTimeout)),
+        "keep_alive_timeout_ms", "500",
+        "enable_keep_alive", "yes"});
     exposer->RegisterCollectable(impl_->registry);
     impl_->exposer = std::move(exposer);
   } catch (const std::exception& e) {
@@ -302,6 +323,20 @@ void ServiceMetrics::UpdateDevices(const std::vector<DeviceStats>& devices) {
       if (increment > 0) {
         impl_->device_ordered_sums.Add({{"device", index}, {"feature", feature}})
             .Increment(static_cast<double>(increment));
+      }
+    }
+    const std::pair<const char*, int64_t> exact_fallbacks[] = {
+        {"too_many_runs", device.ssim_exact_fallbacks_too_many_runs},
+        {"serial_budget", device.ssim_exact_fallbacks_serial_budget}};
+    for (const auto& [reason, count] : exact_fallbacks) {
+      int64_t& seen = impl_->ordered_sums_seen[{device.index, absl::StrCat("exact:", reason)}];
+      const int64_t increment = count >= seen ? count - seen : count;
+      seen = count;
+      if (increment > 0) {
+        impl_->device_exact_sum_fallbacks.Add({{"device", index}, {"reason", reason}})
+            .Increment(static_cast<double>(increment));
+        LogEvent(spdlog::level::warn, "ssim exact frame sum fell back to the host's serial sum",
+                 {{"device", index}, {"reason", reason}, {"frames", std::to_string(increment)}});
       }
     }
   }

@@ -324,6 +324,24 @@ TEST(ServiceMetricsTest, DeviceOrderedSumsBecomeCounterIncrements) {
             6);
 }
 
+TEST(ServiceMetricsTest, ExactSumFallbacksAreCountedByReason) {
+  ServiceMetrics metrics;
+  DeviceStats device;
+  device.index = 1;
+  device.ssim_exact_fallbacks_serial_budget = 2;
+  metrics.UpdateDevices({device});
+  device.ssim_exact_fallbacks_serial_budget = 3;
+  device.ssim_exact_fallbacks_too_many_runs = 1;
+  metrics.UpdateDevices({device});
+  const Exposition e = Parse(metrics.Serialize());
+  EXPECT_EQ(e.Value("ssimd_device_exact_sum_fallbacks_total",
+                    {{"device", "1"}, {"reason", "serial_budget"}}),
+            3);
+  EXPECT_EQ(e.Value("ssimd_device_exact_sum_fallbacks_total",
+                    {{"device", "1"}, {"reason", "too_many_runs"}}),
+            1);
+}
+
 std::set<std::string> TitlesIn(const Exposition& e) {
   std::set<std::string> titles;
   for (const Sample& s : e.Find("ssimd_title_score")) titles.insert(s.labels.at("title"));

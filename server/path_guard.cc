@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "base/client_text.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -70,10 +71,10 @@ absl::StatusOr<int> PathGuard::OpenForRead(absl::string_view path, absl::string_
   if (!resolved.ok()) {
     if (absl::IsNotFound(resolved.status())) {
       return absl::NotFoundError(
-          absl::StrCat(field, ": no file ", path, " under the server's files root"));
+          absl::StrCat(field, ": no file ", QuoteClientText(path), " under the server's files root"));
     }
     return absl::InvalidArgumentError(
-        absl::StrCat(field, ": cannot resolve ", path, ": ", resolved.status().message()));
+        absl::StrCat(field, ": cannot resolve ", QuoteClientText(path), ": ", resolved.status().message()));
   }
   if (!Inside(*resolved)) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -87,10 +88,10 @@ absl::StatusOr<int> PathGuard::OpenForRead(absl::string_view path, absl::string_
     const int err = errno;
     if (err == ENOENT) {
       return absl::NotFoundError(
-          absl::StrCat(field, ": no file ", path, " under the server's files root"));
+          absl::StrCat(field, ": no file ", QuoteClientText(path), " under the server's files root"));
     }
     return absl::InvalidArgumentError(
-        absl::StrCat(field, ": cannot open ", path, ": ", std::strerror(err)));
+        absl::StrCat(field, ": cannot open ", QuoteClientText(path), ": ", std::strerror(err)));
   }
   struct stat st;
   char link[PATH_MAX + 1];
@@ -100,7 +101,7 @@ absl::StatusOr<int> PathGuard::OpenForRead(absl::string_view path, absl::string_
       !Inside(std::string(link, static_cast<size_t>(n)))) {
     ::close(fd);
     return absl::InvalidArgumentError(
-        absl::StrCat(field, ": ", path, " is not a regular file inside the server's files root"));
+        absl::StrCat(field, ": ", QuoteClientText(path), " is not a regular file inside the server's files root"));
   }
   // Regular files ignore O_NONBLOCK; it only kept a FIFO from blocking the open above.
   return fd;

@@ -69,7 +69,7 @@ TEST_F(PathGuardTest, RefusesEscapes) {
       {"escape.yuv", absl::StatusCode::kInvalidArgument, "through a symbolic link"},
       {"up/secret.yuv", absl::StatusCode::kInvalidArgument, "through a symbolic link"},
       {"clips", absl::StatusCode::kInvalidArgument, "not a regular file"},
-      {"missing.yuv", absl::StatusCode::kNotFound, "no file missing.yuv"},
+      {"missing.yuv", absl::StatusCode::kNotFound, "no file \"missing.yuv\""},
       {std::string("a\0b", 3), absl::StatusCode::kInvalidArgument, "NUL"},
   };
   for (const Case& c : cases) {

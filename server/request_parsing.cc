@@ -1,5 +1,7 @@
 #include "server/request_parsing.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <optional>
 
@@ -11,6 +13,14 @@
 
 namespace ssimd {
 namespace {
+
+// `value` as the shortest decimal that reads back as the same double (100.0001 stays 100.0001, where
+// %g would print 100), so a message shows what the client sent.
+std::string ShortestDecimal(double value) {
+  char buffer[32];
+  const std::to_chars_result end = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  return std::string(buffer, end.ptr);
+}
 
 // Labels end up in logs and metrics; bounds keep one request from flooding either.
 constexpr size_t kMaxLabels = 32;
@@ -197,7 +207,7 @@ absl::StatusOr<ClipSettings> ParseClipOptions(const v1::ClipConfig& config,
     const double p = config.percentiles(i);
     if (!(p >= 0.0 && p <= 100.0)) {
       return Invalid(absl::StrFormat("%s.percentiles[%d]", field, i),
-                     absl::StrFormat("expected 0 to 100, got %g", p));
+                     absl::StrCat("expected 0 to 100, got ", ShortestDecimal(p)));
     }
     out.percentiles.push_back(p);
   }
@@ -228,6 +238,18 @@ absl::Status CheckPlaneSize(const Geometry& geometry, size_t bytes, absl::string
                             BytesPerSample(geometry.bit_depth),
                             BytesPerSample(geometry.bit_depth) == 1 ? "" : "s little-endian",
                             bytes));
+}
+
+absl::Status MessageTooLarge(absl::string_view message, size_t bytes, int64_t max_message_bytes) {
+  return absl::ResourceExhaustedError(absl::StrFormat(
+      "%s of %d bytes is larger than this server's --max_message_bytes=%d; send smaller frames, "
+      "or ask the operator to raise the limit",
+      message, bytes, max_message_bytes));
+}
+
+int TransportReceiveLimit(int64_t max_message_bytes) {
+  constexpr int64_t kGrpcMax = (int64_t{1} << 31) - 1;
+  return static_cast<int>(std::min(kGrpcMax, 2 * max_message_bytes));
 }
 
 }  // namespace ssimd

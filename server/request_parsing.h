@@ -46,6 +46,15 @@ absl::StatusOr<ClipSettings> ParseClipOptions(const v1::ClipConfig& config,
 absl::Status CheckFitsMessage(const Geometry& geometry, int64_t max_message_bytes,
                               absl::string_view field);
 
+// RESOURCE_EXHAUSTED for a request message of `bytes` above --max_message_bytes.
+absl::Status MessageTooLarge(absl::string_view message, size_t bytes, int64_t max_message_bytes);
+
+// The receive limit handed to gRPC: twice --max_message_bytes (at most gRPC's 2 GiB). gRPC cancels
+// a call whose message is above its limit without telling the server why; between the two limits
+// the service refuses the message itself (MessageTooLarge), so the client, the log and the metrics
+// see one status. See ADR 0067.
+int TransportReceiveLimit(int64_t max_message_bytes);
+
 // INVALID_ARGUMENT unless `bytes` holds exactly one luma plane of `geometry`.
 absl::Status CheckPlaneSize(const Geometry& geometry, size_t bytes, absl::string_view field);
 

@@ -1,5 +1,6 @@
 #include "server/scoring_service.h"
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +28,12 @@ class Rejected final : public Reactor {
   explicit Rejected(grpc::Status status) { this->Finish(std::move(status)); }
   void OnDone() override { delete this; }
 };
+
+grpc::Status Unparseable(const char* message) {
+  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                      absl::StrCat("the request is not a valid ssimd.v1.", message,
+                                   " (protobuf encoding); check the client's generated code"));
+}
 
 }  // namespace
 
@@ -72,12 +79,21 @@ grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* ScoringServiceImpl:
   return new ClipReactor(ctx_, call);
 }
 
-grpc::ServerWriteReactor<v1::ScoreClipResponse>* ScoringServiceImpl::ScoreFiles(
-    grpc::CallbackServerContext* call, const v1::ScoreFilesRequest* request) {
-  if (std::optional<grpc::Status> refused = RefuseStream("ScoreFiles")) {
-    return new Rejected<grpc::ServerWriteReactor<v1::ScoreClipResponse>>(*std::move(refused));
+grpc::ServerWriteReactor<grpc::ByteBuffer>* ScoringServiceImpl::ScoreFiles(
+    grpc::CallbackServerContext* call, const grpc::ByteBuffer* request) {
+  v1::ScoreFilesRequest parsed;
+  if (!ParseRawMessage(*request, &parsed)) {
+    const grpc::Status status = Unparseable("ScoreFilesRequest");
+    ctx_->metrics->RecordRpc("ScoreFiles", StatusCodeName(status.error_code()));
+    LogEvent(spdlog::level::info, "request refused",
+             {{"method", "ScoreFiles"}, {"status", StatusCodeName(status.error_code())},
+              {"error", status.error_message()}});
+    return new Rejected<grpc::ServerWriteReactor<grpc::ByteBuffer>>(status);
   }
-  return new FilesReactor(ctx_, call, *request);
+  if (std::optional<grpc::Status> refused = RefuseStream("ScoreFiles")) {
+    return new Rejected<grpc::ServerWriteReactor<grpc::ByteBuffer>>(*std::move(refused));
+  }
+  return new FilesReactor(ctx_, call, parsed);
 }
 
 grpc::ServerWriteReactor<v1::ScoreLadderResponse>* ScoringServiceImpl::ScoreLadder(
@@ -150,6 +166,14 @@ grpc::ServerUnaryReactor* ScoringServiceImpl::ScorePair(grpc::CallbackServerCont
                                              ctx_->options.max_pending_pairs)));
     return reactor;
   }
+  if (const size_t bytes = request->Length();
+      bytes > static_cast<size_t>(ctx_->options.max_message_bytes)) {
+    ctx_->pending_pairs.fetch_sub(1);
+    FinishUnary(reactor, "ScorePair",
+                ToGrpcStatus(MessageTooLarge("the ScorePairRequest", bytes,
+                                             ctx_->options.max_message_bytes)));
+    return reactor;
+  }
   absl::StatusOr<ReceivedPairMessage> message = ReadScorePairRequest(*request);
   ClipSettings settings;
   absl::Status status = message.status();
@@ -176,7 +200,11 @@ void ScoringServiceImpl::ScorePairOnWorker(grpc::CallbackServerContext* call,
   const absl::Duration pool_wait = absl::Now() - submitted;
   grpc::Status status;
   if (call->IsCancelled()) {
-    status = grpc::Status(grpc::StatusCode::CANCELLED, "cancelled before it was scored");
+    // As in StreamPipeline::DeadlinePassed: the client's timer may fire a little earlier.
+    status = std::chrono::system_clock::now() + std::chrono::milliseconds(100) >= call->deadline()
+                 ? grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED,
+                                "the client's deadline passed before the pair was scored")
+                 : grpc::Status(grpc::StatusCode::CANCELLED, "cancelled before it was scored");
   } else {
     absl::StatusOr<ScoreResult> result = ctx_->dispatcher->ScorePieces(
         settings.geometry, settings.features, {&message.planes.reference, &message.planes.distorted},
@@ -186,9 +214,7 @@ void ScoringServiceImpl::ScorePairOnWorker(grpc::CallbackServerContext* call,
       ctx_->metrics->RecordFrame(settings.features, *result);
       v1::ScorePairResponse out;
       FillFrameResult(0, *result, out.mutable_result());
-      bool own_buffer = false;
-      status = grpc::SerializationTraits<v1::ScorePairResponse>::Serialize(out, response,
-                                                                            &own_buffer);
+      status = SerializeToBuffer(out, response);
     } else {
       status = ToGrpcStatus(result.status());
     }
@@ -197,16 +223,22 @@ void ScoringServiceImpl::ScorePairOnWorker(grpc::CallbackServerContext* call,
   FinishUnary(reactor, "ScorePair", status);
 }
 
-grpc::ServerUnaryReactor* ScoringServiceImpl::GetCapabilities(
-    grpc::CallbackServerContext* call, const v1::GetCapabilitiesRequest* /*request*/,
-    v1::Capabilities* response) {
+grpc::ServerUnaryReactor* ScoringServiceImpl::GetCapabilities(grpc::CallbackServerContext* call,
+                                                              const grpc::ByteBuffer* request,
+                                                              grpc::ByteBuffer* response) {
   grpc::ServerUnaryReactor* reactor = call->DefaultReactor();
+  v1::GetCapabilitiesRequest parsed;
+  if (!ParseRawMessage(*request, &parsed)) {
+    FinishUnary(reactor, "GetCapabilities", Unparseable("GetCapabilitiesRequest"));
+    return reactor;
+  }
   if (ctx_->draining.load()) {
     FinishUnary(reactor, "GetCapabilities", ShuttingDown());
     return reactor;
   }
-  FillCapabilities(*ctx_, response);
-  FinishUnary(reactor, "GetCapabilities", grpc::Status::OK);
+  v1::Capabilities capabilities;
+  FillCapabilities(*ctx_, &capabilities);
+  FinishUnary(reactor, "GetCapabilities", SerializeToBuffer(capabilities, response));
   return reactor;
 }
 

@@ -15,12 +15,15 @@
 namespace ssimd {
 
 // ScoreClip and ScorePair are raw methods: their requests are read from the received bytes by
-// wire_request.h, so that frame planes are not copied on the way in.
+// wire_request.h, so that frame planes are not copied on the way in. ScoreFiles and
+// GetCapabilities are raw too, for another reason: gRPC answers a typed method whose request does
+// not parse with UNIMPLEMENTED and an empty message, as if the method did not exist, and never
+// tells the service; read here, such a request gets INVALID_ARGUMENT and is counted.
 using ScoringServiceBase = v1::ScoringService::WithRawCallbackMethod_ScoreClip<
     v1::ScoringService::WithRawCallbackMethod_ScorePair<
-        v1::ScoringService::WithCallbackMethod_ScoreFiles<
+        v1::ScoringService::WithRawCallbackMethod_ScoreFiles<
             v1::ScoringService::WithCallbackMethod_ScoreLadder<
-                v1::ScoringService::WithCallbackMethod_GetCapabilities<
+                v1::ScoringService::WithRawCallbackMethod_GetCapabilities<
                     v1::ScoringService::Service>>>>>;
 
 class ScoringServiceImpl final : public ScoringServiceBase {
@@ -36,13 +39,15 @@ class ScoringServiceImpl final : public ScoringServiceBase {
   grpc::ServerUnaryReactor* ScorePair(grpc::CallbackServerContext* call,
                                       const grpc::ByteBuffer* request,
                                       grpc::ByteBuffer* response) override;
-  grpc::ServerWriteReactor<v1::ScoreClipResponse>* ScoreFiles(
-      grpc::CallbackServerContext* call, const v1::ScoreFilesRequest* request) override;
+  // ssimd.v1.ScoreFilesRequest in, ssimd.v1.ScoreClipResponse out.
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* ScoreFiles(grpc::CallbackServerContext* call,
+                                                         const grpc::ByteBuffer* request) override;
   grpc::ServerWriteReactor<v1::ScoreLadderResponse>* ScoreLadder(
       grpc::CallbackServerContext* call, const v1::ScoreLadderRequest* request) override;
+  // ssimd.v1.GetCapabilitiesRequest in, ssimd.v1.Capabilities out.
   grpc::ServerUnaryReactor* GetCapabilities(grpc::CallbackServerContext* call,
-                                            const v1::GetCapabilitiesRequest* request,
-                                            v1::Capabilities* response) override;
+                                            const grpc::ByteBuffer* request,
+                                            grpc::ByteBuffer* response) override;
 
  private:
   // Takes a stream slot, or says why not (RESOURCE_EXHAUSTED when all are taken, UNAVAILABLE

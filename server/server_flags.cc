@@ -41,6 +41,9 @@ ABSL_FLAG(std::string, files_root, "",
 ABSL_FLAG(std::vector<std::string>, default_percentiles,
           std::vector<std::string>({"1", "5", "50", "95", "99"}),
           "Percentiles (0-100) of each metric in a clip summary when the request names none.");
+ABSL_FLAG(absl::Duration, stream_idle_timeout, absl::Minutes(1),
+          "End a ScoreClip/ScoreFiles stream with DEADLINE_EXCEEDED when its client sends no "
+          "message and takes no result for this long (frees its slot); 0 turns it off.");
 ABSL_FLAG(absl::Duration, grace_period, absl::Seconds(30),
           "On SIGTERM/SIGINT: how long running streams may take to finish before they are "
           "cancelled.");
@@ -108,6 +111,10 @@ absl::StatusOr<ServerFlags> ServerFlagsFromCommandLine() {
   service.max_pending_pairs = absl::GetFlag(FLAGS_max_pending_pairs);
   service.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   service.files_root = absl::GetFlag(FLAGS_files_root);
+  service.stream_idle_timeout = absl::GetFlag(FLAGS_stream_idle_timeout);
+  if (service.stream_idle_timeout < absl::ZeroDuration()) {
+    return BadFlag("stream_idle_timeout", "must not be negative (0 turns it off)");
+  }
   service.default_percentiles.clear();
   for (const std::string& text : absl::GetFlag(FLAGS_default_percentiles)) {
     double p = 0;

@@ -14,6 +14,7 @@
 #include "grpcpp/impl/server_builder_option.h"
 #include "grpcpp/security/server_credentials.h"
 #include "server/logging.h"
+#include "server/request_parsing.h"
 
 namespace ssimd {
 namespace {
@@ -122,6 +123,7 @@ absl::StatusOr<std::unique_ptr<ServerRunner>> ServerRunner::Start(const ServerOp
     }
     runner->files_ = std::make_unique<PathGuard>(*std::move(guard));
   }
+  runner->streams_ = std::make_unique<StreamRegistry>();
   runner->pool_ = std::make_unique<WorkerPool>(options.workers);
   runner->ctx_ = std::make_unique<ServiceContext>();
   ServiceContext& ctx = *runner->ctx_;
@@ -131,6 +133,7 @@ absl::StatusOr<std::unique_ptr<ServerRunner>> ServerRunner::Start(const ServerOp
   ctx.pool = runner->pool_.get();
   ctx.metrics = metrics;
   ctx.files = runner->files_.get();
+  ctx.streams = runner->streams_.get();
   ctx.options = so;
   runner->service_ = std::make_unique<ScoringServiceImpl>(runner->ctx_.get());
 
@@ -143,10 +146,14 @@ absl::StatusOr<std::unique_ptr<ServerRunner>> ServerRunner::Start(const ServerOp
 
   grpc::ServerBuilder builder;
   builder.AddListeningPort(options.address, *credentials, &runner->port_);
-  builder.SetMaxReceiveMessageSize(static_cast<int>(so.max_message_bytes));
+  builder.SetMaxReceiveMessageSize(TransportReceiveLimit(so.max_message_bytes));
   // gRPC sets SO_REUSEPORT by default: a second server on a busy port would start and silently
   // take half the connections instead of failing.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  // Compressed requests are refused (UNIMPLEMENTED) before any message is read: gRPC inflates a
+  // compressed message whole before checking its size, so 1 MB of gzip could cost 1 GB of memory,
+  // and video planes hardly compress anyway. Bit 0 is "identity". See ADR 0067.
+  builder.AddChannelArgument(GRPC_COMPRESSION_CHANNEL_ENABLED_ALGORITHMS_BITSET, 1);
   if (options.max_connection_age > absl::ZeroDuration()) {
     builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_MS,
                                ClampedMilliseconds(options.max_connection_age));
@@ -161,6 +168,9 @@ absl::StatusOr<std::unique_ptr<ServerRunner>> ServerRunner::Start(const ServerOp
         "cannot listen on ", options.address,
         " (address in use, or not a local address?); choose another with --address"));
   }
+  runner->streams_->StartWatchdog(so.stream_idle_timeout,
+                                  std::clamp(so.stream_idle_timeout / 4, absl::Milliseconds(50),
+                                             absl::Seconds(1)));
   runner->UpdateHealth();
   runner->health_thread_ = std::thread([r = runner.get()] { r->PollHealth(); });
   return runner;
@@ -228,6 +238,17 @@ void ServerRunner::Shutdown(absl::Duration grace) {
     LogEvent(spdlog::level::warn, "shutting down: grace period over, cancelling what is left",
              {{"active_streams", absl::StrCat(streams_left)},
               {"pending_pairs", absl::StrCat(pairs_left)}});
+    // Ended here rather than by gRPC's own shutdown, so that each client, the log and the metrics
+    // get the same status and a reason.
+    streams_->ForEach([](RegisteredStream& stream) {
+      stream.Abort(absl::UnavailableError(
+          "the server shut down: its grace period (--grace_period) ended before this stream "
+          "finished; retry on another replica"));
+    });
+    const absl::Time abort_deadline = absl::Now() + absl::Seconds(2);
+    while (absl::Now() < abort_deadline && ctx_->active_streams.load() > 0) {
+      absl::SleepFor(absl::Milliseconds(5));
+    }
   } else {
     LogEvent(spdlog::level::info, "shutting down: every accepted request finished");
   }
@@ -236,6 +257,7 @@ void ServerRunner::Shutdown(absl::Duration grace) {
   // the idle connections at once instead of waiting for their clients to hang up.
   server_->Shutdown(std::chrono::system_clock::now());
   server_->Wait();
+  streams_->StopWatchdog();
   // Frames still queued belong to finished streams; they end quickly and free their streams.
   pool_.reset();
 }

@@ -84,6 +84,7 @@ class ServerRunner {
 
   Backends backends_;
   std::unique_ptr<PathGuard> files_;
+  std::unique_ptr<StreamRegistry> streams_;
   std::unique_ptr<WorkerPool> pool_;
   std::unique_ptr<ServiceContext> ctx_;
   std::unique_ptr<ScoringServiceImpl> service_;

@@ -12,6 +12,7 @@
 #include "server/metrics.h"
 #include "server/path_guard.h"
 #include "server/service_options.h"
+#include "server/stream_registry.h"
 #include "server/worker_pool.h"
 
 namespace ssimd {
@@ -23,6 +24,7 @@ struct ServiceContext {
   WorkerPool* pool = nullptr;
   ServiceMetrics* metrics = nullptr;
   const PathGuard* files = nullptr;  // null: ScoreFiles is disabled
+  StreamRegistry* streams = nullptr;  // the open streams (idle watchdog, shutdown)
   ServiceOptions options;
 
   // Set when the server starts to shut down: new RPCs are refused with UNAVAILABLE.

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/time/time.h"
 #include "engine/dispatcher.h"
 
 namespace ssimd {
@@ -23,6 +24,9 @@ struct ServiceOptions {
   int max_pending_pairs = 64;
   // Largest request message accepted (gRPC refuses larger ones with RESOURCE_EXHAUSTED).
   int64_t max_message_bytes = kDefaultMaxMessageBytes;
+  // A stream whose client neither sends a message nor takes a result for this long is ended with
+  // DEADLINE_EXCEEDED, freeing its slot. Zero: never.
+  absl::Duration stream_idle_timeout = absl::Minutes(1);
   // Directory ScoreFiles may read from; empty disables ScoreFiles.
   std::string files_root;
   // The server's policy: kAuto serves requests as they ask; kGpu turns kAuto requests into

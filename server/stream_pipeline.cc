@@ -1,5 +1,6 @@
 #include "server/stream_pipeline.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -33,18 +34,24 @@ const char* BackendName(BackendPreference p) {
 }  // namespace
 
 StreamPipeline::StreamPipeline(ServiceContext* ctx, Host* host, absl::string_view method,
-                               std::string peer)
+                               std::string peer, absl::Time deadline)
     : ctx_(ctx),
       host_(host),
       method_(method),
       stream_id_(absl::StrCat(ctx->next_stream_id.fetch_add(1))),
-      peer_(std::move(peer)) {
+      peer_(std::move(peer)),
+      deadline_(deadline) {
   ctx_->metrics->StreamStarted();
-  absl::MutexLock lock(&mu_);
-  started_ = absl::Now();
+  {
+    absl::MutexLock lock(&mu_);
+    started_ = absl::Now();
+  }
+  if (ctx_->streams != nullptr) ctx_->streams->Add(this);
 }
 
-StreamPipeline::~StreamPipeline() = default;
+StreamPipeline::~StreamPipeline() {
+  if (ctx_->streams != nullptr) ctx_->streams->Remove(this);
+}
 
 void StreamPipeline::Start() {
   Actions actions;
@@ -76,8 +83,8 @@ void StreamPipeline::FetchedConfig(ClipSettings settings) {
     LogFields labels = {{"method", method_}, {"peer", peer_}};
     if (!settings_.title_id.empty()) labels.emplace_back("title", settings_.title_id);
     if (!settings_.rung.empty()) labels.emplace_back("rung", settings_.rung);
-    for (const auto& [key, value] : settings_.labels) labels.emplace_back(key, value);
-    log_ = std::make_unique<StreamLog>(stream_id_, std::move(labels));
+    LogFields client_labels(settings_.labels.begin(), settings_.labels.end());
+    log_ = std::make_unique<StreamLog>(stream_id_, std::move(labels), std::move(client_labels));
     const Geometry& g = settings_.geometry;
     log_->Info("stream started",
                {{"geometry", absl::StrFormat("%dx%d", g.width, g.height)},
@@ -134,6 +141,32 @@ void StreamPipeline::FetchedEnd() {
   Execute(std::move(actions));
 }
 
+void StreamPipeline::FetchCancelled() {
+  Actions actions;
+  {
+    absl::MutexLock lock(&mu_);
+    fetching_ = false;
+    input_done_ = true;
+    FailLocked(CancellationLocked());
+    actions = Plan();
+  }
+  Execute(std::move(actions));
+}
+
+absl::Status StreamPipeline::CancellationLocked() const {
+  // gRPC cancels a call whose deadline passed, and the client then sees DEADLINE_EXCEEDED: so
+  // should the log and the metrics. Any other cancel comes from the client, or from gRPC itself
+  // refusing a message (see ADR 0067); the server is not told which.
+  if (DeadlinePassed()) {
+    return absl::DeadlineExceededError(absl::StrFormat(
+        "the client's deadline passed after %d frames were answered", next_write_));
+  }
+  return absl::CancelledError(absl::StrFormat(
+      "the call was cancelled after %d frames were answered: by the client, or by gRPC for a "
+      "message above its transport limit or compressed (compression is refused)",
+      next_write_));
+}
+
 void StreamPipeline::FetchFailed(const absl::Status& status) {
   Actions actions;
   {
@@ -153,8 +186,10 @@ void StreamPipeline::WriteDone(bool ok) {
     write_in_progress_ = false;
     current_write_.reset();
     if (!ok) {
-      // The client went away (cancelled, or the connection broke); nothing more can be sent.
-      FailLocked(absl::CancelledError("the client stopped receiving results"));
+      // The client went away (cancelled, its deadline passed, or the connection broke).
+      FailLocked(DeadlinePassed()
+                     ? CancellationLocked()
+                     : absl::CancelledError("the client stopped receiving results"));
     }
     actions = Plan();
   }
@@ -165,6 +200,7 @@ void StreamPipeline::Cancelled() {
   Actions actions;
   {
     absl::MutexLock lock(&mu_);
+    if (!finish_called_) FailLocked(CancellationLocked());
     cancelled_ = true;
     stopping_.store(true, std::memory_order_release);
     actions = Plan();
@@ -195,6 +231,69 @@ void StreamPipeline::ReleaseTask() {
     actions = Plan();
   }
   Execute(std::move(actions));
+}
+
+bool StreamPipeline::DeadlinePassed() const {
+  // The client's own timer may fire, and cancel, a little before the server's copy of the deadline
+  // (which counts from the call's arrival): a cancel that close to it is the deadline's.
+  constexpr absl::Duration kClientTimerLead = absl::Milliseconds(100);
+  return absl::Now() >= deadline_ - kClientTimerLead;
+}
+
+bool StreamPipeline::TryHold() {
+  absl::MutexLock lock(&mu_);
+  if (finish_called_ || destroyed_) return false;
+  ++tasks_;
+  return true;
+}
+
+absl::Duration StreamPipeline::WaitingOnClient(absl::Time now) const {
+  absl::MutexLock lock(&mu_);
+  if (finish_called_) return absl::ZeroDuration();
+  absl::Duration waited = absl::ZeroDuration();
+  if (fetching_ && host_->HostFetchWaitsOnClient()) waited = now - fetch_started_;
+  if (write_in_progress_) waited = std::max(waited, now - write_started_);
+  return waited;
+}
+
+void StreamPipeline::Abort(const absl::Status& status) {
+  Actions actions;
+  bool cancel_host = false;
+  {
+    absl::MutexLock lock(&mu_);
+    if (finish_called_ || cancelled_) return;
+    FailLocked(status);
+    // A write the client never takes would keep Finish waiting forever: cancel the call, which
+    // ends the write (the client, not reading, sees CANCELLED; the log keeps `status`).
+    if (write_in_progress_ && !host_cancel_requested_) {
+      host_cancel_requested_ = true;
+      cancel_host = true;
+    }
+    actions = Plan();
+  }
+  if (cancel_host) host_->HostCancel();
+  Execute(std::move(actions));
+}
+
+void StreamPipeline::AbortIdle(absl::Duration waited, absl::Duration timeout) {
+  std::string awaited;
+  {
+    absl::MutexLock lock(&mu_);
+    const bool fetch_waits = fetching_ && host_->HostFetchWaitsOnClient();
+    if (write_in_progress_ && (!fetch_waits || write_started_ <= fetch_started_)) {
+      awaited = summary_sent_ ? std::string("for the client to take the clip summary")
+                              : absl::StrFormat("for the client to take the result of frame %d",
+                                                next_write_ - 1);
+    } else if (!configured_) {
+      awaited = "for the config (the stream's first message)";
+    } else {
+      awaited = absl::StrFormat("for frame %d", frames_fetched_);
+    }
+  }
+  Abort(absl::DeadlineExceededError(
+      absl::StrFormat("the stream was idle for %s, waiting %s (--stream_idle_timeout=%s)",
+                      absl::FormatDuration(absl::Trunc(waited, absl::Seconds(1))), awaited,
+                      absl::FormatDuration(timeout))));
 }
 
 void StreamPipeline::FetchFailedAfterPending(const absl::Status& status) {
@@ -278,6 +377,7 @@ StreamPipeline::Actions StreamPipeline::Plan() {
           --in_flight_;
           ctx_->metrics->FramesInFlightChanged(-1);
           write_in_progress_ = true;
+          write_started_ = absl::Now();
           a.write = current_write_.get();
         } else if (input_done_ && in_flight_ == 0 && deferred_failure_.has_value()) {
           // Every frame before the failure is written: now fail, as FetchFailed would have.
@@ -288,6 +388,7 @@ StreamPipeline::Actions StreamPipeline::Plan() {
           current_write_ = SummaryLocked();
           summary_sent_ = true;
           write_in_progress_ = true;
+          write_started_ = absl::Now();
           a.write = current_write_.get();
         } else if (summary_sent_) {
           FinishLocked(grpc::Status::OK);
@@ -297,6 +398,7 @@ StreamPipeline::Actions StreamPipeline::Plan() {
       if (!a.finish.has_value() && !fetching_ && !input_done_ &&
           in_flight_ < ctx_->options.max_frames_in_flight) {
         fetching_ = true;
+        fetch_started_ = absl::Now();
         a.fetch = true;
       }
     }

@@ -34,11 +34,12 @@
 #include "server/logging.h"
 #include "server/request_parsing.h"
 #include "server/service_context.h"
+#include "server/stream_registry.h"
 #include "server/wire_request.h"
 
 namespace ssimd {
 
-class StreamPipeline {
+class StreamPipeline final : public RegisteredStream {
  public:
   // The RPC reactor the pipeline drives.
   class Host {
@@ -51,10 +52,18 @@ class StreamPipeline {
     virtual void HostFinish(grpc::Status status) = 0;
     // Every operation is over: delete the reactor (and with it this pipeline).
     virtual void HostDestroy() = 0;
+    // Makes a pending read or write end at once (a client that takes no results would otherwise
+    // hold a write, and with it the stream, forever).
+    virtual void HostCancel() = 0;
+    // True when HostFetch waits for the client's next message (ScoreClip), false when the server
+    // reads the input itself (ScoreFiles).
+    virtual bool HostFetchWaitsOnClient() const = 0;
   };
 
-  StreamPipeline(ServiceContext* ctx, Host* host, absl::string_view method, std::string peer);
-  ~StreamPipeline();
+  // `deadline` is the client's deadline for the call (absl::InfiniteFuture() when it set none).
+  StreamPipeline(ServiceContext* ctx, Host* host, absl::string_view method, std::string peer,
+                 absl::Time deadline);
+  ~StreamPipeline() override;
   StreamPipeline(const StreamPipeline&) = delete;
   StreamPipeline& operator=(const StreamPipeline&) = delete;
 
@@ -69,6 +78,8 @@ class StreamPipeline {
   // The source failed after the frames fetched so far (a file corrupt midway): their results are
   // written first, then the stream fails with `status`, without a summary.
   void FetchFailedAfterPending(const absl::Status& status);
+  // The read failed because the call was cancelled (not a half-close).
+  void FetchCancelled();
   // For file sources: frames of the longer file that found no partner, reported in the summary.
   // Call before FetchedEnd.
   void SetUnmatchedFrames(uint64_t reference, uint64_t distorted);
@@ -81,6 +92,13 @@ class StreamPipeline {
   // For hosts that run work of their own on the pool: the pipeline outlives every held task.
   void HoldTask();
   void ReleaseTask();
+
+  // RegisteredStream: the idle watchdog and the end of a shutdown's grace period.
+  bool TryHold() override;
+  void Release() override { ReleaseTask(); }
+  absl::Duration WaitingOnClient(absl::Time now) const override;
+  void Abort(const absl::Status& status) override;
+  void AbortIdle(absl::Duration waited, absl::Duration timeout) override;
 
   bool configured() const;
   // Frames taken so far; also the index the next frame must have.
@@ -109,6 +127,9 @@ class StreamPipeline {
   // Runs planned actions; must be the last use of `this` by the calling thread.
   void Execute(Actions actions);
   void FailLocked(const absl::Status& status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  bool DeadlinePassed() const;
+  // Why a cancelled call ended, as far as the server can tell: its deadline, or a cancel.
+  absl::Status CancellationLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void FinishLocked(const grpc::Status& status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   std::unique_ptr<v1::ScoreClipResponse> SummaryLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Score(uint64_t index, const ReceivedPlanes& planes, absl::Time submitted);
@@ -119,6 +140,7 @@ class StreamPipeline {
   const std::string method_;
   const std::string stream_id_;
   const std::string peer_;
+  const absl::Time deadline_;
   std::atomic<bool> stopping_{false};
 
   mutable absl::Mutex mu_;
@@ -129,6 +151,9 @@ class StreamPipeline {
   absl::Time started_ ABSL_GUARDED_BY(mu_);
 
   bool fetching_ ABSL_GUARDED_BY(mu_) = false;
+  absl::Time fetch_started_ ABSL_GUARDED_BY(mu_);
+  absl::Time write_started_ ABSL_GUARDED_BY(mu_);
+  bool host_cancel_requested_ ABSL_GUARDED_BY(mu_) = false;
   bool input_done_ ABSL_GUARDED_BY(mu_) = false;
   uint64_t frames_fetched_ ABSL_GUARDED_BY(mu_) = 0;
   int in_flight_ ABSL_GUARDED_BY(mu_) = 0;

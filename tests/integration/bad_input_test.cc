@@ -142,7 +142,7 @@ std::vector<ClipCase> ClipCases() {
        {Config([](v1::ClipConfig* c) {
          c->mutable_features()->set_feature_args(0, "float_ssim=scale=11");
        })},
-       C::INVALID_ARGUMENT, "scale must be an integer from 0 (automatic) to 10"},
+       C::INVALID_ARGUMENT, "scale must be an integer from 0 to 10"},
       {"bad boolean option",
        {Config([](v1::ClipConfig* c) {
          c->mutable_features()->set_feature_args(0, "float_ssim=enable_db=maybe");
@@ -271,9 +271,17 @@ TEST_F(BadInputTest, MessageOverTheSizeLimit) {
   EXPECT_THAT(out.status.error_message(), HasSubstr("--max_message_bytes"));
   ExpectStillServing();
 
-  // A message over the limit itself is refused by gRPC before it reaches the service.
+  // A message over the limit is refused by the service itself, naming the limit...
   v1::ScoreClipRequest big = Frame(0, std::string(70 << 10, 'x'));
   out = RunClip(server_->stub(), {Config(), big});
+  EXPECT_EQ(out.status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(out.status.error_message(),
+              HasSubstr("larger than this server's --max_message_bytes=65536"));
+  ExpectStillServing();
+
+  // ...and one over twice the limit by gRPC, before it reaches the service.
+  v1::ScoreClipRequest huge = Frame(0, std::string(200 << 10, 'x'));
+  out = RunClip(server_->stub(), {Config(), huge});
   EXPECT_EQ(out.status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_THAT(out.status.error_message(), HasSubstr("larger than max"));
   ExpectStillServing();
@@ -331,7 +339,7 @@ TEST_F(BadInputTest, ScoreFilesRefusals) {
       {"symlink escape", "good.y4m", "link.y4m", nullptr, grpc::StatusCode::INVALID_ARGUMENT,
        "distorted_path: link.y4m leads outside the server's files root"},
       {"missing file", "good.y4m", "absent.y4m", nullptr, grpc::StatusCode::NOT_FOUND,
-       "distorted_path: no file absent.y4m"},
+       "distorted_path: no file \"absent.y4m\""},
       {"empty path", "", "good.y4m", nullptr, grpc::StatusCode::INVALID_ARGUMENT,
        "reference_path: empty"},
       {"truncated y4m", "good.y4m", "truncated.y4m", nullptr, grpc::StatusCode::INVALID_ARGUMENT,

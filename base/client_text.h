@@ -1,0 +1,29 @@
+// Client-supplied text inside error messages. A status message travels back in a response header
+// (gRPC clients refuse headers above 8 KiB by default) and into logs, so a client's feature name,
+// option value or path is quoted short: a hostile 100 KB value must not turn INVALID_ARGUMENT into
+// a transport error, nor bloat the log.
+#ifndef SSIMD_BASE_CLIENT_TEXT_H_
+#define SSIMD_BASE_CLIENT_TEXT_H_
+
+#include <cstddef>
+#include <string>
+
+#include "absl/strings/string_view.h"
+
+namespace ssimd {
+
+// How much of a client's value a message quotes.
+inline constexpr size_t kQuotedClientBytes = 48;
+// The longest status message the service sends; longer ones are cut (a last line of defence).
+inline constexpr size_t kMaxStatusMessageBytes = 1024;
+
+// `text` in double quotes, at most kQuotedClientBytes of it (cut at a UTF-8 character boundary,
+// then "... (N bytes)"), with quotes, backslashes and control bytes escaped.
+std::string QuoteClientText(absl::string_view text);
+
+// `message` cut to kMaxStatusMessageBytes (at a character boundary, marked with "...").
+std::string CapStatusMessage(absl::string_view message);
+
+}  // namespace ssimd
+
+#endif  // SSIMD_BASE_CLIENT_TEXT_H_
