@@ -114,9 +114,11 @@ bool TargetMayNameManyServers(absl::string_view target) {
 
 std::string ServiceConfigJson(bool balance) {
   // Calls whose repetition cannot count a frame twice: unary calls and server-streaming calls
-  // that gRPC retries only before their first response. ScoreClip is absent: its frames come
-  // from the caller, and a cut stream is resumed by the caller from its first missing frame.
-  constexpr absl::string_view kRetryable[] = {"ScorePair", "ScoreFiles", "GetCapabilities"};
+  // (ScoreFiles, ScoreLadder) that gRPC retries only before their first response. ScoreClip is
+  // absent: its frames come from the caller, and a cut stream is resumed by the caller from its
+  // first missing frame.
+  constexpr absl::string_view kRetryable[] = {"ScorePair", "ScoreFiles", "ScoreLadder",
+                                               "GetCapabilities"};
   std::vector<std::string> names;
   for (absl::string_view method : kRetryable) {
     names.push_back(

@@ -21,9 +21,9 @@ absl::StatusOr<std::string> ChannelTarget(absl::string_view server);
 // connection, so that a server's own errors (e.g. no usable GPU) reach the caller unchanged.
 bool TargetMayNameManyServers(absl::string_view target);
 
-// The JSON service config of a channel. Always: ScorePair, ScoreFiles and GetCapabilities are
-// retried on UNAVAILABLE (the server died or drains before answering), which gRPC does only while
-// no response has arrived, so nothing is scored twice into a result. With `balance`: round_robin
+// The JSON service config of a channel. Always: ScorePair, ScoreFiles, ScoreLadder and
+// GetCapabilities are retried on UNAVAILABLE (the server died or drains before answering), which
+// gRPC does only while no response has arrived, so nothing is scored twice into a result. With `balance`: round_robin
 // over the resolved addresses with health checking of ssimd.v1.ScoringService.
 std::string ServiceConfigJson(bool balance);
 

@@ -50,6 +50,7 @@ TEST(ServiceConfigTest, BothConfigsAreValidForGrpc) {
     const std::string json = ServiceConfigJson(balance);
     EXPECT_EQ(grpc::experimental::ValidateServiceConfigJSON(json), "") << json;
     EXPECT_THAT(json, HasSubstr(R"("method":"ScorePair")"));
+    EXPECT_THAT(json, HasSubstr(R"("method":"ScoreLadder")"));
     EXPECT_THAT(json, ::testing::Not(HasSubstr("ScoreClip")));
     EXPECT_EQ(json.find("round_robin") != std::string::npos, balance);
     EXPECT_EQ(json.find("healthCheckConfig") != std::string::npos, balance);

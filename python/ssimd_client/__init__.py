@@ -12,8 +12,8 @@ Works with Debian's python3-grpcio and python3-protobuf; the generated modules l
 python/ssimd/v1 (regenerate them with python/generate_stubs.sh).
 """
 
-from ssimd_client.client import Client, ClipResult, Geometry, ScoringError
+from ssimd_client.client import Client, ClipResult, Geometry, LadderResult, ScoringError
 from ssimd_client.y4m import RawYuvReader, Y4mReader, write_y4m
 
-__all__ = ["Client", "ClipResult", "Geometry", "RawYuvReader", "ScoringError", "Y4mReader",
-           "write_y4m"]
+__all__ = ["Client", "ClipResult", "Geometry", "LadderResult", "RawYuvReader", "ScoringError",
+           "Y4mReader", "write_y4m"]

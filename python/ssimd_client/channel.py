@@ -1,7 +1,7 @@
 """How the Python client reaches one server or many (the same rules as client/channel_config.h).
 
 A comma list of IP:PORT becomes an ipv4:/ipv6: target; a list or a dns:/// name spreads calls
-round-robin over the servers whose health says SERVING. ScorePair, ScoreFiles and
+round-robin over the servers whose health says SERVING. ScorePair, ScoreFiles, ScoreLadder and
 GetCapabilities are retried on UNAVAILABLE, which gRPC does only before the first response.
 """
 
@@ -9,7 +9,7 @@ import ipaddress
 import json
 
 _SERVICE = "ssimd.v1.ScoringService"
-_RETRYABLE = ("ScorePair", "ScoreFiles", "GetCapabilities")
+_RETRYABLE = ("ScorePair", "ScoreFiles", "ScoreLadder", "GetCapabilities")
 
 
 def _family(address):

@@ -1,6 +1,7 @@
 """The ssimd client: connection, health, capabilities, single pairs, and clip streams."""
 
 import collections
+import concurrent.futures
 import os
 import sys
 
@@ -19,6 +20,8 @@ Geometry = collections.namedtuple("Geometry", "width height bit_depth pixel_form
 Geometry.__new__.__defaults__ = (8, "420")
 
 ClipResult = collections.namedtuple("ClipResult", "frames summary")
+# ScoreLadder's results: frames and summary by rendition name, and the LadderSummary.
+LadderResult = collections.namedtuple("LadderResult", "frames summaries ladder")
 
 _PIXEL_FORMATS = {
     "420": ssimd_pb2.PIXEL_FORMAT_420,
@@ -151,6 +154,57 @@ class Client:
                                               distorted_path=distorted_path,
                                               start_frame=start_frame, frame_count=frame_count)
         return self._collect(self._stub.ScoreFiles(request, timeout=timeout), on_frame)
+
+    def score_ladder(self, source_path, renditions, features=("float_ssim",), backend="auto",
+                     frame_count=0, title_id="", timeout=3600.0, spread=False):
+        """ScoreLadder: the server decodes `source_path` and each (name, path) of `renditions`
+        below its --files_root, upscales and scores them.
+
+        With spread=True every rendition goes in a call of its own, all at once, so that a client
+        of several servers (a comma list or dns:/// target) spreads the ladder over them; the
+        results are merged into the same LadderResult as one call gives.
+        """
+        config = ssimd_pb2.ClipConfig(features=ssimd_pb2.Features(feature_args=features),
+                                      backend=_backend(backend), title_id=title_id)
+
+        def request(rungs):
+            return ssimd_pb2.ScoreLadderRequest(
+                config=config, source_path=source_path, frame_count=frame_count,
+                renditions=[ssimd_pb2.Rendition(name=n, path=p) for n, p in rungs])
+
+        if not spread:
+            return self._collect_ladder(self._stub.ScoreLadder(request(renditions),
+                                                               timeout=timeout))
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, len(renditions))) as pool:
+            parts = list(pool.map(
+                lambda rung: self._collect_ladder(self._stub.ScoreLadder(request([rung]),
+                                                                         timeout=timeout)),
+                renditions))
+        frames, summaries = {}, {}
+        for part in parts:
+            frames.update(part.frames)
+            summaries.update(part.summaries)
+        ladder = ssimd_pb2.LadderSummary(
+            renditions=len(renditions),
+            source_frames=max((p.ladder.source_frames for p in parts), default=0),
+            elapsed_seconds=max((p.ladder.elapsed_seconds for p in parts), default=0.0))
+        return LadderResult(frames, summaries, ladder)
+
+    @staticmethod
+    def _collect_ladder(responses):
+        frames, summaries, ladder = collections.defaultdict(list), {}, None
+        try:
+            for response in responses:
+                if response.HasField("frame"):
+                    frames[response.frame.rendition].append(response.frame.result)
+                elif response.HasField("rendition_summary"):
+                    summary = response.rendition_summary
+                    summaries[summary.rendition] = summary.summary
+                elif response.HasField("ladder_summary"):
+                    ladder = response.ladder_summary
+        except grpc.RpcError as e:
+            _raise(e)
+        return LadderResult(dict(frames), summaries, ladder)
 
     @staticmethod
     def _collect(responses, on_frame):

@@ -10,6 +10,7 @@ import json
 import lzma
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -22,6 +23,13 @@ import urllib.request
 SERVER = os.path.join("server", "ssimd_server")
 CLI = os.path.join("client", "ssimd-score")
 CLIPS = os.path.join("tests", "data", "reference", "clips")
+LADDER = os.path.join("tests", "data", "ladder")
+# The 1080p rendition stands in for the ladder's source (the lossless sources are not in the
+# repository); three lower rungs are upscaled to it and scored.
+LADDER_SOURCE = "h264_1920x1080.mp4"
+LADDER_RUNGS = [("h264_426x240", "h264_426x240.mp4"), ("h264_640x360", "h264_640x360.mp4"),
+                ("h264_960x540", "h264_960x540.mp4")]
+LADDER_FRAMES = 3
 
 sys.path[:0] = [os.getcwd(), os.path.join(os.getcwd(), "python")]
 from ssimd_client import Client, Geometry  # noqa: E402
@@ -36,12 +44,12 @@ SHORT = Geometry(640, 360, 8, "444")
 class Replica:
     """One ssimd_server on ports the kernel picks, read back from its JSON start-up line."""
 
-    def __init__(self, directory, name):
+    def __init__(self, directory, name, files_root):
         self.log_path = os.path.join(directory, name + ".log")
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(
                 [SERVER, "--address=127.0.0.1:0", "--metrics_address=127.0.0.1:0",
-                 "--log_format=json", "--backend=cpu", "--workers=1", "--grace_period=5s",
+                 f"--files_root={files_root}", "--log_format=json", "--backend=cpu", "--workers=1", "--grace_period=5s",
                  "--health_poll_interval=100ms"],
                 stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
@@ -125,12 +133,47 @@ def scores(frames):
 class ScaleOutTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(dir=os.environ.get("TEST_TMPDIR"))
-        self.replicas = [Replica(self.dir, f"replica{i}") for i in range(3)]
+        # Copies: the server refuses files reached through symbolic links, which runfiles are.
+        files = os.path.join(self.dir, "files")
+        os.mkdir(files)
+        for name in [LADDER_SOURCE] + [path for _, path in LADDER_RUNGS]:
+            shutil.copyfile(os.path.join(LADDER, name), os.path.join(files, name))
+        self.replicas = [Replica(self.dir, f"replica{i}", files) for i in range(3)]
         self.target = ",".join(r.address for r in self.replicas)
 
     def tearDown(self):
         for replica in self.replicas:
             replica.stop()
+
+    def connect_every_replica(self, client):
+        """Round-robin picks among the replicas whose health says SERVING, so the first calls
+        may meet only the replicas connected so far: tiny pairs go out until every replica has
+        answered one, which also shows unary calls spread."""
+        tiny = Geometry(8, 8, 8, "400")
+        for _ in range(100):
+            if all(r.metric("ssimd_rpcs_total", method="ScorePair") > 0 for r in self.replicas):
+                break
+            client.score_pair(bytes(64), bytes(64), tiny, features=["ssim"])
+        self.assertTrue(all(r.metric("ssimd_rpcs_total", method="ScorePair") > 0
+                            for r in self.replicas), "a replica never got a ScorePair")
+
+    def test_ladder_spread_over_replicas_equals_the_ladder_on_one(self):
+        with Client(self.replicas[0].address) as alone:
+            expected = alone.score_ladder(LADDER_SOURCE, LADDER_RUNGS, frame_count=LADDER_FRAMES)
+        self.assertEqual(sorted(expected.frames), sorted(n for n, _ in LADDER_RUNGS))
+        with Client(self.target) as client:
+            self.connect_every_replica(client)
+            before = [r.frames_scored() for r in self.replicas]
+            spread = client.score_ladder(LADDER_SOURCE, LADDER_RUNGS, frame_count=LADDER_FRAMES,
+                                         spread=True)
+        grown = [r.frames_scored() - b for r, b in zip(self.replicas, before)]
+        self.assertTrue(all(g > 0 for g in grown), f"frames scored per replica: {grown}")
+        for name, _ in LADDER_RUNGS:
+            self.assertEqual(scores(spread.frames[name]), scores(expected.frames[name]), name)
+            self.assertEqual(len(spread.frames[name]), LADDER_FRAMES, name)
+            self.assertEqual(spread.summaries[name].pooled, expected.summaries[name].pooled, name)
+        self.assertEqual(spread.ladder.renditions, expected.ladder.renditions)
+        self.assertEqual(spread.ladder.source_frames, expected.ladder.source_frames)
 
     def test_calls_spread_over_every_replica_with_equal_results(self):
         pairs = short_pairs()
@@ -138,17 +181,7 @@ class ScaleOutTest(unittest.TestCase):
         with Client(self.replicas[0].address) as alone:
             expected = scores(alone.score_clip(pairs, SHORT, features=features).frames)
         with Client(self.target) as client:
-            # Round-robin picks among the replicas whose health says SERVING, so the first
-            # calls may meet only the replicas connected so far; tiny pairs go out until every
-            # replica has answered one, which also shows unary calls spread.
-            tiny = Geometry(8, 8, 8, "400")
-            for _ in range(100):
-                if all(r.metric("ssimd_rpcs_total", method="ScorePair") > 0
-                       for r in self.replicas):
-                    break
-                client.score_pair(bytes(64), bytes(64), tiny, features=["ssim"])
-            self.assertTrue(all(r.metric("ssimd_rpcs_total", method="ScorePair") > 0
-                                for r in self.replicas), "a replica never got a ScorePair")
+            self.connect_every_replica(client)
             before = [r.frames_scored() for r in self.replicas]
             results = [None] * 9
             errors = []
