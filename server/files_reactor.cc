@@ -146,13 +146,30 @@ absl::Status FilesReactor::CheckRawFilesHaveGeometry(
   return absl::OkStatus();
 }
 
+namespace {
+
+// The request fields that moved a side's first frame, for messages: "start_frame",
+// "reference_start_frame" or "start_frame + reference_start_frame".
+std::string StartFields(uint64_t common, uint64_t own, absl::string_view own_name) {
+  if (common > 0 && own > 0) return absl::StrCat("start_frame + ", own_name);
+  return common > 0 ? std::string("start_frame") : std::string(own_name);
+}
+
+}  // namespace
+
 absl::Status FilesReactor::SkipToStart() {
-  if (absl::Status s = reference_->Skip(request_.start_frame() + request_.reference_start_frame());
-      !s.ok()) {
-    return WithField(s, "reference_path");
+  const uint64_t common = request_.start_frame();
+  if (absl::Status s = reference_->Skip(common + request_.reference_start_frame()); !s.ok()) {
+    return WithField(WithField(s, "reference_path"),
+                     StartFields(common, request_.reference_start_frame(),
+                                 "reference_start_frame"));
   }
-  return WithField(distorted_->Skip(request_.start_frame() + request_.distorted_start_frame()),
-                   "distorted_path");
+  if (absl::Status s = distorted_->Skip(common + request_.distorted_start_frame()); !s.ok()) {
+    return WithField(WithField(s, "distorted_path"),
+                     StartFields(common, request_.distorted_start_frame(),
+                                 "distorted_start_frame"));
+  }
+  return absl::OkStatus();
 }
 
 void FilesReactor::ReadNext() {

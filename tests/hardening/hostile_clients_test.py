@@ -73,9 +73,14 @@ class HostileClientTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
+        cls.root = h.tmpdir()
+        with open(os.path.join(cls.root, "two.y4m"), "wb") as y4m:
+            y4m.write(b"YUV4MPEG2 W64 H32 F25:1 Ip C420jpeg\n")
+            for _ in range(2):
+                y4m.write(b"FRAME\n" + bytes([128]) * (64 * 32 * 3 // 2))
         cls.server = h.Server("--backend=cpu", f"--max_message_bytes={cls.MAX_MESSAGE}",
                               "--max_concurrent_streams=3", "--stream_idle_timeout=2s",
-                              f"--files_root={h.tmpdir()}")
+                              f"--files_root={cls.root}")
         cls.channel = grpc.insecure_channel(cls.server.address)
         cls.stub = ssimd_pb2_grpc.ScoringServiceStub(cls.channel)
 
@@ -236,6 +241,18 @@ class HostileClientTest(unittest.TestCase):
         code, details, _ = run_clip(self.stub, [config(percentiles=[100.0001])])
         self.assertEqual(code, grpc.StatusCode.INVALID_ARGUMENT)
         self.assertIn("got 100.0001", details)
+        for field in ("start_frame", "distorted_start_frame"):
+            request = ssimd_pb2.ScoreFilesRequest(reference_path="two.y4m",
+                                                  distorted_path="two.y4m",
+                                                  config=ssimd_pb2.ClipConfig(features=FLOAT_SSIM))
+            setattr(request, field, 5)
+            with self.assertRaises(grpc.RpcError) as raised:
+                list(self.stub.ScoreFiles(request, timeout=10))
+            self.assertEqual(raised.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+            self.assertTrue(raised.exception.details().startswith(field + ": "),
+                            raised.exception.details())
+            self.assertEqual(raised.exception.details().count("two.y4m"), 1,
+                             raised.exception.details())
         code, details, _ = run_clip(
             self.stub, [config(features=ssimd_pb2.Features(feature_args=["="]))])
         self.assertEqual(code, grpc.StatusCode.INVALID_ARGUMENT)
