@@ -6,13 +6,13 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "engine/cpu/cpu_scorer.h"
 #include "engine/gpu/gpu_scorer.h"
 #include "engine/gpu/gpu_test_hooks.h"
+#include "engine/synthetic_picture.h"
 #include "gtest/gtest.h"
 
 namespace ssimd {
@@ -24,38 +24,19 @@ uint64_t Bits(double v) {
   return b;
 }
 
-// A reference plane (a gradient with noise, or flat) and a distorted copy.
+// A reference plane (textured, or flat) and a distorted copy (engine/synthetic_picture.h).
 struct Pair {
   Geometry geometry;
-  std::vector<uint8_t> ref, dist;
-  FramePair view() const {
-    const size_t stride = static_cast<size_t>(geometry.width) * BytesPerSample(geometry.bit_depth);
-    return FramePair{
-        LumaView{ref.data(), stride, geometry.width, geometry.height, geometry.bit_depth},
-        LumaView{dist.data(), stride, geometry.width, geometry.height, geometry.bit_depth}};
-  }
+  SyntheticPlane ref, dist;
+  FramePair view() const { return FramePair{ref.view(), dist.view()}; }
 };
 
 Pair MakePair(int width, int height, int bit_depth, bool flat, uint32_t seed) {
   Pair p;
-  p.geometry.width = width;
-  p.geometry.height = height;
-  p.geometry.bit_depth = bit_depth;
-  const int bytes = BytesPerSample(bit_depth);
-  const size_t n = static_cast<size_t>(width) * height;
-  p.ref.resize(n * bytes);
-  p.dist.resize(n * bytes);
-  std::mt19937 rng(seed);
-  const int peak = (1 << bit_depth) - 1;
-  for (size_t i = 0; i < n; ++i) {
-    const int base = flat ? peak / 3 : static_cast<int>((i % width) * 5 + (i / width) * 3) % peak;
-    const int r = flat ? base : std::min(peak, std::max(0, base + static_cast<int>(rng() % 9) - 4));
-    const int d = std::min(peak, std::max(0, r + static_cast<int>(rng() % 13) - 6));
-    for (int b = 0; b < bytes; ++b) {
-      p.ref[i * bytes + b] = static_cast<uint8_t>(r >> (8 * b));
-      p.dist[i * bytes + b] = static_cast<uint8_t>(d >> (8 * b));
-    }
-  }
+  p.geometry = Geometry{width, height, bit_depth, ChromaFormat::k420};
+  p.ref = flat ? FlatPlane(width, height, bit_depth, PeakValue(bit_depth) / 3)
+               : TexturedPlane(width, height, bit_depth, seed);
+  p.dist = Distort(p.ref, seed + 1, 6);
   return p;
 }
 
