@@ -194,19 +194,18 @@ FeatureSet IntegerSsim(bool db, bool exact) {
 
 #ifdef SSIMD_TEST_HAS_GPU_BUILD
 std::vector<float> HostDecimate(const Picture& p, int factor) {
-  const int w = DecimatedSize(p.geometry().width, factor);
-  const int h = DecimatedSize(p.geometry().height, factor);
+  const Geometry g = p.geometry();
+  const int w = DecimatedSize(g.width, factor);
+  const int h = DecimatedSize(g.height, factor);
   std::vector<float> out(static_cast<size_t>(w) * h);
   const float tap = DecimationTapWeight(factor);
   for (int y = 0; y < h; ++y) {
     for (int x = 0; x < w; ++x) {
       out[static_cast<size_t>(y) * w + x] =
-          p.geometry().bit_depth == 8
-              ? DecimatePixel(p.bytes.data(), p.geometry().width, p.geometry().width, p.geometry().height,
-                              8, factor, tap, x, y)
-              : DecimatePixel(reinterpret_cast<const uint16_t*>(p.bytes.data()), p.geometry().width,
-                              p.geometry().width, p.geometry().height, p.geometry().bit_depth, factor,
-                              tap, x, y);
+          g.bit_depth == 8
+              ? DecimatePixel(p.bytes.data(), g.width, g.width, g.height, 8, factor, tap, x, y)
+              : DecimatePixel(reinterpret_cast<const uint16_t*>(p.bytes.data()), g.width, g.width,
+                              g.height, g.bit_depth, factor, tap, x, y);
     }
   }
   return out;
