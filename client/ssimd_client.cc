@@ -212,4 +212,27 @@ absl::StatusOr<ClipReport> SsimdClient::ScoreFiles(const v1::ScoreFilesRequest& 
   return report;
 }
 
+absl::StatusOr<LadderReport> SsimdClient::ScoreLadder(const v1::ScoreLadderRequest& request,
+                                                     absl::Duration timeout) {
+  grpc::ClientContext context;
+  SetDeadline(&context, timeout);
+  auto reader = stub_->ScoreLadder(&context, request);
+  LadderReport report;
+  v1::ScoreLadderResponse response;
+  while (reader->Read(&response)) {
+    if (response.has_frame()) {
+      report.renditions[response.frame().rendition()].frames.push_back(
+          std::move(*response.mutable_frame()->mutable_result()));
+    } else if (response.has_rendition_summary()) {
+      report.renditions[response.rendition_summary().rendition()].summary =
+          std::move(*response.mutable_rendition_summary()->mutable_summary());
+    } else if (response.has_ladder_summary()) {
+      report.ladder = std::move(*response.mutable_ladder_summary());
+    }
+  }
+  grpc::Status status = reader->Finish();
+  if (!status.ok()) return FromGrpcStatus(status);
+  return report;
+}
+
 }  // namespace ssimd

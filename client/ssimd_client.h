@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,6 +42,13 @@ struct ClientOptions {
 struct ClipReport {
   std::vector<v1::FrameResult> frames;
   v1::ClipSummary summary;
+};
+
+// What a ScoreLadder call produced: each rendition's frames (in order) and summary by its name,
+// and the ladder's summary.
+struct LadderReport {
+  std::map<std::string, ClipReport> renditions;
+  v1::LadderSummary ladder;
 };
 
 // Fills the two luma planes of the next frame pair; false when there are no more frames.
@@ -84,6 +92,10 @@ class SsimdClient {
   // ScoreFiles: the server reads the files from its files root.
   absl::StatusOr<ClipReport> ScoreFiles(const v1::ScoreFilesRequest& request,
                                         const FrameCallback& on_frame, absl::Duration timeout);
+
+  // ScoreLadder: the server decodes the source and renditions from its files root.
+  absl::StatusOr<LadderReport> ScoreLadder(const v1::ScoreLadderRequest& request,
+                                           absl::Duration timeout);
 
   grpc::Channel* channel() const { return channel_.get(); }
 
