@@ -328,7 +328,7 @@ absl::Status LadderReactor::WriteSummaries() {
 
 bool LadderReactor::Write(const v1::ScoreLadderResponse& message) {
   if (cancelled_.load(std::memory_order_acquire)) return false;
-  pending_ = message;
+  if (!SerializeToBuffer(message, &pending_).ok()) return false;  // only memory exhaustion
   {
     absl::MutexLock lock(&mu_);
     write_done_ = false;

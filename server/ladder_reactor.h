@@ -30,7 +30,7 @@ namespace ssimd {
 
 inline constexpr int kMaxLadderRenditions = 32;
 
-class LadderReactor final : public grpc::ServerWriteReactor<v1::ScoreLadderResponse> {
+class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
  public:
   // Copies the request; the work starts on a thread of its own. Deletes itself when done.
   LadderReactor(ServiceContext* ctx, grpc::CallbackServerContext* call,
@@ -82,7 +82,7 @@ class LadderReactor final : public grpc::ServerWriteReactor<v1::ScoreLadderRespo
   absl::Mutex mu_;
   bool write_done_ ABSL_GUARDED_BY(mu_) = false;
   bool write_ok_ ABSL_GUARDED_BY(mu_) = false;
-  v1::ScoreLadderResponse pending_;  // the message being written
+  grpc::ByteBuffer pending_;  // the message being written, serialized
 
   std::thread driver_;
 };

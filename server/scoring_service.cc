@@ -64,6 +64,18 @@ std::optional<grpc::Status> ScoringServiceImpl::RefuseStream(const char* method)
                       ctx_->options.max_concurrent_streams));
 }
 
+std::optional<grpc::Status> ScoringServiceImpl::RefuseUnparseable(
+    const char* method, const grpc::ByteBuffer& request, google::protobuf::Message* parsed) {
+  if (ParseRawMessage(request, parsed)) return std::nullopt;
+  const grpc::Status status = Unparseable(parsed->GetDescriptor()->name().c_str());
+  ctx_->metrics->RecordRpc(method, StatusCodeName(status.error_code()));
+  LogEvent(spdlog::level::info, "request refused",
+           {{"method", method},
+            {"status", StatusCodeName(status.error_code())},
+            {"error", status.error_message()}});
+  return status;
+}
+
 grpc::Status ScoringServiceImpl::ShuttingDown() {
   return grpc::Status(grpc::StatusCode::UNAVAILABLE,
                       "this server is shutting down and takes no new requests; retry on another "
@@ -82,13 +94,8 @@ grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* ScoringServiceImpl:
 grpc::ServerWriteReactor<grpc::ByteBuffer>* ScoringServiceImpl::ScoreFiles(
     grpc::CallbackServerContext* call, const grpc::ByteBuffer* request) {
   v1::ScoreFilesRequest parsed;
-  if (!ParseRawMessage(*request, &parsed)) {
-    const grpc::Status status = Unparseable("ScoreFilesRequest");
-    ctx_->metrics->RecordRpc("ScoreFiles", StatusCodeName(status.error_code()));
-    LogEvent(spdlog::level::info, "request refused",
-             {{"method", "ScoreFiles"}, {"status", StatusCodeName(status.error_code())},
-              {"error", status.error_message()}});
-    return new Rejected<grpc::ServerWriteReactor<grpc::ByteBuffer>>(status);
+  if (std::optional<grpc::Status> refused = RefuseUnparseable("ScoreFiles", *request, &parsed)) {
+    return new Rejected<grpc::ServerWriteReactor<grpc::ByteBuffer>>(*std::move(refused));
   }
   if (std::optional<grpc::Status> refused = RefuseStream("ScoreFiles")) {
     return new Rejected<grpc::ServerWriteReactor<grpc::ByteBuffer>>(*std::move(refused));
@@ -96,12 +103,16 @@ grpc::ServerWriteReactor<grpc::ByteBuffer>* ScoringServiceImpl::ScoreFiles(
   return new FilesReactor(ctx_, call, parsed);
 }
 
-grpc::ServerWriteReactor<v1::ScoreLadderResponse>* ScoringServiceImpl::ScoreLadder(
-    grpc::CallbackServerContext* call, const v1::ScoreLadderRequest* request) {
-  if (std::optional<grpc::Status> refused = RefuseStream("ScoreLadder")) {
-    return new Rejected<grpc::ServerWriteReactor<v1::ScoreLadderResponse>>(*std::move(refused));
+grpc::ServerWriteReactor<grpc::ByteBuffer>* ScoringServiceImpl::ScoreLadder(
+    grpc::CallbackServerContext* call, const grpc::ByteBuffer* request) {
+  v1::ScoreLadderRequest parsed;
+  if (std::optional<grpc::Status> refused = RefuseUnparseable("ScoreLadder", *request, &parsed)) {
+    return new Rejected<grpc::ServerWriteReactor<grpc::ByteBuffer>>(*std::move(refused));
   }
-  return new LadderReactor(ctx_, call, *request);
+  if (std::optional<grpc::Status> refused = RefuseStream("ScoreLadder")) {
+    return new Rejected<grpc::ServerWriteReactor<grpc::ByteBuffer>>(*std::move(refused));
+  }
+  return new LadderReactor(ctx_, call, parsed);
 }
 
 void ScoringServiceImpl::FinishUnary(grpc::ServerUnaryReactor* reactor, const char* method,

@@ -15,14 +15,14 @@
 namespace ssimd {
 
 // ScoreClip and ScorePair are raw methods: their requests are read from the received bytes by
-// wire_request.h, so that frame planes are not copied on the way in. ScoreFiles and
+// wire_request.h, so that frame planes are not copied on the way in. ScoreFiles, ScoreLadder and
 // GetCapabilities are raw too, for another reason: gRPC answers a typed method whose request does
 // not parse with UNIMPLEMENTED and an empty message, as if the method did not exist, and never
 // tells the service; read here, such a request gets INVALID_ARGUMENT and is counted.
 using ScoringServiceBase = v1::ScoringService::WithRawCallbackMethod_ScoreClip<
     v1::ScoringService::WithRawCallbackMethod_ScorePair<
         v1::ScoringService::WithRawCallbackMethod_ScoreFiles<
-            v1::ScoringService::WithCallbackMethod_ScoreLadder<
+            v1::ScoringService::WithRawCallbackMethod_ScoreLadder<
                 v1::ScoringService::WithRawCallbackMethod_GetCapabilities<
                     v1::ScoringService::Service>>>>>;
 
@@ -42,8 +42,9 @@ class ScoringServiceImpl final : public ScoringServiceBase {
   // ssimd.v1.ScoreFilesRequest in, ssimd.v1.ScoreClipResponse out.
   grpc::ServerWriteReactor<grpc::ByteBuffer>* ScoreFiles(grpc::CallbackServerContext* call,
                                                          const grpc::ByteBuffer* request) override;
-  grpc::ServerWriteReactor<v1::ScoreLadderResponse>* ScoreLadder(
-      grpc::CallbackServerContext* call, const v1::ScoreLadderRequest* request) override;
+  // ssimd.v1.ScoreLadderRequest in, ssimd.v1.ScoreLadderResponse out.
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* ScoreLadder(grpc::CallbackServerContext* call,
+                                                          const grpc::ByteBuffer* request) override;
   // ssimd.v1.GetCapabilitiesRequest in, ssimd.v1.Capabilities out.
   grpc::ServerUnaryReactor* GetCapabilities(grpc::CallbackServerContext* call,
                                             const grpc::ByteBuffer* request,
@@ -53,6 +54,10 @@ class ScoringServiceImpl final : public ScoringServiceBase {
   // Takes a stream slot, or says why not (RESOURCE_EXHAUSTED when all are taken, UNAVAILABLE
   // while the server shuts down) with the refusal already recorded.
   std::optional<grpc::Status> RefuseStream(const char* method);
+  // For streaming raw methods: parses `request` into `parsed`, or says why not (INVALID_ARGUMENT),
+  // with the refusal already recorded.
+  std::optional<grpc::Status> RefuseUnparseable(const char* method, const grpc::ByteBuffer& request,
+                                                google::protobuf::Message* parsed);
   static grpc::Status ShuttingDown();
   // Checks a ScorePair request; OK with `settings` filled, or the status to answer with.
   absl::Status CheckPairRequest(const ReceivedPairMessage& message, ClipSettings& settings) const;

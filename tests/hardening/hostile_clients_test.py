@@ -191,7 +191,9 @@ class HostileClientTest(unittest.TestCase):
                 ("GetCapabilities", self.channel.unary_unary(
                     "/ssimd.v1.ScoringService/GetCapabilities", **identity)),
                 ("ScoreFiles", lambda req, timeout: list(self.channel.unary_stream(
-                    "/ssimd.v1.ScoringService/ScoreFiles", **identity)(req, timeout=timeout)))]:
+                    "/ssimd.v1.ScoringService/ScoreFiles", **identity)(req, timeout=timeout))),
+                ("ScoreLadder", lambda req, timeout: list(self.channel.unary_stream(
+                    "/ssimd.v1.ScoringService/ScoreLadder", **identity)(req, timeout=timeout)))]:
             before = rpc_count(self.server, method, "INVALID_ARGUMENT")
             with self.assertRaises(grpc.RpcError) as raised:
                 call(garbage, timeout=10)
