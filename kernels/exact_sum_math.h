@@ -225,8 +225,20 @@ SSIMD_HD inline bool AddSerially(const double* terms, int64_t begin, int64_t end
     return false;
   }
   outcome->serial_terms += end - begin;
+  // The additions are a chain, but the loads are not: loading a chunk before adding it keeps
+  // that many loads in flight instead of one, which is what bounds one device thread here.
+  constexpr int kChunk = 32;
   double s = *sum;
-  for (int64_t i = begin; i < end; ++i) s += terms[i];
+  for (int64_t i = begin; i < end; i += kChunk) {
+    const int64_t left = end - i;
+    const int count = left < kChunk ? static_cast<int>(left) : kChunk;
+    double chunk[kChunk];
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#pragma unroll
+#endif
+    for (int k = 0; k < kChunk; ++k) chunk[k] = k < count ? terms[i + k] : 0.0;
+    for (int k = 0; k < count; ++k) s += chunk[k];  // in order, and only the terms themselves
+  }
   *sum = s;
   return true;
 }
