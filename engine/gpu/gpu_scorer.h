@@ -28,26 +28,8 @@ struct GpuDeviceInfo {
   bool has_code = true;
 };
 
-// Per-device counters for metrics (frames scored, slots in use, device memory held).
-struct GpuDeviceStats {
-  int index = 0;
-  int64_t frames_scored = 0;
-  int slots_in_use = 0;
-  int slots_total = 0;
-  int64_t memory_in_use_bytes = 0;
-  bool lost = false;
-  // Frames whose float_ssim mean came from the raster-order host sum of per-pixel terms because
-  // the device's sum was within its error bound of a binary32 rounding boundary (rare).
-  int64_t float_ssim_ordered_sums = 0;
-  // Frames whose ssim was summed on the host in index order: the exact sum on the device fell
-  // back, for one of the reasons counted below.
-  int64_t ssim_ordered_sums = 0;
-  // Frames whose exact ssim sum fell back from the device to the host's serial sum, by reason
-  // (kernels/exact_sum_math.h, docs/adr/0022): more binade changes in the running sum than the
-  // device plans for, or more serial additions than the device's budget.
-  int64_t ssim_exact_fallbacks_too_many_runs = 0;
-  int64_t ssim_exact_fallbacks_serial_budget = 0;
-};
+// Per-device counters: engine/scorer.h's DeviceStats, which the server reads without this header.
+using GpuDeviceStats = DeviceStats;
 
 class GpuScorer : public Scorer {
  public:
