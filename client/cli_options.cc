@@ -43,6 +43,9 @@ enum LongOnly {
   kMaxMessageBytes,
   kThreads,
   kModel,
+  kLadderSource,
+  kRendition,
+  kSpread,
   kHelp,
 };
 
@@ -78,6 +81,9 @@ const option kOptions[] = {
     {"max_message_bytes", required_argument, nullptr, kMaxMessageBytes},
     {"threads", required_argument, nullptr, kThreads},
     {"model", required_argument, nullptr, kModel},
+    {"ladder_source", required_argument, nullptr, kLadderSource},
+    {"rendition", required_argument, nullptr, kRendition},
+    {"spread", no_argument, nullptr, kSpread},
     {"help", no_argument, nullptr, kHelp},
     {nullptr, 0, nullptr, 0},
 };
@@ -156,6 +162,10 @@ usage: ssimd-score -r REF -d DIST [-w W -h H -p 420|422|444|400 -b 8|10|12|16] [
                            that stops goes on from its first missing frame on another
       --backend B          auto (default), gpu or cpu
       --server_files       let the server read REF and DIST from its --files_root
+      --ladder_source SRC --rendition NAME=PATH ...   score a ladder instead of -r/-d: the
+                           server reads SRC and every rendition from its --files_root
+      --spread             send each rendition in a call of its own (over every server of
+                           --server), merged into one report
       --title ID, --rung R, --label KEY=VALUE   labels for the server's logs and metrics
       --percentile P       pooled percentile to report (repeatable)
       --timeout DURATION   end the whole run after this long (default 1h; e.g. 90s, 10m)
@@ -258,6 +268,15 @@ absl::Status AddPercentile(const char* arg, CliOptions& out) {
   return absl::OkStatus();
 }
 
+absl::Status AddRendition(const char* arg, CliOptions& out) {
+  std::vector<std::string> kv = absl::StrSplit(arg, absl::MaxSplits('=', 1));
+  if (kv.size() != 2 || kv[0].empty() || kv[1].empty()) {
+    return Bad("--rendition", absl::StrCat("expected NAME=PATH, got \"", arg, "\""));
+  }
+  out.renditions.emplace_back(kv[0], kv[1]);
+  return absl::OkStatus();
+}
+
 absl::Status SetMaxMessageBytes(const char* arg, CliOptions& out) {
   int64_t n = 0;
   if (!absl::SimpleAtoi(arg, &n) || n < 1024 || n > (int64_t{1} << 31) - 1) {
@@ -308,6 +327,9 @@ absl::Status ApplyOption(int code, const char* arg, CliOptions& out) {
     case kModel:
       return Bad("-m/--model", "ssimd computes SSIM features only, not VMAF models; use "
                                "--feature float_ssim and/or --feature ssim");
+    case kLadderSource: return Set(out.ladder_source, arg);
+    case kRendition: return AddRendition(arg, out);
+    case kSpread: return Flag(out.spread);
     case kHelp: return Flag(out.help);
   }
   return absl::InternalError(absl::StrCat("option code ", code, " has no handler"));
@@ -318,7 +340,17 @@ absl::StatusOr<CliOptions> CheckComplete(int argc, char** argv, CliOptions out) 
   if (optind < argc) {
     return Bad(argv[optind], "unexpected argument; options take the form -r FILE or --feature SPEC");
   }
-  if (out.reference.empty() || out.distorted.empty()) {
+  if (out.ladder_source.empty() != out.renditions.empty()) {
+    return Bad("--ladder_source/--rendition", "a ladder needs its source and at least one rendition");
+  }
+  if (out.spread && out.ladder_source.empty()) {
+    return Bad("--spread", "spreads a ladder's renditions; give --ladder_source and --rendition");
+  }
+  if (!out.ladder_source.empty()) {
+    if (!out.reference.empty() || !out.distorted.empty()) {
+      return Bad("-r/-d", "a ladder (--ladder_source) takes no -r/-d");
+    }
+  } else if (out.reference.empty() || out.distorted.empty()) {
     return Bad("-r/-d", "both the reference (-r) and the distorted (-d) video are required");
   }
   if (out.features.empty()) out.features.push_back("float_ssim");

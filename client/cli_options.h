@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -45,6 +46,12 @@ struct CliOptions {
   std::vector<double> percentiles;
   // Let the server read the files (ScoreFiles): paths are relative to its files root.
   bool server_files = false;
+  // A ladder instead of -r/-d: the server reads the source and each rendition (name, path) from
+  // its files root; with `spread`, each rendition goes in a call of its own (to different
+  // servers when --server names several).
+  std::string ladder_source;
+  std::vector<std::pair<std::string, std::string>> renditions;
+  bool spread = false;
   bool help = false;
 };
 

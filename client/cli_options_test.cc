@@ -70,6 +70,11 @@ TEST(CliOptionsTest, ErrorsNameTheFlag) {
       {{"-r", "a", "-d", "b", "stray"}, "unexpected argument"},
       {{"-r", "a", "-d", "b", "--label", "novalue"}, "--label: expected KEY=VALUE"},
       {{"-r", "a", "-d"}, "needs a value"},
+      {{"--ladder_source", "src.y4m"}, "a ladder needs its source and at least one rendition"},
+      {{"--rendition", "a=a.mp4"}, "a ladder needs its source and at least one rendition"},
+      {{"--ladder_source", "s", "--rendition", "a"}, "--rendition: expected NAME=PATH"},
+      {{"--ladder_source", "s", "--rendition", "a=b", "-r", "x"}, "takes no -r/-d"},
+      {{"-r", "a", "-d", "b", "--spread"}, "--spread: spreads a ladder's renditions"},
   };
   for (const Case& c : cases) {
     auto o = Parse(c.args);
@@ -77,6 +82,17 @@ TEST(CliOptionsTest, ErrorsNameTheFlag) {
     EXPECT_EQ(o.status().code(), absl::StatusCode::kInvalidArgument);
     EXPECT_THAT(std::string(o.status().message()), HasSubstr(c.message));
   }
+}
+
+TEST(CliOptionsTest, LadderWithSpread) {
+  auto o = Parse({"--ladder_source", "src.y4m", "--rendition", "low=low.mp4", "--rendition",
+                  "high=dir/high=1.mp4", "--spread", "--server", "127.0.0.1:1,127.0.0.1:2"});
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->ladder_source, "src.y4m");
+  using Rung = std::pair<std::string, std::string>;
+  EXPECT_EQ(o->renditions, (std::vector<Rung>{{"low", "low.mp4"}, {"high", "dir/high=1.mp4"}}));
+  EXPECT_TRUE(o->spread);
+  EXPECT_TRUE(o->reference.empty());
 }
 
 TEST(CliOptionsTest, Help) {

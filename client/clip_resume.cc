@@ -72,7 +72,8 @@ absl::StatusOr<ClipReport> ScoreClipResuming(SsimdClient& client, const v1::Clip
     const uint64_t first = frames.size();
     if (stream > 0) {
       if (options.on_resume) options.on_resume(first, last);
-      absl::SleepFor(options.pause * stream);
+      // Waiting on the channel (not sleeping) lets it see the lost server go and others come.
+      client.LetServersConnect(options.pause * stream);
     }
     auto source = open(first);
     if (!source.ok()) return source.status();

@@ -41,6 +41,8 @@ absl::StatusOr<LadderReport> ScoreLadderSpread(SsimdClient& client,
                                                const v1::ScoreLadderRequest& request,
                                                absl::Duration timeout) {
   const std::vector<v1::ScoreLadderRequest> calls = SplitLadder(request);
+  // The calls start together; each should find every server connected.
+  client.LetServersConnect(absl::Milliseconds(300));
   std::vector<absl::StatusOr<LadderReport>> results(calls.size());
   std::vector<std::thread> threads;
   for (size_t i = 0; i < calls.size(); ++i) {

@@ -20,7 +20,8 @@ std::vector<v1::ScoreLadderRequest> SplitLadder(const v1::ScoreLadderRequest& re
 // count and elapsed time of the parts. INVALID_ARGUMENT when two parts report one rendition.
 absl::StatusOr<LadderReport> MergeLadderReports(std::vector<LadderReport> parts);
 
-// Runs SplitLadder's calls concurrently on `client` and merges them. The first failed call's
+// Gives the client's servers a moment to connect (SsimdClient::LetServersConnect), then runs
+// SplitLadder's calls concurrently on `client` and merges them. The first failed call's
 // error is returned, naming its rendition.
 absl::StatusOr<LadderReport> ScoreLadderSpread(SsimdClient& client,
                                                const v1::ScoreLadderRequest& request,

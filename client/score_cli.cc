@@ -17,6 +17,7 @@
 #include "client/cli_options.h"
 #include "client/clip_resume.h"
 #include "client/json_report.h"
+#include "client/ladder_cli.h"
 #include "client/progress_bar.h"
 #include "client/ssimd_client.h"
 #include "engine/features.h"
@@ -164,6 +165,17 @@ int RunScoreCli(int argc, char** argv, std::FILE* out, std::FILE* err) {
 
   const bool show_progress = o.progress && ::isatty(::fileno(err));
   v1::ClipConfig config = MakeConfig(o);
+  if (!o.ladder_source.empty()) {
+    if (flag_geometry->has_value()) {  // a raw .yuv source
+      const Geometry& g = **flag_geometry;
+      v1::Geometry* geometry = config.mutable_geometry();
+      geometry->set_width(g.width);
+      geometry->set_height(g.height);
+      geometry->set_bit_depth(g.bit_depth);
+      geometry->set_pixel_format(PixelFormatToProto(g.chroma));
+    }
+    return RunLadderCli(**client, o, config, MetricNames(*features), out, err);
+  }
   const absl::Time start = absl::Now();
   absl::StatusOr<ClipReport> report;
   if (o.server_files) {

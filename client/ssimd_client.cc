@@ -212,6 +212,13 @@ absl::StatusOr<ClipReport> SsimdClient::ScoreFiles(const v1::ScoreFilesRequest& 
   return report;
 }
 
+void SsimdClient::LetServersConnect(absl::Duration wait) {
+  const auto deadline = std::chrono::system_clock::now() + absl::ToChronoMilliseconds(wait);
+  channel_->WaitForConnected(deadline);
+  // The state stays READY, so this polls the channel until the deadline.
+  channel_->WaitForStateChange(channel_->GetState(true), deadline);
+}
+
 absl::StatusOr<LadderReport> SsimdClient::ScoreLadder(const v1::ScoreLadderRequest& request,
                                                      absl::Duration timeout) {
   grpc::ClientContext context;

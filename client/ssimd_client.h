@@ -93,6 +93,12 @@ class SsimdClient {
   absl::StatusOr<ClipReport> ScoreFiles(const v1::ScoreFilesRequest& request,
                                         const FrameCallback& on_frame, absl::Duration timeout);
 
+  // Connects and then lets the channel work for `wait`. gRPC's blocking API moves connections
+  // forward only while some call waits on the channel, and round-robin picks among the servers
+  // connected at that moment: before calls meant to go to different servers at once (or after a
+  // server failed), this gives every address of a list the chance to connect (or be dropped).
+  void LetServersConnect(absl::Duration wait);
+
   // ScoreLadder: the server decodes the source and renditions from its files root.
   absl::StatusOr<LadderReport> ScoreLadder(const v1::ScoreLadderRequest& request,
                                            absl::Duration timeout);

@@ -175,6 +175,31 @@ class ScaleOutTest(unittest.TestCase):
         self.assertEqual(spread.ladder.renditions, expected.ladder.renditions)
         self.assertEqual(spread.ladder.source_frames, expected.ladder.source_frames)
 
+    def test_cli_ladder_spread_equals_the_ladder_on_one(self):
+        args = [CLI, "--no_progress", "--ladder_source", LADDER_SOURCE, "--frame_cnt",
+                str(LADDER_FRAMES), "--feature", "float_ssim", "--json"]
+        for name, path in LADDER_RUNGS:
+            args += ["--rendition", f"{name}={path}"]
+        alone = subprocess.run(args + ["--server", self.replicas[0].address],
+                               capture_output=True, text=True, timeout=300, check=True)
+        expected = json.loads(alone.stdout)
+        with Client(self.target) as client:
+            self.connect_every_replica(client)
+        before = [r.frames_scored() for r in self.replicas]
+        spread = subprocess.run(args + ["--server", self.target, "--spread"],
+                                capture_output=True, text=True, timeout=300, check=True)
+        report = json.loads(spread.stdout)
+        grown = [r.frames_scored() - b for r, b in zip(self.replicas, before)]
+        # A new client process: its first calls may find only some replicas connected.
+        self.assertGreaterEqual(sum(g > 0 for g in grown), 2, f"frames per replica: {grown}")
+        self.assertEqual(sorted(report["renditions"]), sorted(n for n, _ in LADDER_RUNGS))
+        for name, _ in LADDER_RUNGS:
+            got, want = report["renditions"][name], expected["renditions"][name]
+            self.assertEqual(len(got["frames"]), LADDER_FRAMES, name)
+            self.assertEqual(got["frames"], want["frames"], name)
+            self.assertEqual(got["pooled_metrics"], want["pooled_metrics"], name)
+        self.assertEqual(report["ladder"], expected["ladder"])
+
     def test_calls_spread_over_every_replica_with_equal_results(self):
         pairs = short_pairs()
         features = ("float_ssim", "ssim")
