@@ -4,6 +4,10 @@
 //   - every healthy stream gets every frame's score, in order, equal to the CPU engine's;
 //   - every faulty stream ends with the status its fault calls for;
 //   - the server keeps answering health checks and stays alive;
+//   - with --mix=...,bomb=N,idle=N, gzip-compressed requests are refused UNIMPLEMENTED and silent
+//     streams are ended by the server's --stream_idle_timeout (--server_stream_idle_timeout);
+//   - with --metrics_address, /metrics keeps answering while idle connections and slow partial
+//     requests hold the metrics port;
 //   - its resident memory (--server_pid) stays flat after warm-up;
 //   - with --sigterm_after, in-flight streams finish within the grace period after SIGTERM and
 //     the server exits, while new streams are refused explicitly.
@@ -38,10 +42,12 @@
 #include "google/protobuf/stubs/logging.h"
 #include "engine/cpu/cpu_scorer.h"
 #include "process/frame_memory.h"
+#include "grpc/compression.h"
 #include "grpcpp/grpcpp.h"
 #include "proto/ssimd/v1/ssimd.grpc.pb.h"
 #include "tools/fault_load/fault_plan.h"
 #include "tools/fault_load/load_report.h"
+#include "tools/fault_load/metrics_hog.h"
 #include "tools/fault_load/process_watch.h"
 #include "tools/fault_load/stream_runner.h"
 #include "tools/fault_load/synthetic_clips.h"
@@ -55,7 +61,24 @@ ABSL_FLAG(int, channels, 4, "Separate connections the streams are spread over.")
 ABSL_FLAG(int, frames, 12, "Typical frames per clip (each clip draws from half to 1.5 times it).");
 ABSL_FLAG(std::string, mix,
           "healthy=8,slow_reader=2,pair=2,cancel=2,deadline=2,vanish=1,malformed=3,oversized=1",
-          "Relative frequency of each stream kind.");
+          "Relative frequency of each stream kind. Also: bomb (a gzip-compressed frame of "
+          "--bomb_mib MiB of zeros, which the server must refuse) and idle (a stream that falls "
+          "silent; needs --server_stream_idle_timeout), in the mix only when named.");
+ABSL_FLAG(int, bomb_mib, 64, "Zeros in a compression bomb's frame, MiB.");
+ABSL_FLAG(absl::Duration, server_stream_idle_timeout, absl::ZeroDuration(),
+          "The server's --stream_idle_timeout; idle streams (--mix idle=N) wait that long plus "
+          "--idle_margin for the server to end them. Needed for idle streams.");
+ABSL_FLAG(absl::Duration, idle_margin, absl::Seconds(10),
+          "How much longer than the server's idle timeout an idle stream waits.");
+ABSL_FLAG(std::string, metrics_address, "",
+          "The server's metrics port, 127.x.x.x:PORT: hold idle connections and slow partial "
+          "requests open to it and scrape /metrics throughout the run. Empty: leave it alone.");
+ABSL_FLAG(int, metrics_idle_connections, 50, "Idle TCP connections held open to the metrics port.");
+ABSL_FLAG(int, metrics_slow_requests, 3,
+          "HTTP requests to the metrics port that dribble a byte a scrape interval, never complete.");
+ABSL_FLAG(absl::Duration, metrics_scrape_interval, absl::Seconds(1), "Between /metrics scrapes.");
+ABSL_FLAG(absl::Duration, metrics_scrape_timeout, absl::Seconds(5),
+          "A scrape not answered completely within this counts as failed.");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the stream plans (same seed, same sequence per worker).");
 ABSL_FLAG(bool, large, false, "Add 1280x720 10-bit and 1920x1080 clips (for GPU servers).");
 ABSL_FLAG(int, server_pid, 0,
@@ -119,6 +142,16 @@ std::vector<std::shared_ptr<grpc::Channel>> MakeChannels(const std::string& targ
   return out;
 }
 
+// The compression bomb's channel: every message gzip-compressed, no size limit of its own.
+std::shared_ptr<grpc::Channel> MakeGzipChannel(const std::string& target) {
+  grpc::ChannelArguments args;
+  args.SetMaxSendMessageSize(-1);
+  args.SetMaxReceiveMessageSize(-1);
+  args.SetCompressionAlgorithm(GRPC_COMPRESS_GZIP);
+  args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+  return grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), args);
+}
+
 // Faults and load are for a server on this machine, never one across the network.
 bool IsLoopback(const std::string& target) {
   for (const char* prefix : {"127.", "[::1]:", "localhost:", "unix:", "ipv4:127.", "ipv6:[::1]:"}) {
@@ -140,15 +173,17 @@ bool WaitForServing(SsimdClient& client, absl::Duration limit) {
 class Run {
  public:
   Run(std::vector<ClipVariant> variants, KindWeights weights, PlanLimits limits,
-      int64_t max_message_bytes)
+      int64_t max_message_bytes, std::unique_ptr<MetricsHog> metrics_hog)
       : variants_(std::move(variants)),
         weights_(weights),
         limits_(limits),
-        max_message_bytes_(max_message_bytes) {}
+        max_message_bytes_(max_message_bytes),
+        metrics_hog_(std::move(metrics_hog)) {}
 
   int Main() {
     const std::string target = absl::GetFlag(FLAGS_target);
     channels_ = MakeChannels(target, std::max(1, absl::GetFlag(FLAGS_channels)));
+    gzip_channel_ = MakeGzipChannel(target);
     self_exe_ = SelfExe();
     const absl::Duration duration = absl::GetFlag(FLAGS_duration);
     const int pid = absl::GetFlag(FLAGS_server_pid);
@@ -162,6 +197,8 @@ class Run {
     start_ = absl::Now();
     end_ = start_ + duration;
     std::thread monitor([&] { Monitor(pid); });
+    std::thread hog;
+    if (metrics_hog_ != nullptr) hog = std::thread([&] { metrics_hog_->Run(start_); });
     std::thread terminator;
     if (report_.shutdown_test) terminator = std::thread([&] { Terminate(pid, sigterm_after); });
 
@@ -173,6 +210,24 @@ class Run {
     if (terminator.joinable()) terminator.join();
     stop_monitor_.Notify();
     monitor.join();
+    if (metrics_hog_ != nullptr) {
+      metrics_hog_->Stop();
+      hog.join();
+      const MetricsHogTotals m = metrics_hog_->Totals();
+      absl::MutexLock lock(&mu_);
+      report_.metrics_watched = true;
+      report_.metrics_scrapes = m.scrapes;
+      report_.metrics_scrape_failures = m.scrape_failures;
+      report_.metrics_max_latency_ms = m.scrape_max_latency_ms;
+      report_.metrics_idle_connections = absl::GetFlag(FLAGS_metrics_idle_connections);
+      report_.metrics_slow_requests = absl::GetFlag(FLAGS_metrics_slow_requests);
+      report_.metrics_connections_reopened = m.connections_reopened;
+      report_.metrics_connect_failures = m.connect_failures;
+      // Failed scrapes fail the run through their counter; these say when and why.
+      for (const std::string& p : m.problems) {
+        if (report_.problems.size() < 20) report_.problems.push_back(p);
+      }
+    }
 
     report_.duration_seconds = absl::ToDoubleSeconds(load_done - start_);
     if (pid != 0 && !report_.shutdown_test) {
@@ -217,6 +272,7 @@ class Run {
     v1::ScoringService::Stub* stub = nullptr;
     auto owned_stub = v1::ScoringService::NewStub(channels_[index % channels_.size()]);
     stub = owned_stub.get();
+    auto gzip_stub = v1::ScoringService::NewStub(gzip_channel_);
     while (KeepStarting(started_.fetch_add(1))) {
       const StreamPlan plan = DrawPlan(weights_, limits_, variants_, rng);
       const ClipVariant& variant = variants_[plan.variant];
@@ -224,6 +280,12 @@ class Run {
       switch (plan.kind) {
         case StreamKind::kPair:
           outcome = RunPairCall(stub, plan, variant);
+          break;
+        case StreamKind::kBomb:
+          outcome = RunBombStream(gzip_stub.get(), plan, variant);
+          break;
+        case StreamKind::kIdle:
+          outcome = RunIdleStream(stub, plan, variant);
           break;
         case StreamKind::kVanish: {
           VanishArgs args;
@@ -338,7 +400,9 @@ class Run {
   const KindWeights weights_;
   const PlanLimits limits_;
   const int64_t max_message_bytes_;
+  std::unique_ptr<MetricsHog> metrics_hog_;
   std::vector<std::shared_ptr<grpc::Channel>> channels_;
+  std::shared_ptr<grpc::Channel> gzip_channel_;
   std::string self_exe_;
   absl::Time start_;
   absl::Time end_;
@@ -375,6 +439,28 @@ int Setup() {
     std::fprintf(stderr, "fault_load: %s\n", std::string(weights.status().message()).c_str());
     return 2;
   }
+  if (weights->weight[static_cast<int>(StreamKind::kIdle)] > 0 &&
+      absl::GetFlag(FLAGS_server_stream_idle_timeout) <= absl::ZeroDuration()) {
+    std::fprintf(stderr,
+                 "fault_load: idle streams (--mix idle=N) need --server_stream_idle_timeout, the "
+                 "server's --stream_idle_timeout (start the server with a short one, e.g. 2s)\n");
+    return 2;
+  }
+  std::unique_ptr<MetricsHog> metrics_hog;
+  if (!absl::GetFlag(FLAGS_metrics_address).empty()) {
+    auto address = ParseLoopbackAddress(absl::GetFlag(FLAGS_metrics_address));
+    if (!address.ok()) {
+      std::fprintf(stderr, "fault_load: %s\n", std::string(address.status().message()).c_str());
+      return 2;
+    }
+    MetricsHogOptions options;
+    options.address = *address;
+    options.idle_connections = std::max(0, absl::GetFlag(FLAGS_metrics_idle_connections));
+    options.slow_requests = std::max(0, absl::GetFlag(FLAGS_metrics_slow_requests));
+    options.scrape_interval = absl::GetFlag(FLAGS_metrics_scrape_interval);
+    options.scrape_timeout = absl::GetFlag(FLAGS_metrics_scrape_timeout);
+    metrics_hog = std::make_unique<MetricsHog>(options);
+  }
   if (absl::GetFlag(FLAGS_sigterm_after) > absl::ZeroDuration() &&
       absl::GetFlag(FLAGS_server_pid) == 0) {
     std::fprintf(stderr, "fault_load: --sigterm_after needs --server_pid\n");
@@ -406,6 +492,9 @@ int Setup() {
   limits.frames = std::max(1, absl::GetFlag(FLAGS_frames));
   limits.healthy_deadline = absl::GetFlag(FLAGS_stream_deadline);
   limits.send_delay = absl::GetFlag(FLAGS_send_delay);
+  limits.bomb_bytes = int64_t{std::max(1, absl::GetFlag(FLAGS_bomb_mib))} << 20;
+  limits.server_idle_timeout = absl::GetFlag(FLAGS_server_stream_idle_timeout);
+  limits.idle_margin = absl::GetFlag(FLAGS_idle_margin);
   const int64_t max_message_bytes = static_cast<int64_t>(server_limits.max_message_bytes());
   limits.oversized_enabled = max_message_bytes > 0 && max_message_bytes <= kMaxOversizedBytes;
   if (!limits.oversized_enabled) {
@@ -427,7 +516,7 @@ int Setup() {
   std::fprintf(stderr, "fault_load: %zu clip variants, backend %s, %d workers, %s\n",
                variants->size(), capabilities->default_backend().c_str(), concurrency,
                absl::FormatDuration(absl::GetFlag(FLAGS_duration)).c_str());
-  Run run(*std::move(variants), *weights, limits, max_message_bytes);
+  Run run(*std::move(variants), *weights, limits, max_message_bytes, std::move(metrics_hog));
   return run.Main();
 }
 

@@ -12,7 +12,8 @@ namespace ssimd::fault_load {
 namespace {
 
 constexpr const char* kKindNames[kStreamKinds] = {
-    "healthy", "slow_reader", "pair", "cancel", "deadline", "vanish", "malformed", "oversized"};
+    "healthy", "slow_reader", "pair",      "cancel", "deadline",
+    "vanish",  "malformed",   "oversized", "bomb",   "idle"};
 
 int Uniform(std::mt19937_64& rng, int lo, int hi) {  // inclusive
   return lo + static_cast<int>(rng() % static_cast<uint64_t>(hi - lo + 1));
@@ -42,6 +43,7 @@ std::string CodeName(grpc::StatusCode code) {
     case grpc::StatusCode::FAILED_PRECONDITION: return "FAILED_PRECONDITION";
     case grpc::StatusCode::UNAVAILABLE: return "UNAVAILABLE";
     case grpc::StatusCode::INTERNAL: return "INTERNAL";
+    case grpc::StatusCode::UNIMPLEMENTED: return "UNIMPLEMENTED";
     default: return absl::StrCat("code ", static_cast<int>(code));
   }
 }
@@ -90,6 +92,10 @@ bool IsHealthy(StreamKind kind) {
          kind == StreamKind::kPair;
 }
 
+std::string IdleAwaitedText(int frames_sent) {
+  return absl::StrCat("waiting for frame ", frames_sent);
+}
+
 const char* MalformationName(Malformation m) {
   static constexpr const char* kNames[kMalformations] = {
       "short_plane", "index_gap",      "frame_before_config", "second_config",
@@ -111,7 +117,7 @@ absl::StatusOr<KindWeights> ParseKindWeights(const std::string& text) {
     if (kind < 0 || !absl::SimpleAtoi(kv.second, &weight) || weight < 0) {
       return absl::InvalidArgumentError(absl::StrCat(
           "--mix: expected kind=weight pairs with kinds healthy, slow_reader, pair, cancel, "
-          "deadline, vanish, malformed, oversized and weights >= 0, got \"", item, "\""));
+          "deadline, vanish, malformed, oversized, bomb, idle and weights >= 0, got \"", item, "\""));
     }
     out.weight[kind] = weight;
     total += weight;
@@ -178,6 +184,15 @@ StreamPlan DrawPlan(const KindWeights& weights, const PlanLimits& limits,
     case StreamKind::kOversized:
       plan.fault_frame = Uniform(rng, 0, 2);
       plan.frames = std::max(plan.frames, plan.fault_frame + 1);
+      break;
+    case StreamKind::kBomb:
+      plan.frames = 1;
+      plan.bomb_bytes = limits.bomb_bytes;
+      break;
+    case StreamKind::kIdle:
+      // Silence right after the config, or after a few frames (whose results must come back).
+      plan.frames = Uniform(rng, 0, 3);
+      plan.deadline = limits.server_idle_timeout + limits.idle_margin;
       break;
   }
   return plan;
@@ -258,6 +273,28 @@ Verdict Judge(const StreamPlan& plan, const StreamOutcome& outcome, const ClipVa
         unexpected("an oversized message must end RESOURCE_EXHAUSTED");
       }
       break;
+    case StreamKind::kBomb:
+      if (outcome.code != grpc::StatusCode::UNIMPLEMENTED && !may_be_refused) {
+        unexpected("a compressed message must end UNIMPLEMENTED (compression is refused)");
+      }
+      break;
+    case StreamKind::kIdle: {
+      if (outcome.code == grpc::StatusCode::DEADLINE_EXCEEDED) {
+        v.frames_lost = std::max(0, outcome.frames_sent - static_cast<int>(outcome.frames.size()));
+        if (v.frames_lost > 0 && v.problem.empty()) {
+          v.problem = absl::StrFormat("idle stream: %d of %d results before it was ended",
+                                      outcome.frames.size(), outcome.frames_sent);
+        }
+      }
+      const std::string awaited = IdleAwaitedText(outcome.frames_sent);
+      if (!may_be_refused && (outcome.code != grpc::StatusCode::DEADLINE_EXCEEDED ||
+                              outcome.message.find(awaited) == std::string::npos)) {
+        unexpected(absl::StrCat("an idle stream must be ended by the server with "
+                                "DEADLINE_EXCEEDED naming what it waited for (\"",
+                                awaited, "\")"));
+      }
+      break;
+    }
     case StreamKind::kVanish:
       break;
   }

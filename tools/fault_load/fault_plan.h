@@ -27,8 +27,11 @@ enum class StreamKind {
   kVanish,      // a child process opens the stream and is killed mid-stream
   kMalformed,   // a message the server must refuse (see Malformation)
   kOversized,   // a message over the server's size limit
+  // Hostile clients (docs/adr/0067); only in the mix when asked for:
+  kBomb,  // a gzip channel sending a frame of many MiB of zeros: the server refuses compression
+  kIdle,  // the config and a few frames, then silence: the server ends it after its idle timeout
 };
-inline constexpr int kStreamKinds = 8;
+inline constexpr int kStreamKinds = 10;
 
 const char* KindName(StreamKind kind);
 bool IsHealthy(StreamKind kind);  // every frame must come back, correct and in order
@@ -62,6 +65,7 @@ struct StreamPlan {
   absl::Duration deadline = absl::Seconds(60);  // the client's deadline for the whole stream
   absl::Duration read_delay;                    // kSlowReader: pause before each read
   absl::Duration send_delay;                    // pause between frames sent (shutdown test)
+  int64_t bomb_bytes = 0;                       // kBomb: zeros in the frame's reference plane
 };
 
 // Relative frequencies of the kinds, from a flag such as
@@ -71,11 +75,19 @@ struct KindWeights {
 };
 absl::StatusOr<KindWeights> ParseKindWeights(const std::string& text);
 
+// What an idle stream's status message must name: the frame the server was waiting for.
+std::string IdleAwaitedText(int frames_sent);
+
 struct PlanLimits {
   int frames = 12;                     // frames of a healthy clip
   absl::Duration healthy_deadline = absl::Seconds(120);
   bool oversized_enabled = true;       // false when the server's limit is too large to exceed
   absl::Duration send_delay;
+  int64_t bomb_bytes = int64_t{64} << 20;
+  // The server's --stream_idle_timeout; an idle stream's own deadline is this plus
+  // `idle_margin`, so the server, not the client, ends it.
+  absl::Duration server_idle_timeout;
+  absl::Duration idle_margin = absl::Seconds(10);
 };
 
 // Draws the next stream. `variants` gives the pictures available (10-bit ones for

@@ -101,6 +101,50 @@ TEST_F(JudgeTest, FaultsNeedTheirOwnStatus) {
                   .status_expected);
 }
 
+TEST_F(JudgeTest, ACompressionBombMustBeRefusedUnimplemented) {
+  plan_.kind = StreamKind::kBomb;
+  StreamOutcome refused = Answered(0, 0, grpc::StatusCode::UNIMPLEMENTED);
+  refused.message = "Compression algorithm 'gzip' is disabled.";
+  EXPECT_TRUE(Judge(plan_, refused, variant_, normal_).status_expected);
+  // Accepted (and decompressed) instead: a failure, whatever came after.
+  for (grpc::StatusCode code : {grpc::StatusCode::RESOURCE_EXHAUSTED,
+                                grpc::StatusCode::INVALID_ARGUMENT, grpc::StatusCode::OK}) {
+    const Verdict v = Judge(plan_, Answered(0, 0, code), variant_, normal_);
+    EXPECT_FALSE(v.status_expected) << code;
+    EXPECT_NE(v.problem, "");
+  }
+}
+
+TEST_F(JudgeTest, AnIdleStreamMustBeEndedNamingTheAwaitedFrame) {
+  plan_.kind = StreamKind::kIdle;
+  StreamOutcome ended = Answered(2, 2, grpc::StatusCode::DEADLINE_EXCEEDED);
+  ended.message = "the stream was idle for 2s, waiting for frame 2 (--stream_idle_timeout=2s)";
+  Verdict v = Judge(plan_, ended, variant_, normal_);
+  EXPECT_TRUE(v.status_expected) << v.problem;
+  EXPECT_EQ(v.frames_verified, 2);
+  EXPECT_EQ(v.problem, "");
+
+  // The client's own deadline ran out first: the server never ended the stream.
+  StreamOutcome client_gave_up = ended;
+  client_gave_up.message = "Deadline Exceeded";
+  EXPECT_FALSE(Judge(plan_, client_gave_up, variant_, normal_).status_expected);
+
+  // The server named another frame than the one it was owed.
+  StreamOutcome wrong_frame = ended;
+  wrong_frame.message = "the stream was idle for 2s, waiting for frame 1 (--stream_idle_timeout=2s)";
+  EXPECT_FALSE(Judge(plan_, wrong_frame, variant_, normal_).status_expected);
+
+  // Ended as it should be, but a result of a frame it had sent never came back.
+  StreamOutcome short_of_results = Answered(2, 1, grpc::StatusCode::DEADLINE_EXCEEDED);
+  short_of_results.message = ended.message;
+  v = Judge(plan_, short_of_results, variant_, normal_);
+  EXPECT_EQ(v.frames_lost, 1);
+  EXPECT_NE(v.problem, "");
+
+  // Any other ending is unexpected.
+  EXPECT_FALSE(Judge(plan_, Answered(2, 2), variant_, normal_).status_expected);
+}
+
 TEST_F(JudgeTest, AfterSigtermOnlyStreamsWithoutResultsMayBeRefused) {
   JudgeContext shutdown;
   shutdown.shutdown_started = true;
@@ -134,6 +178,47 @@ TEST(DrawPlanTest, FollowsTheWeights) {
       EXPECT_TRUE(depth == 10 || depth == 12);
     }
   }
+}
+
+TEST(DrawPlanTest, HostileKindsCarryTheirLimits) {
+  auto variants = MakeClipVariants(false, nullptr);
+  ASSERT_TRUE(variants.ok());
+  auto weights = ParseKindWeights("bomb=1,idle=1");
+  ASSERT_TRUE(weights.ok());
+  PlanLimits limits;
+  limits.bomb_bytes = int64_t{3} << 20;
+  limits.server_idle_timeout = absl::Seconds(2);
+  limits.idle_margin = absl::Seconds(5);
+  std::mt19937_64 rng(11);
+  int bombs = 0, idles = 0;
+  for (int i = 0; i < 200; ++i) {
+    const StreamPlan plan = DrawPlan(*weights, limits, *variants, rng);
+    if (plan.kind == StreamKind::kBomb) {
+      ++bombs;
+      EXPECT_EQ(plan.bomb_bytes, limits.bomb_bytes);
+    } else {
+      ASSERT_EQ(plan.kind, StreamKind::kIdle);
+      ++idles;
+      EXPECT_EQ(plan.deadline, absl::Seconds(7));  // the server's timeout comes first
+      EXPECT_GE(plan.frames, 0);
+      EXPECT_LE(plan.frames, 3);
+    }
+  }
+  EXPECT_GT(bombs, 0);
+  EXPECT_GT(idles, 0);
+}
+
+TEST(DrawPlanTest, HostileKindsAreOnlyDrawnWhenNamed) {
+  auto weights = ParseKindWeights("healthy=8,slow_reader=2,pair=2,cancel=2,deadline=2,vanish=1");
+  ASSERT_TRUE(weights.ok());
+  EXPECT_EQ(weights->weight[static_cast<int>(StreamKind::kBomb)], 0);
+  EXPECT_EQ(weights->weight[static_cast<int>(StreamKind::kIdle)], 0);
+  auto named = ParseKindWeights("healthy=1,bomb=2,idle=3");
+  ASSERT_TRUE(named.ok());
+  EXPECT_EQ(named->weight[static_cast<int>(StreamKind::kBomb)], 2);
+  EXPECT_EQ(named->weight[static_cast<int>(StreamKind::kIdle)], 3);
+  EXPECT_STREQ(KindName(StreamKind::kBomb), "bomb");
+  EXPECT_STREQ(KindName(StreamKind::kIdle), "idle");
 }
 
 TEST(DrawPlanTest, RefusesBadMixes) {

@@ -75,6 +75,10 @@ bool LoadReport::Passed(std::string* why) const {
     failed.push_back(absl::StrCat(streams_with_problems, " streams with problems"));
   }
   if (health_failures > 0) failed.push_back(absl::StrCat(health_failures, " health checks failed"));
+  if (metrics_watched && metrics_scrapes == 0) failed.push_back("/metrics was never scraped");
+  if (metrics_scrape_failures > 0) {
+    failed.push_back(absl::StrCat(metrics_scrape_failures, " /metrics scrapes failed"));
+  }
   if (server_pid != 0 && !shutdown_test && !server_alive_at_end) {
     failed.push_back("the server died");
   }
@@ -131,6 +135,15 @@ std::string ToJson(const LoadReport& r) {
        {{"checks", r.health_checks},
         {"failures", r.health_failures},
         {"max_latency_ms", JsonNumber(r.health_max_latency_ms)}}}};
+  if (r.metrics_watched) {
+    out["metrics"] = {{"scrapes", r.metrics_scrapes},
+                      {"failures", r.metrics_scrape_failures},
+                      {"max_latency_ms", JsonNumber(r.metrics_max_latency_ms)},
+                      {"idle_connections", r.metrics_idle_connections},
+                      {"slow_requests", r.metrics_slow_requests},
+                      {"connections_reopened", r.metrics_connections_reopened},
+                      {"connect_failures", r.metrics_connect_failures}};
+  }
   if (r.server_pid != 0) {
     out["server"] = {{"pid", r.server_pid},
                      {"alive_at_end", r.server_alive_at_end},
@@ -179,6 +192,13 @@ std::string SummaryLine(const LoadReport& r) {
       passed ? "PASS" : "FAIL", r.duration_seconds, r.streams(), healthy, r.streams() - healthy,
       r.frames_verified, r.frames_lost, r.frames_misordered, r.frames_wrong,
       r.unexpected_statuses(), r.health_checks - r.health_failures, r.health_checks);
+  if (r.metrics_watched) {
+    absl::StrAppendFormat(&line,
+                          ", /metrics %d/%d answered (beside %d idle connections and %d slow "
+                          "requests)",
+                          r.metrics_scrapes - r.metrics_scrape_failures, r.metrics_scrapes,
+                          r.metrics_idle_connections, r.metrics_slow_requests);
+  }
   if (r.server_pid != 0 && r.rss.measured) {
     absl::StrAppendFormat(&line, ", rss %.1f -> %.1f MiB (%+.1f%%, peak %.1f MiB)",
                           r.rss.baseline_kb / 1024.0, r.rss.final_kb / 1024.0, r.rss.growth_pct,

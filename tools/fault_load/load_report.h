@@ -36,6 +36,16 @@ struct LoadReport {
   int64_t health_failures = 0;
   double health_max_latency_ms = 0;
 
+  // The metrics port under idle connections and slow requests (--metrics_address).
+  bool metrics_watched = false;
+  int64_t metrics_scrapes = 0;
+  int64_t metrics_scrape_failures = 0;
+  double metrics_max_latency_ms = 0;
+  int64_t metrics_idle_connections = 0;
+  int64_t metrics_slow_requests = 0;
+  int64_t metrics_connections_reopened = 0;
+  int64_t metrics_connect_failures = 0;
+
   int server_pid = 0;  // 0: not watched
   bool server_alive_at_end = true;
   RssGrowth rss;

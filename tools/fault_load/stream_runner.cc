@@ -170,6 +170,66 @@ StreamOutcome RunClipStream(v1::ScoringService::Stub* stub, const StreamPlan& pl
   return out;
 }
 
+StreamOutcome RunBombStream(v1::ScoringService::Stub* gzip_stub, const StreamPlan& plan,
+                            const ClipVariant& variant) {
+  StreamOutcome out;
+  out.started = absl::Now();
+  grpc::ClientContext context;
+  context.set_deadline(DeadlineIn(plan.deadline));
+  auto stream = gzip_stub->ScoreClip(&context);
+  if (stream->Write(ConfigMessage(variant))) {
+    v1::ScoreClipRequest bomb;
+    bomb.mutable_frame()->set_index(0);
+    bomb.mutable_frame()->mutable_reference_luma()->assign(static_cast<size_t>(plan.bomb_bytes),
+                                                           '\0');
+    // The server may end the stream before or while this is sent; Finish tells how.
+    stream->Write(bomb);
+    stream->WritesDone();
+  }
+  v1::ScoreClipResponse response;
+  while (stream->Read(&response)) {
+    if (response.has_frame()) {
+      out.frames.push_back(std::move(*response.mutable_frame()));
+    } else {
+      out.protocol_error = true;
+    }
+  }
+  const grpc::Status status = stream->Finish();
+  out.finished = absl::Now();
+  out.code = status.error_code();
+  out.message = status.error_message();
+  return out;
+}
+
+StreamOutcome RunIdleStream(v1::ScoringService::Stub* stub, const StreamPlan& plan,
+                            const ClipVariant& variant) {
+  StreamOutcome out;
+  out.started = absl::Now();
+  grpc::ClientContext context;
+  context.set_deadline(DeadlineIn(plan.deadline));
+  auto stream = stub->ScoreClip(&context);
+  bool open = stream->Write(ConfigMessage(variant));
+  for (int i = 0; open && i < plan.frames; ++i) {
+    open = stream->Write(FrameMessage(variant, i, plan.pair_offset));
+    if (open) ++out.frames_sent;
+  }
+  // No WritesDone: the stream stays open and silent. Results are taken as they come, so the
+  // server waits on the client's next frame, not on the client's reading.
+  v1::ScoreClipResponse response;
+  while (stream->Read(&response)) {
+    if (response.has_frame() && !out.has_summary) {
+      out.frames.push_back(std::move(*response.mutable_frame()));
+    } else {
+      out.protocol_error = true;
+    }
+  }
+  const grpc::Status status = stream->Finish();
+  out.finished = absl::Now();
+  out.code = status.error_code();
+  out.message = status.error_message();
+  return out;
+}
+
 StreamOutcome RunPairCall(v1::ScoringService::Stub* stub, const StreamPlan& plan,
                           const ClipVariant& variant) {
   StreamOutcome out;

@@ -22,6 +22,16 @@ StreamOutcome RunClipStream(v1::ScoringService::Stub* stub, const StreamPlan& pl
 StreamOutcome RunPairCall(v1::ScoringService::Stub* stub, const StreamPlan& plan,
                           const ClipVariant& variant);
 
+// A compression bomb: the config, then one frame whose reference plane is `plan.bomb_bytes` zeros,
+// on `gzip_stub`, a stub of a channel that compresses with gzip (a few hundred KB on the wire).
+StreamOutcome RunBombStream(v1::ScoringService::Stub* gzip_stub, const StreamPlan& plan,
+                            const ClipVariant& variant);
+
+// An idle client: the config and `plan.frames` frames, then nothing more (no half-close) while it
+// reads whatever comes back, until the server ends the stream or `plan.deadline` passes.
+StreamOutcome RunIdleStream(v1::ScoringService::Stub* stub, const StreamPlan& plan,
+                            const ClipVariant& variant);
+
 // What a vanishing child needs to open its stream.
 struct VanishArgs {
   std::string target;
