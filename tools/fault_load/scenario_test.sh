@@ -35,8 +35,14 @@ trap stop_server EXIT
 start_server "$SERVER" "$LOG" --backend=cpu --workers=2 "${server_flags[@]}"
 echo "server pid $SERVER_PID on port $SERVER_PORT"
 
+load_flags=()
+# A server with its metrics port on: fault_load also holds that port busy and scrapes it.
+if [[ "$SERVER_METRICS_PORT" != 0 ]]; then
+  load_flags+=("--metrics_address=127.0.0.1:$SERVER_METRICS_PORT")
+  echo "metrics port $SERVER_METRICS_PORT"
+fi
 "$LOAD" --target="127.0.0.1:$SERVER_PORT" --server_pid="$SERVER_PID" --max_rss_growth_pct=0 \
-  --json_out="$OUT/fault_load.json" "$@"
+  --json_out="$OUT/fault_load.json" "${load_flags[@]}" "$@"
 
 if [[ "$ENDING" == left_running ]]; then
   echo "PASS: fault_load's verdict"

@@ -1,6 +1,8 @@
 # Sourced by the sh_tests here: starts ssimd_server on a free loopback port and stops it.
-# start_server BINARY LOGFILE [FLAGS...] sets SERVER_PID and SERVER_PORT. The port comes from the
-# startup line, which the server logs at level info (so do not pass a --log_level above info).
+# start_server BINARY LOGFILE [FLAGS...] sets SERVER_PID and SERVER_PORT, and SERVER_METRICS_PORT
+# (0 unless FLAGS turn the metrics port on, e.g. --metrics_address=127.0.0.1:0). The ports come
+# from the startup line, which the server logs at level info (so do not pass a --log_level above
+# info).
 
 start_server() {
   local binary="$1" log="$2"
@@ -11,7 +13,11 @@ start_server() {
   SERVER_PORT=""
   for _ in $(seq 1 300); do
     SERVER_PORT="$(sed -n 's/.*grpc_port[^0-9]*\([0-9][0-9]*\).*/\1/p' "$log" | head -n 1)"
-    if [[ -n "$SERVER_PORT" ]]; then return 0; fi
+    if [[ -n "$SERVER_PORT" ]]; then
+      SERVER_METRICS_PORT="$(sed -n 's/.*metrics_port[^0-9]*\([0-9][0-9]*\).*/\1/p' "$log" | head -n 1)"
+      SERVER_METRICS_PORT="${SERVER_METRICS_PORT:-0}"
+      return 0
+    fi
     if ! kill -0 "$SERVER_PID" 2>/dev/null; then
       echo "the server exited before it listened; its log:" >&2
       cat "$log" >&2
