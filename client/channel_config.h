@@ -23,8 +23,9 @@ bool TargetMayNameManyServers(absl::string_view target);
 
 // The JSON service config of a channel. Always: ScorePair, ScoreFiles, ScoreLadder and
 // GetCapabilities are retried on UNAVAILABLE (the server died or drains before answering), which
-// gRPC does only while no response has arrived, so nothing is scored twice into a result. With `balance`: round_robin
-// over the resolved addresses with health checking of ssimd.v1.ScoringService.
+// gRPC does only while no response has arrived, so nothing is scored twice into a result. With
+// `balance`: round_robin over the resolved addresses with health checking of
+// ssimd.v1.ScoringService.
 std::string ServiceConfigJson(bool balance);
 
 // gRPC keeps a copy of a retryable request to send it again; a frame pair is larger than gRPC's

@@ -202,7 +202,8 @@ absl::Status SetPixelFormat(const char* arg, CliOptions& out) {
       {"400", ChromaFormat::k400}};
   auto it = kFormats->find(arg);
   if (it == kFormats->end()) {
-    return Bad("-p/--pixel_format", absl::StrCat("expected 420, 422, 444 or 400, got \"", arg, "\""));
+    return Bad("-p/--pixel_format",
+               absl::StrCat("expected 420, 422, 444 or 400, got \"", arg, "\""));
   }
   out.chroma = it->second;
   return absl::OkStatus();
@@ -280,7 +281,8 @@ absl::Status AddRendition(const char* arg, CliOptions& out) {
 absl::Status SetMaxMessageBytes(const char* arg, CliOptions& out) {
   int64_t n = 0;
   if (!absl::SimpleAtoi(arg, &n) || n < 1024 || n > (int64_t{1} << 31) - 1) {
-    return Bad("--max_message_bytes", absl::StrCat("expected 1024 to 2147483647, got \"", arg, "\""));
+    return Bad("--max_message_bytes",
+               absl::StrCat("expected 1024 to 2147483647, got \"", arg, "\""));
   }
   out.client.max_message_bytes = n;
   return absl::OkStatus();
@@ -338,10 +340,12 @@ absl::Status ApplyOption(int code, const char* arg, CliOptions& out) {
 // What holds for the whole command line once every option is read.
 absl::StatusOr<CliOptions> CheckComplete(int argc, char** argv, CliOptions out) {
   if (optind < argc) {
-    return Bad(argv[optind], "unexpected argument; options take the form -r FILE or --feature SPEC");
+    return Bad(argv[optind],
+               "unexpected argument; options take the form -r FILE or --feature SPEC");
   }
   if (out.ladder_source.empty() != out.renditions.empty()) {
-    return Bad("--ladder_source/--rendition", "a ladder needs its source and at least one rendition");
+    return Bad("--ladder_source/--rendition",
+               "a ladder needs its source and at least one rendition");
   }
   if (out.spread && out.ladder_source.empty()) {
     return Bad("--spread", "spreads a ladder's renditions; give --ladder_source and --rendition");

@@ -38,7 +38,9 @@ v1::ClipSummary SummarizeFrames(const std::vector<v1::FrameResult>& frames,
   std::map<std::string, std::vector<double>> series;
   for (const v1::FrameResult& frame : frames) {
     ++(*summary.mutable_frames_by_backend())[frame.backend()];
-    if (!frame.fallback_reason().empty()) summary.set_fallback_frames(summary.fallback_frames() + 1);
+    if (!frame.fallback_reason().empty()) {
+      summary.set_fallback_frames(summary.fallback_frames() + 1);
+    }
     for (const auto& [metric, value] : frame.scores()) series[metric].push_back(value);
   }
   for (const auto& [metric, values] : series) {

@@ -28,8 +28,8 @@ struct ResumeOptions {
 
 // Streams the clip, resuming as above. `on_frame` sees every frame once, with its index in the
 // clip. A resumed clip's summary is pooled here over all its frames; its elapsed_seconds is that
-// of the last stream. Any error other than UNAVAILABLE ends the call at once. When the streams run out, the
-// UNAVAILABLE error says which frames were scored and from which frame to go on.
+// of the last stream. Any error other than UNAVAILABLE ends the call at once. When the streams
+// run out, the UNAVAILABLE error says which frames were scored and from which frame to go on.
 absl::StatusOr<ClipReport> ScoreClipResuming(SsimdClient& client, const v1::ClipConfig& config,
                                              const FrameSourceOpener& open,
                                              const FrameCallback& on_frame,

@@ -57,8 +57,8 @@ struct ClipFiles {
 };
 
 // Opens both videos and skips to frame `first` of the clip (after --frame_skip_ref/_dist).
-absl::StatusOr<ClipFiles> OpenClip(const CliOptions& o, const std::optional<Geometry>& flag_geometry,
-                                   uint64_t first) {
+absl::StatusOr<ClipFiles> OpenClip(const CliOptions& o,
+                                   const std::optional<Geometry>& flag_geometry, uint64_t first) {
   auto reference = FrameReader::Open(o.reference, flag_geometry);
   if (!reference.ok()) return reference.status();
   auto distorted = FrameReader::Open(o.distorted, flag_geometry);
