@@ -49,8 +49,8 @@ class Replica:
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(
                 [SERVER, "--address=127.0.0.1:0", "--metrics_address=127.0.0.1:0",
-                 f"--files_root={files_root}", "--log_format=json", "--backend=cpu", "--workers=1", "--grace_period=5s",
-                 "--health_poll_interval=100ms"],
+                 f"--files_root={files_root}", "--log_format=json", "--backend=cpu",
+                 "--workers=1", "--grace_period=5s", "--health_poll_interval=100ms"],
                 stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -227,6 +227,19 @@ class ScaleOutTest(unittest.TestCase):
         self.assertTrue(all(g > 0 for g in grown), f"frames scored per replica: {grown}")
         for result in results:
             self.assertEqual(scores(result.frames), expected)
+
+    def test_unary_calls_go_on_when_replicas_stop(self):
+        pair = short_pairs()[0]
+        with Client(self.replicas[0].address) as alone:
+            expected = dict(alone.score_pair(*pair, SHORT, features=["ssim"]).scores)
+        with Client(self.target) as client:
+            self.connect_every_replica(client)
+            self.replicas[1].kill()           # dies: its connection breaks
+            self.replicas[2].process.send_signal(signal.SIGTERM)  # drains: NOT_SERVING, refuses
+            for _ in range(12):
+                self.assertEqual(dict(client.score_pair(*pair, SHORT, features=["ssim"]).scores),
+                                 expected)
+        self.replicas[2].process.wait(timeout=30)
 
     def test_killed_replica_loses_no_frame(self):
         ref, dis = os.path.join(self.dir, "ref.yuv"), os.path.join(self.dir, "dis.yuv")
