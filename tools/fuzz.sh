@@ -45,13 +45,14 @@ done
 # Each target's own sources besides fuzz/<target>_fuzzer.cc; "PROTO" stands for the generated
 # ssimd.v1 message code. Keep in step with the deps in fuzz/BUILD.bazel.
 declare -A SOURCES=(
-  [feature_args]="engine/features.cc engine/picture.cc"
+  [feature_args]="engine/features.cc engine/feature_table.cc base/client_text.cc engine/picture.cc"
   [y4m_reader]="engine/io/frame_reader.cc engine/io/y4m_header.cc engine/picture.cc"
   [yuv_reader]="engine/io/frame_reader.cc engine/io/y4m_header.cc engine/picture.cc"
   [media_decoder]="engine/media/video_decoder.cc engine/media/picture_scaler.cc
                    engine/media/pixel_formats.cc engine/media/frame_planes.cc
                    engine/media/av_handles.cc engine/picture.cc"
-  [request]="engine/features.cc engine/picture.cc engine/dispatcher.cc engine/pooling.cc
+  [request]="engine/features.cc engine/feature_table.cc base/client_text.cc engine/picture.cc
+             proto/pixel_format.cc engine/dispatcher.cc engine/pooling.cc
              engine/scorer.cc engine/plane_pieces.cc
              engine/cpu/cpu_scorer.cc engine/cpu/float_ssim.cc engine/cpu/integer_ssim.cc
              engine/cpu/sample_plane.cc engine/cpu/thread_pool.cc server/request_parsing.cc
