@@ -64,6 +64,11 @@ class SummarizeTestsTest(unittest.TestCase):
         line, _ = self.summarize({"//pkg:whole": "FAILED"})
         self.assertEqual(line, "2 passed, 1 failed, 1 skipped")
 
+    def test_a_target_bazel_skipped_counts_as_skipped_whatever_its_old_results(self):
+        line, rc = self.summarize({"//pkg:whole": "SKIPPED", "//pkg:sharded": "PASSED"})
+        self.assertEqual(line, "3 passed, 0 failed, 4 skipped")
+        self.assertEqual(rc, 0)
+
 
 if __name__ == "__main__":
     unittest.main()
