@@ -105,6 +105,25 @@ bool EndsAtFirstMessage(const StreamPlan& plan) {
           plan.malformation == Malformation::kTooLargeForMessages);
 }
 
+// For streams that expect frame results and then an error status: every frame result is kept,
+// anything else (a summary) is a protocol error; then the stream's status and end time.
+void ReadFramesUntilEnd(
+    grpc::ClientReaderWriter<v1::ScoreClipRequest, v1::ScoreClipResponse>* stream,
+    StreamOutcome& out) {
+  v1::ScoreClipResponse response;
+  while (stream->Read(&response)) {
+    if (response.has_frame()) {
+      out.frames.push_back(std::move(*response.mutable_frame()));
+    } else {
+      out.protocol_error = true;
+    }
+  }
+  const grpc::Status status = stream->Finish();
+  out.finished = absl::Now();
+  out.code = status.error_code();
+  out.message = status.error_message();
+}
+
 }  // namespace
 
 StreamOutcome RunClipStream(v1::ScoringService::Stub* stub, const StreamPlan& plan,
@@ -186,18 +205,7 @@ StreamOutcome RunBombStream(v1::ScoringService::Stub* gzip_stub, const StreamPla
     stream->Write(bomb);
     stream->WritesDone();
   }
-  v1::ScoreClipResponse response;
-  while (stream->Read(&response)) {
-    if (response.has_frame()) {
-      out.frames.push_back(std::move(*response.mutable_frame()));
-    } else {
-      out.protocol_error = true;
-    }
-  }
-  const grpc::Status status = stream->Finish();
-  out.finished = absl::Now();
-  out.code = status.error_code();
-  out.message = status.error_message();
+  ReadFramesUntilEnd(stream.get(), out);
   return out;
 }
 
@@ -215,18 +223,7 @@ StreamOutcome RunIdleStream(v1::ScoringService::Stub* stub, const StreamPlan& pl
   }
   // No WritesDone: the stream stays open and silent. Results are taken as they come, so the
   // server waits on the client's next frame, not on the client's reading.
-  v1::ScoreClipResponse response;
-  while (stream->Read(&response)) {
-    if (response.has_frame() && !out.has_summary) {
-      out.frames.push_back(std::move(*response.mutable_frame()));
-    } else {
-      out.protocol_error = true;
-    }
-  }
-  const grpc::Status status = stream->Finish();
-  out.finished = absl::Now();
-  out.code = status.error_code();
-  out.message = status.error_message();
+  ReadFramesUntilEnd(stream.get(), out);
   return out;
 }
 
