@@ -11,6 +11,11 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
                       CapStatusMessage(status.message()));
 }
 
+bool ClientDeadlinePassed(absl::Time deadline) {
+  constexpr absl::Duration kClientTimerLead = absl::Milliseconds(100);
+  return absl::Now() >= deadline - kClientTimerLead;
+}
+
 bool ParseRawMessage(const grpc::ByteBuffer& received, google::protobuf::Message* message) {
   grpc::ByteBuffer copy(received);  // the reader consumes its buffer; this copies references only
   return grpc::SerializationTraits<google::protobuf::Message>::Deserialize(&copy, message).ok();

@@ -6,6 +6,8 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "engine/scorer.h"
 #include "grpcpp/grpcpp.h"
 #include "proto/ssimd/v1/ssimd.pb.h"
@@ -19,6 +21,11 @@ grpc::Status ToGrpcStatus(const absl::Status& status);
 std::string StatusCodeName(grpc::StatusCode code);
 
 void FillFrameResult(uint64_t index, const ScoreResult& result, v1::FrameResult* out);
+
+// True once the client's `deadline` has passed, or is about to: the client's own timer may fire,
+// and cancel the call, a little before the server's copy of the deadline (which counts from the
+// call's arrival), and a cancel that close to it is the deadline's.
+bool ClientDeadlinePassed(absl::Time deadline);
 
 // For raw methods: a received message parsed as `message`; false when it is not one.
 bool ParseRawMessage(const grpc::ByteBuffer& received, google::protobuf::Message* message);

@@ -1,6 +1,5 @@
 #include "server/scoring_service.h"
 
-#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -211,8 +210,7 @@ void ScoringServiceImpl::ScorePairOnWorker(grpc::CallbackServerContext* call,
   const absl::Duration pool_wait = absl::Now() - submitted;
   grpc::Status status;
   if (call->IsCancelled()) {
-    // As in StreamPipeline::DeadlinePassed: the client's timer may fire a little earlier.
-    status = std::chrono::system_clock::now() + std::chrono::milliseconds(100) >= call->deadline()
+    status = ClientDeadlinePassed(absl::FromChrono(call->deadline()))
                  ? grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED,
                                 "the client's deadline passed before the pair was scored")
                  : grpc::Status(grpc::StatusCode::CANCELLED, "cancelled before it was scored");

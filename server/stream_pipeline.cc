@@ -233,12 +233,7 @@ void StreamPipeline::ReleaseTask() {
   Execute(std::move(actions));
 }
 
-bool StreamPipeline::DeadlinePassed() const {
-  // The client's own timer may fire, and cancel, a little before the server's copy of the deadline
-  // (which counts from the call's arrival): a cancel that close to it is the deadline's.
-  constexpr absl::Duration kClientTimerLead = absl::Milliseconds(100);
-  return absl::Now() >= deadline_ - kClientTimerLead;
-}
+bool StreamPipeline::DeadlinePassed() const { return ClientDeadlinePassed(deadline_); }
 
 bool StreamPipeline::TryHold() {
   absl::MutexLock lock(&mu_);
