@@ -1,6 +1,6 @@
-// Opening the files of ScoreFiles and ScoreLadder requests below the files root, and fitting a
-// distorted file to its reference: same bit depth and frame rate, pictures brought to the
-// reference's size and pixel format. Messages start with the request's field name.
+// Opening the files of ScoreFiles and ScoreLadder requests below the files root (fitting a
+// rendition to its source is FitToReference in engine/media/video_input.h). Messages start with
+// the request's field name.
 #ifndef SSIMD_SERVER_FILE_INPUTS_H_
 #define SSIMD_SERVER_FILE_INPUTS_H_
 
@@ -28,13 +28,6 @@ absl::StatusOr<std::unique_ptr<VideoInput>> OpenFileInput(
 absl::StatusOr<ScalerChoice> ParseUpscale(const v1::UpscaleOptions& upscale,
                                           absl::string_view field);
 
-// Checks `distorted` against `reference` and, for an encoded distorted file, makes it deliver
-// pictures at the reference's size and pixel format with `scaler`. INVALID_ARGUMENT for
-// different bit depths, different frame rates (where both files state one) or, for raw and .y4m
-// files, which are never scaled, different sizes.
-absl::Status FitToReference(const VideoInput& reference, absl::string_view reference_field,
-                            VideoInput& distorted, absl::string_view distorted_field,
-                            const ScalerChoice& scaler);
 
 }  // namespace ssimd
 

@@ -42,6 +42,10 @@ class RawInput final : public VideoInput {
 
 }  // namespace
 
+std::string GeometryText(const Geometry& g) {
+  return absl::StrFormat("%dx%d %d-bit", g.width, g.height, g.bit_depth);
+}
+
 InputKind InputKindForPath(absl::string_view path) {
   const std::string lower = absl::AsciiStrToLower(path);
   if (absl::EndsWith(lower, ".y4m")) return InputKind::kY4m;
@@ -127,6 +131,39 @@ absl::StatusOr<bool> DecodedInput::ReadLuma(std::string* luma) {
   }
   CopyLuma(*picture, luma);
   return true;
+}
+
+absl::Status FitToReference(const VideoInput& reference, absl::string_view reference_field,
+                            VideoInput& distorted, absl::string_view distorted_field,
+                            const ScalerChoice& scaler) {
+  const Geometry& ref = reference.geometry();
+  const Geometry& dis = distorted.geometry();
+  auto* decoded = dynamic_cast<DecodedInput*>(&distorted);
+  if (decoded == nullptr && (ref.width != dis.width || ref.height != dis.height ||
+                             ref.bit_depth != dis.bit_depth)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: %s, but %s is %s; raw and .y4m files are not scaled, so both files must have the "
+        "same luma size and bit depth (encoded renditions are upscaled)",
+        distorted_field, GeometryText(dis), reference_field, GeometryText(ref)));
+  }
+  if (ref.bit_depth != dis.bit_depth) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: %s is %d-bit but %s (%s) is %d-bit; score renditions against a source of the same "
+        "bit depth",
+        distorted_field, distorted.name(), dis.bit_depth, reference_field, reference.name(),
+        ref.bit_depth));
+  }
+  const FrameRate ref_rate = reference.frame_rate();
+  const FrameRate dis_rate = distorted.frame_rate();
+  if (ref_rate.known() && dis_rate.known() && !SameFrameRate(ref_rate, dis_rate)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: %s runs at %s frames per second but %s (%s) at %s; frames can only be paired "
+        "between files of the same frame rate",
+        distorted_field, distorted.name(), FrameRateText(dis_rate), reference_field,
+        reference.name(), FrameRateText(ref_rate)));
+  }
+  if (decoded != nullptr) decoded->ScaleTo(ref, scaler);
+  return absl::OkStatus();
 }
 
 }  // namespace ssimd

@@ -28,6 +28,9 @@ enum class InputKind {
 // By the name's extension, in any case.
 InputKind InputKindForPath(absl::string_view path);
 
+// "1920x1080 8-bit", for messages.
+std::string GeometryText(const Geometry& geometry);
+
 class VideoInput {
  public:
   virtual ~VideoInput() = default;
@@ -83,6 +86,14 @@ class DecodedInput final : public VideoInput {
   Geometry geometry_;
   std::unique_ptr<PictureScaler> scaler_;
 };
+
+// Checks `distorted` against `reference` and, for an encoded distorted file, makes it deliver
+// pictures at the reference's size and pixel format with `scaler`. INVALID_ARGUMENT for
+// different bit depths, different frame rates (where both files state one) or, for raw and .y4m
+// files, which are never scaled, different sizes.
+absl::Status FitToReference(const VideoInput& reference, absl::string_view reference_field,
+                            VideoInput& distorted, absl::string_view distorted_field,
+                            const ScalerChoice& scaler);
 
 }  // namespace ssimd
 
