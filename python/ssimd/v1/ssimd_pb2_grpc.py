@@ -40,6 +40,11 @@ class ScoringServiceStub(object):
                 request_serializer=ssimd_dot_v1_dot_ssimd__pb2.GetCapabilitiesRequest.SerializeToString,
                 response_deserializer=ssimd_dot_v1_dot_ssimd__pb2.Capabilities.FromString,
                 )
+        self.UploadFile = channel.stream_unary(
+                '/ssimd.v1.ScoringService/UploadFile',
+                request_serializer=ssimd_dot_v1_dot_ssimd__pb2.UploadChunk.SerializeToString,
+                response_deserializer=ssimd_dot_v1_dot_ssimd__pb2.UploadReceipt.FromString,
+                )
 
 
 class ScoringServiceServicer(object):
@@ -95,6 +100,19 @@ class ScoringServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def UploadFile(self, request_iterator, context):
+        """Stores a client's (compressed) file on the server for a while and returns an id that
+        ScoreFiles and ScoreLadder accept wherever they take a path ("upload:<id>"). The first
+        UploadChunk names the file, the following ones carry its bytes in order; the client then
+        half-closes. Disabled (FAILED_PRECONDITION) unless the server runs with --upload_dir. A file
+        above --max_upload_bytes, or one that does not fit in the spool, gets RESOURCE_EXHAUSTED and
+        nothing is kept. An upload that sends nothing for --stream_idle_timeout ends with
+        DEADLINE_EXCEEDED. Ids expire after --upload_ttl (then NOT_FOUND where they are used).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ScoringServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -122,6 +140,11 @@ def add_ScoringServiceServicer_to_server(servicer, server):
                     servicer.GetCapabilities,
                     request_deserializer=ssimd_dot_v1_dot_ssimd__pb2.GetCapabilitiesRequest.FromString,
                     response_serializer=ssimd_dot_v1_dot_ssimd__pb2.Capabilities.SerializeToString,
+            ),
+            'UploadFile': grpc.stream_unary_rpc_method_handler(
+                    servicer.UploadFile,
+                    request_deserializer=ssimd_dot_v1_dot_ssimd__pb2.UploadChunk.FromString,
+                    response_serializer=ssimd_dot_v1_dot_ssimd__pb2.UploadReceipt.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -216,5 +239,22 @@ class ScoringService(object):
         return grpc.experimental.unary_unary(request, target, '/ssimd.v1.ScoringService/GetCapabilities',
             ssimd_dot_v1_dot_ssimd__pb2.GetCapabilitiesRequest.SerializeToString,
             ssimd_dot_v1_dot_ssimd__pb2.Capabilities.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def UploadFile(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_unary(request_iterator, target, '/ssimd.v1.ScoringService/UploadFile',
+            ssimd_dot_v1_dot_ssimd__pb2.UploadChunk.SerializeToString,
+            ssimd_dot_v1_dot_ssimd__pb2.UploadReceipt.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
