@@ -13,6 +13,7 @@ packages=(
   libspdlog-dev libfmt-dev nlohmann-json3-dev prometheus-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev
   pkg-config python3 python3-grpcio python3-protobuf xz-utils
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg
+  libcurl4-openssl-dev
   prometheus yamllint
 )
 if [[ "${SSIMD_WITH_HIPCC:-0}" == 1 ]]; then
