@@ -33,4 +33,13 @@ std::optional<ChromaFormat> PixelFormatFromProto(int pixel_format) {
   return std::nullopt;
 }
 
+v1::Geometry GeometryToProto(const Geometry& g) {
+  v1::Geometry geometry;
+  geometry.set_width(g.width);
+  geometry.set_height(g.height);
+  geometry.set_bit_depth(g.bit_depth);
+  geometry.set_pixel_format(PixelFormatToProto(g.chroma));
+  return geometry;
+}
+
 }  // namespace ssimd

@@ -11,6 +11,7 @@
 namespace ssimd {
 
 v1::PixelFormat PixelFormatToProto(ChromaFormat chroma);
+v1::Geometry GeometryToProto(const Geometry& geometry);
 
 // PIXEL_FORMAT_UNSPECIFIED reads as 4:2:0, the API's documented default. Takes the raw enum
 // value, since a request may carry one this build does not know: those give nullopt.

@@ -34,6 +34,7 @@ class RawInput final : public VideoInput {
   absl::StatusOr<bool> ReadLuma(std::string* luma) override { return reader_->ReadLuma(luma); }
   uint64_t frames_read() const override { return reader_->frames_read(); }
   absl::Status Skip(uint64_t frames) override { return reader_->Skip(frames); }
+  std::optional<uint64_t> EstimatedFrames() const override { return reader_->EstimatedFrames(); }
 
  private:
   std::unique_ptr<FrameReader> reader_;

@@ -44,6 +44,8 @@ class VideoInput {
   virtual absl::StatusOr<bool> ReadLuma(std::string* luma) = 0;
   // Frames returned or skipped so far.
   virtual uint64_t frames_read() const = 0;
+  // Frames in the whole file where that is known without reading it (raw files); for progress.
+  virtual std::optional<uint64_t> EstimatedFrames() const { return std::nullopt; }
 
   // Skips `frames` frames; INVALID_ARGUMENT naming the file when it has fewer.
   virtual absl::Status Skip(uint64_t frames);
