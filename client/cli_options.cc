@@ -43,9 +43,13 @@ enum LongOnly {
   kMaxMessageBytes,
   kThreads,
   kModel,
+  kLadder,
   kLadderSource,
   kRendition,
   kSpread,
+  kScaler,
+  kAccurateRnd,
+  kTransport,
   kHelp,
 };
 
@@ -81,7 +85,11 @@ const option kOptions[] = {
     {"max_message_bytes", required_argument, nullptr, kMaxMessageBytes},
     {"threads", required_argument, nullptr, kThreads},
     {"model", required_argument, nullptr, kModel},
+    {"ladder", no_argument, nullptr, kLadder},
     {"ladder_source", required_argument, nullptr, kLadderSource},
+    {"scaler", required_argument, nullptr, kScaler},
+    {"accurate_rnd", no_argument, nullptr, kAccurateRnd},
+    {"transport", required_argument, nullptr, kTransport},
     {"rendition", required_argument, nullptr, kRendition},
     {"spread", no_argument, nullptr, kSpread},
     {"help", no_argument, nullptr, kHelp},
@@ -140,9 +148,12 @@ std::string CliUsage() {
   return R"(ssimd-score: score a distorted video against its reference with an ssimd server.
 
 usage: ssimd-score -r REF -d DIST [-w W -h H -p 420|422|444|400 -b 8|10|12|16] [options]
+       ssimd-score --ladder -r SRC -d NAME=FILE [-d NAME=FILE ...] [options]
 
-  -r, --reference FILE     reference video: raw planar .yuv, or .y4m (size from its header)
-  -d, --distorted FILE     distorted video, same size and bit depth
+  -r, --reference FILE     reference video: raw planar .yuv, .y4m (size from its header), or
+                           any file FFmpeg reads (mp4, mkv, webm, ts, ...)
+  -d, --distorted FILE     distorted video, the same bit depth and frame rate; an encoded
+                           rendition of another size is upscaled to the reference's size
   -w, --width N            luma width  (raw .yuv only)
   -h, --height N           luma height (raw .yuv only)
   -p, --pixel_format F     420, 422, 444 or 400 (raw .yuv only)
@@ -161,11 +172,23 @@ usage: ssimd-score -r REF -d DIST [-w W -h H -p 420|422|444|400 -b 8|10|12|16] [
                            over the servers that are SERVING, and a clip cut by a server
                            that stops goes on from its first missing frame on another
       --backend B          auto (default), gpu or cpu
+      --scaler S           upscaler for renditions: bicubic (default), bilinear, lanczos,
+                           spline or neighbor, as ffmpeg's -vf scale=W:H:flags=S
+      --accurate_rnd       add libswscale's accurate_rnd (flags=S+accurate_rnd): the same
+                           bytes on every CPU
+      --transport T        how the videos reach the server: auto (default: server_files if
+                           given, else an upload of encoded files when the server accepts
+                           uploads, else frames), server_files, upload or frames (decoded
+                           here, luma planes streamed)
       --server_files       let the server read REF and DIST from its --files_root
-      --ladder_source SRC --rendition NAME=PATH ...   score a ladder instead of -r/-d: the
-                           server reads SRC and every rendition from its --files_root
+                           (the same as --transport server_files)
+      --ladder             score a ladder: -r is the source, each -d NAME=FILE a rendition;
+                           -o DIR writes DIR/NAME.json (or .txt) per rendition, and a table
+                           of the renditions goes to stdout
+      --ladder_source SRC --rendition NAME=PATH   the same as --ladder --server_files
+                           -r SRC -d NAME=PATH
       --spread             send each rendition in a call of its own (over every server of
-                           --server), merged into one report
+                           --server)
       --title ID, --rung R, --label KEY=VALUE   labels for the server's logs and metrics
       --percentile P       pooled percentile to report (repeatable)
       --timeout DURATION   end the whole run after this long (default 1h; e.g. 90s, 10m)
@@ -269,12 +292,34 @@ absl::Status AddPercentile(const char* arg, CliOptions& out) {
   return absl::OkStatus();
 }
 
-absl::Status AddRendition(const char* arg, CliOptions& out) {
+absl::Status AddRendition(absl::string_view flag, absl::string_view arg, CliOptions& out) {
   std::vector<std::string> kv = absl::StrSplit(arg, absl::MaxSplits('=', 1));
   if (kv.size() != 2 || kv[0].empty() || kv[1].empty()) {
-    return Bad("--rendition", absl::StrCat("expected NAME=PATH, got \"", arg, "\""));
+    return Bad(flag, absl::StrCat("expected NAME=FILE, got \"", arg, "\""));
   }
   out.renditions.emplace_back(kv[0], kv[1]);
+  return absl::OkStatus();
+}
+
+absl::Status SetScaler(const char* arg, CliOptions& out) {
+  absl::StatusOr<ScalerKind> kind = ParseScalerKind(arg);
+  if (!kind.ok()) return Bad("--scaler", kind.status().message());
+  out.scaler.kind = *kind;
+  return absl::OkStatus();
+}
+
+absl::Status SetTransport(const char* arg, CliOptions& out) {
+  static const auto* const kTransports = new std::map<std::string, Transport>{
+      {"auto", Transport::kAuto},
+      {"server_files", Transport::kServerFiles},
+      {"upload", Transport::kUpload},
+      {"frames", Transport::kFrames}};
+  auto it = kTransports->find(arg);
+  if (it == kTransports->end()) {
+    return Bad("--transport",
+               absl::StrCat("expected auto, server_files, upload or frames, got \"", arg, "\""));
+  }
+  out.transport = it->second;
   return absl::OkStatus();
 }
 
@@ -297,7 +342,7 @@ absl::Status Flag(bool& field) {
 absl::Status ApplyOption(int code, const char* arg, CliOptions& out) {
   switch (code) {
     case 'r': return Set(out.reference, arg);
-    case 'd': return Set(out.distorted, arg);
+    case 'd': out.distorted_args.push_back(arg); return absl::OkStatus();
     case 'w': return SetDimension("-w/--width", arg, out.width);
     case 'h': return SetDimension("-h/--height", arg, out.height);
     case 'p': return SetPixelFormat(arg, out);
@@ -318,7 +363,7 @@ absl::Status ApplyOption(int code, const char* arg, CliOptions& out) {
     case kRung: return Set(out.rung, arg);
     case kLabel: return AddLabel(arg, out);
     case kPercentile: return AddPercentile(arg, out);
-    case kServerFiles: return Flag(out.server_files);
+    case kServerFiles: out.transport = Transport::kServerFiles; return absl::OkStatus();
     case kNoProgress: out.progress = false; return absl::OkStatus();
     case kTls: return Flag(out.client.tls);
     case kTlsCa: return Set(out.client.ca_file, arg);
@@ -329,9 +374,16 @@ absl::Status ApplyOption(int code, const char* arg, CliOptions& out) {
     case kModel:
       return Bad("-m/--model", "ssimd computes SSIM features only, not VMAF models; use "
                                "--feature float_ssim and/or --feature ssim");
-    case kLadderSource: return Set(out.ladder_source, arg);
-    case kRendition: return AddRendition(arg, out);
+    case kLadder: return Flag(out.ladder);
+    case kLadderSource:
+      out.ladder = true;
+      out.transport = Transport::kServerFiles;
+      return Set(out.reference, arg);
+    case kRendition: out.ladder = true; return AddRendition("--rendition", arg, out);
     case kSpread: return Flag(out.spread);
+    case kScaler: return SetScaler(arg, out);
+    case kAccurateRnd: return Flag(out.scaler.accurate_rounding);
+    case kTransport: return SetTransport(arg, out);
     case kHelp: return Flag(out.help);
   }
   return absl::InternalError(absl::StrCat("option code ", code, " has no handler"));
@@ -343,19 +395,26 @@ absl::StatusOr<CliOptions> CheckComplete(int argc, char** argv, CliOptions out) 
     return Bad(argv[optind],
                "unexpected argument; options take the form -r FILE or --feature SPEC");
   }
-  if (out.ladder_source.empty() != out.renditions.empty()) {
-    return Bad("--ladder_source/--rendition",
-               "a ladder needs its source and at least one rendition");
+  if (out.spread && !out.ladder) {
+    return Bad("--spread", "spreads a ladder's renditions; give --ladder");
   }
-  if (out.spread && out.ladder_source.empty()) {
-    return Bad("--spread", "spreads a ladder's renditions; give --ladder_source and --rendition");
-  }
-  if (!out.ladder_source.empty()) {
-    if (!out.reference.empty() || !out.distorted.empty()) {
-      return Bad("-r/-d", "a ladder (--ladder_source) takes no -r/-d");
+  if (out.ladder) {
+    for (const std::string& arg : out.distorted_args) {
+      SSIMD_RETURN_IF_ERROR(AddRendition("-d", arg, out));
     }
-  } else if (out.reference.empty() || out.distorted.empty()) {
-    return Bad("-r/-d", "both the reference (-r) and the distorted (-d) video are required");
+    if (out.reference.empty() || out.renditions.empty()) {
+      return Bad("--ladder", "a ladder needs its source (-r SRC) and at least one rendition "
+                             "(-d NAME=FILE)");
+    }
+  } else {
+    if (out.reference.empty() || out.distorted_args.empty()) {
+      return Bad("-r/-d", "both the reference (-r) and the distorted (-d) video are required");
+    }
+    if (out.distorted_args.size() > 1) {
+      return Bad("-d", "one distorted video per run; for several renditions of one source, use "
+                       "--ladder -r SRC -d NAME=FILE -d NAME=FILE");
+    }
+    out.distorted = out.distorted_args.front();
   }
   if (out.features.empty()) out.features.push_back("float_ssim");
   if (!out.output.empty()) out.json = true;

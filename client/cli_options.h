@@ -15,14 +15,23 @@
 #include "absl/time/time.h"
 #include "client/json_report.h"
 #include "client/ssimd_client.h"
+#include "engine/media/picture_scaler.h"
 #include "engine/picture.h"
 #include "proto/ssimd/v1/ssimd.pb.h"
 
 namespace ssimd {
 
+enum class Transport {
+  kAuto,         // server files when asked for, else uploads for encoded files, else frames
+  kServerFiles,  // the server reads the paths below its --files_root
+  kUpload,       // the files are uploaded to the server's spool first
+  kFrames,       // decoded here, luma planes streamed (ScoreClip)
+};
+
 struct CliOptions {
   std::string reference;
   std::string distorted;
+  std::vector<std::string> distorted_args;  // every -d as given
   // Required for raw .yuv; taken from the header for .y4m (and checked when given).
   std::optional<int> width;
   std::optional<int> height;
@@ -44,12 +53,14 @@ struct CliOptions {
   std::string rung;
   std::map<std::string, std::string> labels;
   std::vector<double> percentiles;
-  // Let the server read the files (ScoreFiles): paths are relative to its files root.
-  bool server_files = false;
-  // A ladder instead of -r/-d: the server reads the source and each rendition (name, path) from
-  // its files root; with `spread`, each rendition goes in a call of its own (to different
-  // servers when --server names several).
-  std::string ladder_source;
+  // How the videos reach the server (--transport; --server_files is kServerFiles).
+  Transport transport = Transport::kAuto;
+  // How an encoded rendition is brought to the reference's size (--scaler, --accurate_rnd).
+  ScalerChoice scaler;
+  // A ladder (--ladder): `reference` is the source and each -d NAME=FILE a rendition; with
+  // `spread`, each rendition goes in a call of its own (to different servers when --server names
+  // several).
+  bool ladder = false;
   std::vector<std::pair<std::string, std::string>> renditions;
   bool spread = false;
   bool help = false;

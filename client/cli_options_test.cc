@@ -70,11 +70,15 @@ TEST(CliOptionsTest, ErrorsNameTheFlag) {
       {{"-r", "a", "-d", "b", "stray"}, "unexpected argument"},
       {{"-r", "a", "-d", "b", "--label", "novalue"}, "--label: expected KEY=VALUE"},
       {{"-r", "a", "-d"}, "needs a value"},
-      {{"--ladder_source", "src.y4m"}, "a ladder needs its source and at least one rendition"},
-      {{"--rendition", "a=a.mp4"}, "a ladder needs its source and at least one rendition"},
-      {{"--ladder_source", "s", "--rendition", "a"}, "--rendition: expected NAME=PATH"},
-      {{"--ladder_source", "s", "--rendition", "a=b", "-r", "x"}, "takes no -r/-d"},
+      {{"--ladder_source", "src.y4m"}, "a ladder needs its source (-r SRC) and at least one"},
+      {{"--rendition", "a=a.mp4"}, "a ladder needs its source (-r SRC) and at least one"},
+      {{"--ladder_source", "s", "--rendition", "a"}, "--rendition: expected NAME=FILE"},
+      {{"--ladder", "-r", "s", "-d", "a.mp4"}, "-d: expected NAME=FILE, got \"a.mp4\""},
+      {{"--ladder", "-d", "a=a.mp4"}, "a ladder needs its source (-r SRC)"},
+      {{"-r", "a", "-d", "b", "-d", "c"}, "-d: one distorted video per run"},
       {{"-r", "a", "-d", "b", "--spread"}, "--spread: spreads a ladder's renditions"},
+      {{"-r", "a", "-d", "b", "--scaler", "sinc"}, "--scaler: "},
+      {{"-r", "a", "-d", "b", "--transport", "ftp"}, "--transport: expected auto, server_files"},
   };
   for (const Case& c : cases) {
     auto o = Parse(c.args);
@@ -84,15 +88,44 @@ TEST(CliOptionsTest, ErrorsNameTheFlag) {
   }
 }
 
-TEST(CliOptionsTest, LadderWithSpread) {
+TEST(CliOptionsTest, LadderSourceAndRenditionMeanALadderOfServerFiles) {
   auto o = Parse({"--ladder_source", "src.y4m", "--rendition", "low=low.mp4", "--rendition",
                   "high=dir/high=1.mp4", "--spread", "--server", "127.0.0.1:1,127.0.0.1:2"});
   ASSERT_TRUE(o.ok()) << o.status();
-  EXPECT_EQ(o->ladder_source, "src.y4m");
+  EXPECT_TRUE(o->ladder);
+  EXPECT_EQ(o->reference, "src.y4m");
+  EXPECT_EQ(o->transport, Transport::kServerFiles);
   using Rung = std::pair<std::string, std::string>;
   EXPECT_EQ(o->renditions, (std::vector<Rung>{{"low", "low.mp4"}, {"high", "dir/high=1.mp4"}}));
   EXPECT_TRUE(o->spread);
-  EXPECT_TRUE(o->reference.empty());
+}
+
+TEST(CliOptionsTest, LadderTakesTheSourceAsRAndRenditionsAsD) {
+  auto o = Parse({"--ladder", "-r", "src.mkv", "-d", "720p=h264_1280x720.mp4", "-d",
+                  "540p=vp9_960x540.webm", "--scaler", "lanczos", "--accurate_rnd"});
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_TRUE(o->ladder);
+  EXPECT_EQ(o->reference, "src.mkv");
+  EXPECT_TRUE(o->distorted.empty());
+  using Rung = std::pair<std::string, std::string>;
+  EXPECT_EQ(o->renditions, (std::vector<Rung>{{"720p", "h264_1280x720.mp4"},
+                                              {"540p", "vp9_960x540.webm"}}));
+  EXPECT_EQ(o->transport, Transport::kAuto);
+  EXPECT_EQ(o->scaler.kind, ScalerKind::kLanczos);
+  EXPECT_TRUE(o->scaler.accurate_rounding);
+}
+
+TEST(CliOptionsTest, EncodedFilesNeedNoGeometryAndScaleBicubicByDefault) {
+  auto o = Parse({"-r", "src.mkv", "-d", "h264_960x540.mp4", "--transport", "frames"});
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->distorted, "h264_960x540.mp4");
+  EXPECT_FALSE(o->width.has_value());
+  EXPECT_EQ(o->scaler.kind, ScalerKind::kBicubic);
+  EXPECT_FALSE(o->scaler.accurate_rounding);
+  EXPECT_EQ(o->transport, Transport::kFrames);
+  auto files = Parse({"-r", "a.y4m", "-d", "b.mp4", "--server_files"});
+  ASSERT_TRUE(files.ok()) << files.status();
+  EXPECT_EQ(files->transport, Transport::kServerFiles);
 }
 
 TEST(CliOptionsTest, Help) {

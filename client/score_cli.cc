@@ -15,13 +15,13 @@
 #include "absl/time/clock.h"
 #include "base/status_macros.h"
 #include "client/cli_options.h"
-#include "client/clip_resume.h"
+#include "client/frames_transport.h"
 #include "client/json_report.h"
 #include "client/ladder_cli.h"
 #include "client/progress_bar.h"
 #include "client/ssimd_client.h"
+#include "client/transport.h"
 #include "engine/features.h"
-#include "engine/io/frame_reader.h"
 #include "proto/pixel_format.h"
 
 namespace ssimd {
@@ -50,99 +50,31 @@ v1::ClipConfig MakeConfig(const CliOptions& o) {
   return config;
 }
 
-// The two videos, checked against each other and positioned at the first frame to score.
-struct ClipFiles {
-  std::unique_ptr<FrameReader> reference;
-  std::unique_ptr<FrameReader> distorted;
-};
-
-// Opens both videos and skips to frame `first` of the clip (after --frame_skip_ref/_dist).
-absl::StatusOr<ClipFiles> OpenClip(const CliOptions& o,
-                                   const std::optional<Geometry>& flag_geometry, uint64_t first) {
-  auto reference = FrameReader::Open(o.reference, flag_geometry);
-  if (!reference.ok()) return reference.status();
-  auto distorted = FrameReader::Open(o.distorted, flag_geometry);
-  if (!distorted.ok()) return distorted.status();
-  const Geometry& g = (*reference)->geometry();
-  const Geometry& gd = (*distorted)->geometry();
-  if (g.width != gd.width || g.height != gd.height || g.bit_depth != gd.bit_depth) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "%s is %dx%d %d-bit but %s is %dx%d %d-bit; both videos must match", o.reference,
-        g.width, g.height, g.bit_depth, o.distorted, gd.width, gd.height, gd.bit_depth));
-  }
-  SSIMD_RETURN_IF_ERROR((*reference)->Skip(o.frame_skip_ref + first));
-  SSIMD_RETURN_IF_ERROR((*distorted)->Skip(o.frame_skip_dist + first));
-  return ClipFiles{*std::move(reference), *std::move(distorted)};
-}
-
-// Frame pairs from `files`, frame `first` of the clip on, up to --frame_cnt frames in all.
-FramePairSource PairSource(const CliOptions& o, ClipFiles files, uint64_t first) {
-  auto shared = std::make_shared<ClipFiles>(std::move(files));
-  auto sent = std::make_shared<uint64_t>(first);
-  return [&o, shared, sent](std::string* r, std::string* d) -> absl::StatusOr<bool> {
-    if (o.frame_cnt > 0 && *sent >= o.frame_cnt) return false;
-    auto got_r = shared->reference->ReadLuma(r);
-    if (!got_r.ok()) return got_r.status();
-    auto got_d = shared->distorted->ReadLuma(d);
-    if (!got_d.ok()) return got_d.status();
-    if (!*got_r || !*got_d) return false;  // as libvmaf: stop at the shorter video
-    ++*sent;
-    return true;
-  };
-}
-
-absl::StatusOr<ClipReport> ScoreStreaming(SsimdClient& client, const CliOptions& o,
-                                          const std::optional<Geometry>& flag_geometry,
-                                          v1::ClipConfig config, std::FILE* err,
-                                          bool show_progress) {
-  auto files = OpenClip(o, flag_geometry, 0);
-  if (!files.ok()) return files.status();
-  const Geometry& g = files->reference->geometry();
-  v1::Geometry* geometry = config.mutable_geometry();
-  geometry->set_width(g.width);
-  geometry->set_height(g.height);
-  geometry->set_bit_depth(g.bit_depth);
-  geometry->set_pixel_format(PixelFormatToProto(g.chroma));
-
-  std::optional<uint64_t> total;
-  auto ref_frames = files->reference->EstimatedFrames();
-  auto dis_frames = files->distorted->EstimatedFrames();
-  if (ref_frames.has_value() && dis_frames.has_value()) {
-    total = std::min(*ref_frames - std::min(*ref_frames, o.frame_skip_ref),
-                     *dis_frames - std::min(*dis_frames, o.frame_skip_dist));
-  }
-  if (o.frame_cnt > 0) total = total.has_value() ? std::min(*total, o.frame_cnt) : o.frame_cnt;
-  ProgressBar bar(err, show_progress, total);
-
-  // The first stream reads the files already open; a resumed one opens them again at its frame.
-  std::optional<ClipFiles> opened = *std::move(files);
-  auto open = [&](uint64_t first) -> absl::StatusOr<FramePairSource> {
-    if (first == 0 && opened.has_value()) {
-      ClipFiles files_now = *std::move(opened);
-      opened.reset();
-      return PairSource(o, std::move(files_now), 0);
-    }
-    auto reopened = OpenClip(o, flag_geometry, first);
-    if (!reopened.ok()) return reopened.status();
-    return PairSource(o, *std::move(reopened), first);
-  };
-  uint64_t received = 0;
-  auto on_frame = [&](const v1::FrameResult&) { bar.Update(++received); };
-  ResumeOptions resume;
-  resume.on_resume = [&](uint64_t first, const absl::Status& cut) {
-    if (o.quiet) return;
-    std::fprintf(err, "ssimd-score: the stream was cut (%s); going on from frame %llu\n",
-                 std::string(cut.message()).c_str(), static_cast<unsigned long long>(first));
-  };
-  auto report = ScoreClipResuming(client, config, open, on_frame, o.timeout, resume);
-  bar.Finish(received);
-  return report;
+// The ScoreFiles request for inputs the server reads itself: `reference` and `distorted` name
+// them as the server knows them (paths below its files root, or upload ids).
+v1::ScoreFilesRequest FilesRequest(const CliOptions& o, const v1::ClipConfig& config,
+                                   const std::string& reference, const std::string& distorted) {
+  v1::ScoreFilesRequest request;
+  *request.mutable_config() = config;
+  request.set_reference_path(reference);
+  request.set_distorted_path(distorted);
+  request.set_reference_start_frame(o.frame_skip_ref);
+  request.set_distorted_start_frame(o.frame_skip_dist);
+  request.set_frame_count(o.frame_cnt);
+  *request.mutable_upscale() = UpscaleProto(o.scaler);
+  return request;
 }
 
 int Usage(std::FILE* err, const absl::Status& status) {
   std::fprintf(err, "ssimd-score: %s\nRun ssimd-score --help for the options.\n",
                std::string(status.message()).c_str());
   return 2;
+}
+
+int Fail(std::FILE* err, const absl::Status& status) {
+  std::fprintf(err, "ssimd-score: %s: %s\n", absl::StatusCodeToString(status.code()).c_str(),
+               std::string(status.message()).c_str());
+  return 1;
 }
 
 }  // namespace
@@ -165,54 +97,35 @@ int RunScoreCli(int argc, char** argv, std::FILE* out, std::FILE* err) {
 
   const bool show_progress = o.progress && ::isatty(::fileno(err));
   v1::ClipConfig config = MakeConfig(o);
-  if (!o.ladder_source.empty()) {
-    if (flag_geometry->has_value()) {  // a raw .yuv source
-      const Geometry& g = **flag_geometry;
-      v1::Geometry* geometry = config.mutable_geometry();
-      geometry->set_width(g.width);
-      geometry->set_height(g.height);
-      geometry->set_bit_depth(g.bit_depth);
-      geometry->set_pixel_format(PixelFormatToProto(g.chroma));
-    }
-    return RunLadderCli(**client, o, config, MetricNames(*features), out, err);
+  // A raw .yuv source's geometry; encoded and .y4m files state their own.
+  if (flag_geometry->has_value()) *config.mutable_geometry() = GeometryToProto(**flag_geometry);
+  std::vector<std::string> files = {o.reference};
+  if (o.ladder) {
+    for (const auto& [name, path] : o.renditions) files.push_back(path);
+  } else {
+    files.push_back(o.distorted);
   }
   const absl::Time start = absl::Now();
+  absl::StatusOr<ServerInputs> inputs = PrepareServerInputs(**client, o, files, err);
+  if (!inputs.ok()) return Fail(err, inputs.status());
+  if (o.ladder) {
+    return RunLadderCli(**client, o, *inputs, *flag_geometry, config, MetricNames(*features), out,
+                        err);
+  }
   absl::StatusOr<ClipReport> report;
-  if (o.server_files) {
-    if (o.frame_skip_ref != o.frame_skip_dist) {
-      return Usage(err, absl::InvalidArgumentError(
-                            "--server_files skips the same number of frames in both files; "
-                            "give --frame_skip_ref and --frame_skip_dist equal values"));
-    }
-    v1::ScoreFilesRequest request;
-    *request.mutable_config() = config;
-    if (flag_geometry->has_value()) {
-      const Geometry& g = **flag_geometry;
-      v1::Geometry* geometry = request.mutable_config()->mutable_geometry();
-      geometry->set_width(g.width);
-      geometry->set_height(g.height);
-      geometry->set_bit_depth(g.bit_depth);
-      geometry->set_pixel_format(PixelFormatToProto(g.chroma));
-    }
-    request.set_reference_path(o.reference);
-    request.set_distorted_path(o.distorted);
-    request.set_start_frame(o.frame_skip_ref);
-    request.set_frame_count(o.frame_cnt);
+  if (inputs->transport == Transport::kFrames) {
+    report = ScoreLocalFrames(**client, o, o.reference, o.distorted, *flag_geometry, config, err,
+                              show_progress);
+  } else {
     ProgressBar bar(err, show_progress, o.frame_cnt > 0 ? std::optional<uint64_t>(o.frame_cnt)
                                                         : std::nullopt);
     uint64_t received = 0;
-    report = (*client)->ScoreFiles(
-        request, [&](const v1::FrameResult&) { bar.Update(++received); }, o.timeout);
+    report = (*client)->ScoreFiles(FilesRequest(o, config, inputs->names[0], inputs->names[1]),
+                                   [&](const v1::FrameResult&) { bar.Update(++received); },
+                                   o.timeout);
     bar.Finish(received);
-  } else {
-    report = ScoreStreaming(**client, o, *flag_geometry, config, err, show_progress);
   }
-  if (!report.ok()) {
-    std::fprintf(err, "ssimd-score: %s: %s\n",
-                 absl::StatusCodeToString(report.status().code()).c_str(),
-                 std::string(report.status().message()).c_str());
-    return 1;
-  }
+  if (!report.ok()) return Fail(err, report.status());
   const double seconds = absl::ToDoubleSeconds(absl::Now() - start);
   ReportInfo info;
   info.metrics = MetricNames(*features);

@@ -1,6 +1,9 @@
 #include "client/ssimd_client.h"
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -210,6 +213,43 @@ absl::StatusOr<ClipReport> SsimdClient::ScoreFiles(const v1::ScoreFilesRequest& 
   if (!status.ok()) return FromGrpcStatus(status);
   if (!protocol_error.ok()) return protocol_error;
   return report;
+}
+
+absl::StatusOr<v1::UploadReceipt> SsimdClient::UploadFile(const std::string& path,
+                                                          absl::Duration timeout) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    return absl::NotFoundError(absl::StrCat("cannot read '", path, "': ", std::strerror(errno)));
+  }
+  grpc::ClientContext context;
+  SetDeadline(&context, timeout);
+  v1::UploadReceipt receipt;
+  auto writer = stub_->UploadFile(&context, &receipt);
+  constexpr std::streamsize kChunkBytes = 1 << 20;
+  v1::UploadChunk chunk;
+  chunk.set_file_name(std::filesystem::path(path).filename().string());
+  std::string buffer(kChunkBytes, '\0');
+  bool first = true;
+  while (true) {
+    file.read(buffer.data(), kChunkBytes);
+    const std::streamsize got = file.gcount();
+    if (got == 0 && !first) break;
+    chunk.set_data(buffer.data(), static_cast<size_t>(got));
+    // A failed write means the server ended the call; Finish says why.
+    if (!writer->Write(chunk)) break;
+    chunk.clear_file_name();
+    first = false;
+    if (got < kChunkBytes) break;
+  }
+  if (file.bad()) {
+    context.TryCancel();
+    writer->Finish();
+    return absl::DataLossError(absl::StrCat("reading '", path, "' failed midway"));
+  }
+  writer->WritesDone();
+  grpc::Status status = writer->Finish();
+  if (!status.ok()) return FromGrpcStatus(status);
+  return receipt;
 }
 
 void SsimdClient::LetServersConnect(absl::Duration wait) {

@@ -103,6 +103,12 @@ class SsimdClient {
   absl::StatusOr<LadderReport> ScoreLadder(const v1::ScoreLadderRequest& request,
                                            absl::Duration timeout);
 
+  // UploadFile: sends the local file `path` in chunks of 1 MiB and returns the receipt, whose
+  // `input` names the upload in ScoreFiles and ScoreLadder requests. NOT_FOUND or
+  // PERMISSION_DENIED (naming the path) when the file cannot be read; the server's status
+  // otherwise (FAILED_PRECONDITION: it takes no uploads; RESOURCE_EXHAUSTED: over its limit).
+  absl::StatusOr<v1::UploadReceipt> UploadFile(const std::string& path, absl::Duration timeout);
+
   grpc::Channel* channel() const { return channel_.get(); }
 
  private:
