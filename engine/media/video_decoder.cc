@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <numeric>
 #include <utility>
 
@@ -26,6 +27,22 @@ constexpr int kIoBufferBytes = 64 * 1024;
 int RefuseNestedOpen(AVFormatContext* /*s*/, AVIOContext** /*pb*/, const char* /*url*/,
                      int /*flags*/, AVDictionary** /*options*/) {
   return AVERROR(EPERM);
+}
+
+// The duration the file states: the container's, else the stream's. A duration libavformat
+// estimated from the bitrate is not stated by the file (and would make a bitrate derived from it
+// circular). Absurd values (negative, not finite) are treated as absent.
+std::optional<double> StatedDuration(const AVFormatContext& format, const AVStream& stream) {
+  if (format.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE) return std::nullopt;
+  double seconds = 0;
+  if (format.duration != AV_NOPTS_VALUE && format.duration > 0) {
+    seconds = static_cast<double>(format.duration) / AV_TIME_BASE;
+  } else if (stream.duration != AV_NOPTS_VALUE && stream.duration > 0 &&
+             stream.time_base.num > 0 && stream.time_base.den > 0) {
+    seconds = static_cast<double>(stream.duration) * av_q2d(stream.time_base);
+  }
+  if (!(seconds > 0) || !std::isfinite(seconds)) return std::nullopt;
+  return seconds;
 }
 
 }  // namespace
@@ -170,6 +187,9 @@ absl::Status VideoDecoder::OpenStream(const DecodeLimits& limits) {
   const AVCodecParameters* par = stream->codecpar;
   info_.container = format_->iformat->name;
   info_.codec = avcodec_get_name(par->codec_id);
+  info_.duration_seconds = StatedDuration(*format_, *stream);
+  const int64_t size = avio_size(format_->pb);
+  if (size > 0) info_.size_bytes = static_cast<uint64_t>(size);
   const AVCodec* codec = avcodec_find_decoder(par->codec_id);
   if (codec == nullptr) {
     return absl::InvalidArgumentError(absl::StrFormat(

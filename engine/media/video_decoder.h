@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -40,6 +41,11 @@ struct VideoStreamInfo {
   FrameRate frame_rate;
   std::string codec;      // e.g. "h264"
   std::string container;  // e.g. "mov,mp4,m4a,3gp,3g2,mj2"
+  // The container's duration (or else the video stream's) where the file states one; empty when
+  // libavformat could only estimate it from the bitrate.
+  std::optional<double> duration_seconds;
+  // Bytes of the whole input; 0 where its size cannot be known.
+  uint64_t size_bytes = 0;
 };
 
 class VideoDecoder {

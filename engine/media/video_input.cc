@@ -1,5 +1,7 @@
 #include "engine/media/video_input.h"
 
+#include <sys/stat.h>
+
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -25,8 +27,10 @@ FrameRate ParseY4mRate(absl::string_view text) {
 
 class RawInput final : public VideoInput {
  public:
-  explicit RawInput(std::unique_ptr<FrameReader> reader)
-      : reader_(std::move(reader)), rate_(ParseY4mRate(reader_->frame_rate())) {}
+  RawInput(std::unique_ptr<FrameReader> reader, uint64_t size_bytes)
+      : reader_(std::move(reader)),
+        rate_(ParseY4mRate(reader_->frame_rate())),
+        size_bytes_(size_bytes) {}
 
   const Geometry& geometry() const override { return reader_->geometry(); }
   FrameRate frame_rate() const override { return rate_; }
@@ -35,11 +39,24 @@ class RawInput final : public VideoInput {
   uint64_t frames_read() const override { return reader_->frames_read(); }
   absl::Status Skip(uint64_t frames) override { return reader_->Skip(frames); }
   std::optional<uint64_t> EstimatedFrames() const override { return reader_->EstimatedFrames(); }
+  MediaInfo media_info() const override {
+    MediaInfo info = VideoInput::media_info();
+    info.size_bytes = size_bytes_;
+    return info;
+  }
 
  private:
   std::unique_ptr<FrameReader> reader_;
   const FrameRate rate_;
+  const uint64_t size_bytes_;
 };
+
+// A regular file's size; 0 for anything else (a pipe has no size to speak of).
+uint64_t RegularFileSize(int fd) {
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0) return 0;
+  return static_cast<uint64_t>(st.st_size);
+}
 
 }  // namespace
 
@@ -67,6 +84,13 @@ absl::Status VideoInput::Skip(uint64_t frames) {
   return absl::OkStatus();
 }
 
+MediaInfo VideoInput::media_info() const {
+  MediaInfo info;
+  info.width = geometry().width;
+  info.height = geometry().height;
+  return info;
+}
+
 absl::StatusOr<uint64_t> VideoInput::CountRemaining(uint64_t limit) {
   std::string scratch;
   uint64_t count = 0;
@@ -82,10 +106,11 @@ absl::StatusOr<uint64_t> VideoInput::CountRemaining(uint64_t limit) {
 absl::StatusOr<std::unique_ptr<VideoInput>> OpenRawInput(
     int fd, std::string name, InputKind kind, const std::optional<Geometry>& raw_geometry) {
   const FileFormat format = kind == InputKind::kY4m ? FileFormat::kY4m : FileFormat::kRawYuv;
+  const uint64_t size_bytes = RegularFileSize(fd);
   absl::StatusOr<std::unique_ptr<FrameReader>> reader =
       FrameReader::FromFd(fd, std::move(name), format, raw_geometry);
   if (!reader.ok()) return reader.status();
-  return std::make_unique<RawInput>(*std::move(reader));
+  return std::make_unique<RawInput>(*std::move(reader), size_bytes);
 }
 
 DecodedInput::DecodedInput(std::unique_ptr<VideoDecoder> decoder, const Geometry& geometry)
@@ -108,6 +133,17 @@ absl::StatusOr<std::unique_ptr<DecodedInput>> DecodedInput::Open(int fd, std::st
     return absl::InvalidArgumentError(absl::StrCat(name, ": ", valid.message()));
   }
   return std::unique_ptr<DecodedInput>(new DecodedInput(*std::move(decoder), *geometry));
+}
+
+MediaInfo DecodedInput::media_info() const {
+  const VideoStreamInfo& stream = decoder_->info();
+  MediaInfo info;
+  info.codec = stream.codec;
+  info.duration_seconds = stream.duration_seconds;
+  info.size_bytes = stream.size_bytes;
+  info.width = decoded_geometry_.width;
+  info.height = decoded_geometry_.height;
+  return info;
 }
 
 void DecodedInput::ScaleTo(const Geometry& target, const ScalerChoice& choice) {

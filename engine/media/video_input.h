@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/io/frame_reader.h"
+#include "engine/media/media_info.h"
 #include "engine/media/picture_scaler.h"
 #include "engine/media/video_decoder.h"
 #include "engine/picture.h"
@@ -46,6 +47,8 @@ class VideoInput {
   virtual uint64_t frames_read() const = 0;
   // Frames in the whole file where that is known without reading it (raw files); for progress.
   virtual std::optional<uint64_t> EstimatedFrames() const { return std::nullopt; }
+  // Codec, size and duration of the file; by default a raw file of geometry()'s size.
+  virtual MediaInfo media_info() const;
 
   // Skips `frames` frames; INVALID_ARGUMENT naming the file when it has fewer.
   virtual absl::Status Skip(uint64_t frames);
@@ -79,6 +82,7 @@ class DecodedInput final : public VideoInput {
   const std::string& name() const override { return decoder_->name(); }
   absl::StatusOr<bool> ReadLuma(std::string* luma) override;
   uint64_t frames_read() const override { return decoder_->frames_decoded(); }
+  MediaInfo media_info() const override;
 
  private:
   DecodedInput(std::unique_ptr<VideoDecoder> decoder, const Geometry& geometry);
