@@ -144,21 +144,44 @@ class Client:
 
     def score_files(self, reference_path, distorted_path, geometry=None, features=("float_ssim",),
                     backend="auto", start_frame=0, frame_count=0, title_id="", timeout=3600.0,
-                    on_frame=None):
-        """ScoreFiles: the server reads both files from its --files_root."""
+                    on_frame=None, scaler="bicubic", accurate_rounding=False):
+        """ScoreFiles: the server reads both inputs: paths below its --files_root, ids that
+        upload() returned, or URLs under its --allow_url_prefix. A distorted video of another
+        size is brought to the reference's with `scaler` (see _upscale)."""
         config = ssimd_pb2.ClipConfig(features=ssimd_pb2.Features(feature_args=features),
                                       backend=_backend(backend), title_id=title_id)
         if geometry is not None:
             config.geometry.CopyFrom(_geometry(geometry))
         request = ssimd_pb2.ScoreFilesRequest(config=config, reference_path=reference_path,
                                               distorted_path=distorted_path,
-                                              start_frame=start_frame, frame_count=frame_count)
+                                              start_frame=start_frame, frame_count=frame_count,
+                                              upscale=_upscale(scaler, accurate_rounding))
         return self._collect(self._stub.ScoreFiles(request, timeout=timeout), on_frame)
 
+    def upload(self, path, timeout=3600.0, chunk_bytes=1 << 20):
+        """UploadFile: sends the local file `path` to the server's upload spool and returns the
+        id ("upload:...") to give score_files or score_ladder as a path. ScoringError
+        FAILED_PRECONDITION when the server takes no uploads (no --upload_dir)."""
+        def chunks():
+            with open(path, "rb") as f:
+                name = os.path.basename(path)
+                while True:
+                    data = f.read(chunk_bytes)
+                    yield ssimd_pb2.UploadChunk(file_name=name, data=data)
+                    name = ""
+                    if len(data) < chunk_bytes:
+                        return
+
+        try:
+            return self._stub.UploadFile(chunks(), timeout=timeout).input
+        except grpc.RpcError as e:
+            _raise(e)
+
     def score_ladder(self, source_path, renditions, features=("float_ssim",), backend="auto",
-                     frame_count=0, title_id="", timeout=3600.0, spread=False):
+                     frame_count=0, title_id="", timeout=3600.0, spread=False,
+                     scaler="bicubic", accurate_rounding=False):
         """ScoreLadder: the server decodes `source_path` and each (name, path) of `renditions`
-        below its --files_root, upscales and scores them.
+        (inputs as score_files takes them), upscales them with `scaler` and scores them.
 
         With spread=True every rendition goes in a call of its own, all at once, so that a client
         of several servers (a comma list or dns:/// target) spreads the ladder over them; the
@@ -170,6 +193,7 @@ class Client:
         def request(rungs):
             return ssimd_pb2.ScoreLadderRequest(
                 config=config, source_path=source_path, frame_count=frame_count,
+                upscale=_upscale(scaler, accurate_rounding),
                 renditions=[ssimd_pb2.Rendition(name=n, path=p) for n, p in rungs])
 
         if not spread:
@@ -220,6 +244,17 @@ class Client:
         except grpc.RpcError as e:
             _raise(e)
         return ClipResult(frames, summary)
+
+
+_SCALERS = {name: ssimd_pb2.Scaler.Value("SCALER_" + name.upper())
+            for name in ("bicubic", "bilinear", "lanczos", "spline", "neighbor")}
+
+
+def _upscale(scaler, accurate_rounding):
+    """libswscale's flags=<scaler>[+accurate_rnd], as ffmpeg's scale filter takes them."""
+    if scaler not in _SCALERS:
+        raise ValueError(f"scaler: expected one of {', '.join(_SCALERS)}, got {scaler!r}")
+    return ssimd_pb2.UpscaleOptions(scaler=_SCALERS[scaler], accurate_rounding=accurate_rounding)
 
 
 def _encode_string_field(number, text):
