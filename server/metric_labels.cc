@@ -83,4 +83,14 @@ std::string MethodLabel(std::string_view method) {
   return std::string(method);
 }
 
+std::string CodecLabel(std::string_view codec) {
+  constexpr size_t kMaxBytes = 32;
+  if (codec.empty() || codec.size() > kMaxBytes) return "other";
+  for (char c : codec) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (!absl::ascii_islower(u) && !absl::ascii_isdigit(u) && c != '_') return "other";
+  }
+  return std::string(codec);
+}
+
 }  // namespace ssimd

@@ -36,6 +36,10 @@ std::string StatusCodeLabel(std::string_view code);
 // An RPC method name kept to [A-Za-z0-9_.] and 64 bytes; empty or anything else is "other".
 std::string MethodLabel(std::string_view method);
 
+// A codec name as FFmpeg spells it ("h264", "hevc", "rawvideo"): [a-z0-9_]{1,32}, else "other".
+// FFmpeg's names are a fixed list, but a label should not trust that.
+std::string CodecLabel(std::string_view codec);
+
 }  // namespace ssimd
 
 #endif  // SSIMD_SERVER_METRIC_LABELS_H_

@@ -60,5 +60,14 @@ TEST(MethodLabelTest, RefusesUnboundedNames) {
   EXPECT_EQ(MethodLabel(""), "other");
 }
 
+TEST(CodecLabelTest, KeepsFfmpegStyleNamesOnly) {
+  EXPECT_EQ(CodecLabel("h264"), "h264");
+  EXPECT_EQ(CodecLabel("rawvideo"), "rawvideo");
+  EXPECT_EQ(CodecLabel("H264"), "other");
+  EXPECT_EQ(CodecLabel("h264\"} 1"), "other");
+  EXPECT_EQ(CodecLabel(std::string(33, 'a')), "other");
+  EXPECT_EQ(CodecLabel(""), "other");
+}
+
 }  // namespace
 }  // namespace ssimd

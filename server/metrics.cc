@@ -124,6 +124,7 @@ struct ServiceMetrics::Impl {
   Counter& title_evictions;
   Gauge& titles_tracked;
   TitleGauges titles;
+  LadderGauges ladders;
 
   // The devices' cumulative counts as last seen, to turn them into counter increments.
   absl::Mutex devices_mu;
@@ -190,7 +191,33 @@ ServiceMetrics::Impl::Impl(const MetricsOptions& options)
       titles_tracked(Build(prometheus::BuildGauge(), *registry, "ssimd_titles_tracked",
                            "Titles held in ssimd_title_score now.")
                          .Add({})),
-      titles(title_score, title_evictions, titles_tracked, options.max_titles) {}
+      titles(title_score, title_evictions, titles_tracked, options.max_titles),
+      ladders(
+          LadderFamilies{
+              Build(prometheus::BuildGauge(), *registry, "ssimd_rendition_score",
+                    "Pooled score of a rendition in its title's latest scored ladder, by metric "
+                    "name and pool (mean, harmonic_mean, p5); only the most recently scored "
+                    "titles and renditions are kept (options max_titles, "
+                    "max_renditions_per_title)."),
+              Build(prometheus::BuildGauge(), *registry,
+                    "ssimd_rendition_bitrate_bits_per_second",
+                    "Average bitrate of a scored rendition's file: its size in bits over its "
+                    "duration (RenditionSummary.bitrate_bits_per_second; 0 when unknown)."),
+              Build(prometheus::BuildGauge(), *registry, "ssimd_rendition_size_bytes",
+                    "Size of a scored rendition's file in bytes."),
+              Build(prometheus::BuildGauge(), *registry, "ssimd_rendition_info",
+                    "Always 1: a scored rendition's codec and its own width and height (before "
+                    "upscaling), as labels."),
+              Build(prometheus::BuildCounter(), *registry, "ssimd_ladder_evictions_total",
+                    "Ladder series dropped to keep the caps, by reason: title_cap (a whole "
+                    "title's ladder) or rendition_cap (one rendition of a title)."),
+              Build(prometheus::BuildGauge(), *registry, "ssimd_ladder_titles_tracked",
+                    "Titles whose ladder is held in the ssimd_rendition_* series now.")
+                  .Add({}),
+              Build(prometheus::BuildGauge(), *registry, "ssimd_ladder_renditions_tracked",
+                    "Renditions held in the ssimd_rendition_* series now, all titles.")
+                  .Add({})},
+          options.max_titles, options.max_renditions_per_title) {}
 
 void ServiceMetrics::Impl::RecordStages(const std::string& feature, const std::string& backend,
                                         const StageTimings& timings) {
@@ -300,6 +327,10 @@ void ServiceMetrics::FramesInFlightChanged(int delta) {
 void ServiceMetrics::RecordTitleScore(const std::string& title, const std::string& feature,
                                       double score) {
   impl_->titles.Set(title, feature, score);
+}
+
+void ServiceMetrics::RecordRendition(const RenditionRecord& record) {
+  impl_->ladders.Set(record);
 }
 
 void ServiceMetrics::UpdateDevices(const std::vector<DeviceStats>& devices) {

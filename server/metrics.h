@@ -11,11 +11,14 @@
 #include "absl/status/status.h"
 #include "engine/features.h"
 #include "engine/scorer.h"
+#include "server/ladder_gauges.h"
 
 namespace ssimd {
 
 struct MetricsOptions {
   int max_titles = 1000;  // per-title gauges kept; the least recently updated are evicted
+  // Per-rendition gauges kept for each title's ladder (titles capped by max_titles as well).
+  int max_renditions_per_title = 16;
 };
 
 class ServiceMetrics {
@@ -38,6 +41,9 @@ class ServiceMetrics {
   void FramesInFlightChanged(int delta);
   // The latest pooled (mean) score of a title for a feature; bounded by max_titles.
   void RecordTitleScore(const std::string& title, const std::string& feature, double score);
+  // One rendition of a scored ladder: its pooled scores, bitrate, size and codec, for the title's
+  // quality-against-bitrate view; bounded by max_titles and max_renditions_per_title.
+  void RecordRendition(const RenditionRecord& record);
   // Device slots and memory, refreshed by the service (e.g. after each frame or on scrape).
   void UpdateDevices(const std::vector<DeviceStats>& devices);
   // Text exposition of everything registered (for tests and debugging).

@@ -414,6 +414,148 @@ TEST(ServiceMetricsTest, ConcurrentTitleUpdatesKeepTheCap) {
   EXPECT_EQ(e.Value("ssimd_titles_tracked"), kCap);
 }
 
+RenditionRecord Rung(const std::string& title, const std::string& rendition, double mean = 0.99) {
+  RenditionRecord r;
+  r.title = title;
+  r.rendition = rendition;
+  r.codec = "h264";
+  r.width = 640;
+  r.height = 360;
+  r.bitrate_bits_per_second = 182552;
+  r.size_bytes = 22819;
+  r.pooled["float_ssim"] = {mean, mean - 0.001, mean - 0.01};
+  r.pooled["ssim"] = {mean - 0.02, mean - 0.021, std::nullopt};
+  return r;
+}
+
+std::set<std::string> RenditionsIn(const Exposition& e, const std::string& title) {
+  std::set<std::string> out;
+  for (const Sample& s : e.Find("ssimd_rendition_bitrate_bits_per_second", {{"title", title}})) {
+    out.insert(s.labels.at("rendition"));
+  }
+  return out;
+}
+
+TEST(ServiceMetricsTest, RenditionGaugesHoldTheLadderOfATitle) {
+  ServiceMetrics metrics;
+  // A score that needs all 17 digits: the exposition must carry it exactly.
+  metrics.RecordRendition(Rung("autumn", "360p", 0.9961172342300415));
+  RenditionRecord hevc = Rung("autumn", "720p");
+  hevc.codec = "hevc";
+  hevc.width = 1280;
+  hevc.height = 720;
+  hevc.bitrate_bits_per_second = 694848;
+  hevc.size_bytes = 86856;
+  metrics.RecordRendition(hevc);
+  const Exposition e = Parse(metrics.Serialize());
+  EXPECT_EQ(e.types.at("ssimd_rendition_score"), "gauge");
+  EXPECT_EQ(e.types.at("ssimd_ladder_evictions_total"), "counter");
+  EXPECT_EQ(RenditionsIn(e, "autumn"), (std::set<std::string>{"360p", "720p"}));
+  const std::map<std::string, std::string> p360 = {{"title", "autumn"}, {"rendition", "360p"}};
+  auto with = [](std::map<std::string, std::string> labels,
+                 std::map<std::string, std::string> more) {
+    labels.insert(more.begin(), more.end());
+    return labels;
+  };
+  EXPECT_EQ(e.Value("ssimd_rendition_score",
+                    with(p360, {{"feature", "float_ssim"}, {"pool", "mean"}})),
+            0.9961172342300415);
+  EXPECT_EQ(e.Value("ssimd_rendition_score",
+                    with(p360, {{"feature", "float_ssim"}, {"pool", "p5"}})),
+            0.9961172342300415 - 0.01);
+  // ssim had no 5th percentile in its summary: mean and harmonic mean only.
+  EXPECT_EQ(e.Find("ssimd_rendition_score", with(p360, {{"feature", "ssim"}})).size(), 2u);
+  EXPECT_EQ(e.Value("ssimd_rendition_bitrate_bits_per_second", p360), 182552);
+  EXPECT_EQ(e.Value("ssimd_rendition_size_bytes", p360), 22819);
+  EXPECT_EQ(e.Value("ssimd_rendition_info", with(p360, {{"codec", "h264"}, {"width", "640"},
+                                                        {"height", "360"}})),
+            1);
+  EXPECT_EQ(e.Value("ssimd_rendition_info", {{"rendition", "720p"}, {"codec", "hevc"}}), 1);
+  EXPECT_EQ(e.Value("ssimd_ladder_titles_tracked"), 1);
+  EXPECT_EQ(e.Value("ssimd_ladder_renditions_tracked"), 2);
+  EXPECT_EQ(e.Value("ssimd_ladder_evictions_total", {{"reason", "title_cap"}}), 0);
+  EXPECT_EQ(e.Value("ssimd_ladder_evictions_total", {{"reason", "rendition_cap"}}), 0);
+}
+
+TEST(ServiceMetricsTest, LadderSeriesStayWithinTheTitleAndRenditionCaps) {
+  constexpr int kTitleCap = 3;
+  constexpr int kRenditionCap = 4;
+  constexpr int kTitles = 5;
+  constexpr int kRenditions = 6;
+  ServiceMetrics metrics(MetricsOptions{kTitleCap, kRenditionCap});
+  for (int t = 0; t < kTitles; ++t) {
+    for (int r = 0; r < kRenditions; ++r) {
+      metrics.RecordRendition(Rung(absl::StrCat("title-", t), absl::StrCat("rung-", r)));
+    }
+  }
+  const Exposition e = Parse(metrics.Serialize());
+  std::set<std::string> titles;
+  for (const Sample& s : e.Find("ssimd_rendition_info")) titles.insert(s.labels.at("title"));
+  EXPECT_EQ(titles, (std::set<std::string>{"title-2", "title-3", "title-4"}));
+  for (const std::string& title : titles) {
+    // The most recently scored renditions of each title are the ones kept.
+    EXPECT_EQ(RenditionsIn(e, title),
+              (std::set<std::string>{"rung-2", "rung-3", "rung-4", "rung-5"}))
+        << title;
+  }
+  const size_t rungs = kTitleCap * kRenditionCap;
+  EXPECT_EQ(e.Find("ssimd_rendition_bitrate_bits_per_second").size(), rungs);
+  EXPECT_EQ(e.Find("ssimd_rendition_size_bytes").size(), rungs);
+  EXPECT_EQ(e.Find("ssimd_rendition_info").size(), rungs);
+  // float_ssim: mean, harmonic mean, p5; ssim: mean, harmonic mean.
+  EXPECT_EQ(e.Find("ssimd_rendition_score").size(), rungs * 5);
+  EXPECT_EQ(e.Value("ssimd_ladder_titles_tracked"), kTitleCap);
+  EXPECT_EQ(e.Value("ssimd_ladder_renditions_tracked"), rungs);
+  EXPECT_EQ(e.Value("ssimd_ladder_evictions_total", {{"reason", "title_cap"}}),
+            kTitles - kTitleCap);
+  EXPECT_EQ(e.Value("ssimd_ladder_evictions_total", {{"reason", "rendition_cap"}}),
+            kTitles * (kRenditions - kRenditionCap));
+  // Ladders have a title list of their own: the per-title scores are untouched.
+  EXPECT_THAT(TitlesIn(e), IsEmpty());
+}
+
+TEST(ServiceMetricsTest, ARenditionScoredAgainReplacesItsSeries) {
+  ServiceMetrics metrics;
+  metrics.RecordRendition(Rung("t", "540p"));
+  RenditionRecord again = Rung("t", "540p", 0.95);
+  again.codec = "vp9";
+  again.pooled.erase("ssim");
+  metrics.RecordRendition(again);
+  const Exposition e = Parse(metrics.Serialize());
+  EXPECT_EQ(e.Find("ssimd_rendition_info").size(), 1u);
+  EXPECT_EQ(e.Value("ssimd_rendition_info", {{"codec", "vp9"}}), 1);
+  EXPECT_THAT(e.Find("ssimd_rendition_score", {{"feature", "ssim"}}), IsEmpty());
+  EXPECT_EQ(e.Value("ssimd_rendition_score", {{"feature", "float_ssim"}, {"pool", "mean"}}), 0.95);
+  EXPECT_EQ(e.Value("ssimd_ladder_renditions_tracked"), 1);
+}
+
+TEST(ServiceMetricsTest, RenditionLabelsAreBoundedAndValid) {
+  ServiceMetrics metrics;
+  metrics.RecordRendition(Rung("", "360p"));  // no title: no one could pick it
+  metrics.RecordRendition(Rung("t", ""));
+  RenditionRecord odd = Rung(std::string(300, 't'), "bad\xFF");
+  odd.codec = "H.264 \"x\"";
+  odd.pooled["float_ssim_l"] = {0.5, 0.5, 0.5};  // enable_lcs outputs are not kept
+  metrics.RecordRendition(odd);
+  const Exposition e = Parse(metrics.Serialize());
+  ASSERT_EQ(e.Find("ssimd_rendition_info").size(), 1u);
+  const Sample& info = e.Find("ssimd_rendition_info")[0];
+  EXPECT_EQ(info.labels.at("title"), std::string(128, 't'));
+  EXPECT_EQ(info.labels.at("rendition"), "bad\xEF\xBF\xBD");
+  EXPECT_EQ(info.labels.at("codec"), "other");
+  EXPECT_THAT(e.Find("ssimd_rendition_score", {{"feature", "float_ssim_l"}}), IsEmpty());
+}
+
+TEST(ServiceMetricsTest, ZeroCapsKeepNoLadder) {
+  for (const MetricsOptions& options : {MetricsOptions{0, 16}, MetricsOptions{16, 0}}) {
+    ServiceMetrics metrics(options);
+    metrics.RecordRendition(Rung("t", "360p"));
+    const Exposition e = Parse(metrics.Serialize());
+    EXPECT_THAT(e.Find("ssimd_rendition_info"), IsEmpty());
+    EXPECT_EQ(e.Value("ssimd_ladder_evictions_total", {{"reason", "title_cap"}}), 0);
+  }
+}
+
 // A minimal HTTP/1.0 GET on loopback, to read /metrics as Prometheus would.
 std::string HttpGet(int port, const std::string& path) {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);

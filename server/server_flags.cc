@@ -63,6 +63,9 @@ ABSL_FLAG(std::string, tls_client_ca_file, "",
 ABSL_FLAG(std::string, log_format, "text", "text, or json for one JSON object per line.");
 ABSL_FLAG(std::string, log_level, "info", "trace, debug, info, warn, error, critical or off.");
 ABSL_FLAG(int, max_titles, 1000, "Per-title score gauges kept in metrics (least recent evicted).");
+ABSL_FLAG(int, max_renditions_per_title, 16,
+          "Renditions of a title's scored ladder kept in metrics (least recent evicted); the "
+          "ladders' titles are capped by --max_titles.");
 
 namespace ssimd {
 namespace {
@@ -148,6 +151,10 @@ absl::StatusOr<ServerFlags> ServerFlagsFromCommandLine() {
   out.logging.level = absl::GetFlag(FLAGS_log_level);
   out.metrics.max_titles = absl::GetFlag(FLAGS_max_titles);
   if (out.metrics.max_titles < 0) return BadFlag("max_titles", "expected 0 or more");
+  out.metrics.max_renditions_per_title = absl::GetFlag(FLAGS_max_renditions_per_title);
+  if (out.metrics.max_renditions_per_title < 0) {
+    return BadFlag("max_renditions_per_title", "expected 0 or more");
+  }
   return out;
 }
 

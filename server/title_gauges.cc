@@ -1,5 +1,8 @@
 #include "server/title_gauges.h"
 
+#include <utility>
+#include <vector>
+
 #include "absl/strings/ascii.h"
 #include "server/utf8.h"
 
@@ -25,45 +28,34 @@ TitleGauges::TitleGauges(prometheus::Family<prometheus::Gauge>& scores,
     : scores_(scores),
       evictions_(evictions),
       tracked_(tracked),
-      max_titles_(max_titles > 0 ? static_cast<size_t>(max_titles) : 0) {}
+      titles_(max_titles > 0 ? static_cast<size_t>(max_titles) : 0) {}
 
 void TitleGauges::Set(std::string_view title, std::string_view feature, double score) {
-  if (max_titles_ == 0 || !IsFeatureName(feature)) return;
+  if (!IsFeatureName(feature)) return;
   std::string label = ValidUtf8(title, kMaxTitleBytes);
   if (label.empty()) return;
 
   absl::MutexLock lock(&mu_);
-  auto it = entries_.find(label);
-  if (it == entries_.end()) {
-    while (entries_.size() >= max_titles_) EvictOldestLocked();
-    order_.push_front(label);
-    it = entries_.emplace(label, Entry{order_.begin(), {}}).first;
-  } else {
-    order_.splice(order_.begin(), order_, it->second.position);
+  std::vector<std::pair<std::string, Gauges>> evicted;
+  Gauges* gauges = titles_.Touch(label, &evicted);
+  for (auto& [dropped, dropped_gauges] : evicted) {
+    for (auto& [name, gauge] : dropped_gauges) scores_.Remove(gauge);
+    evictions_.Increment();
   }
-  Entry& entry = it->second;
-  auto gauge = entry.gauges.find(std::string(feature));
-  if (gauge == entry.gauges.end()) {
-    if (entry.gauges.size() >= kMaxFeaturesPerTitle) return;
+  if (gauges == nullptr) return;  // a cap of 0 keeps no title
+  auto gauge = gauges->find(std::string(feature));
+  if (gauge == gauges->end()) {
+    if (gauges->size() >= kMaxFeaturesPerTitle) return;
     prometheus::Gauge& added = scores_.Add({{"title", label}, {"feature", std::string(feature)}});
-    gauge = entry.gauges.emplace(std::string(feature), &added).first;
+    gauge = gauges->emplace(std::string(feature), &added).first;
   }
   gauge->second->Set(score);
-  tracked_.Set(static_cast<double>(entries_.size()));
+  tracked_.Set(static_cast<double>(titles_.size()));
 }
 
 int TitleGauges::size() const {
   absl::MutexLock lock(&mu_);
-  return static_cast<int>(entries_.size());
-}
-
-void TitleGauges::EvictOldestLocked() {
-  const std::string& oldest = order_.back();
-  auto it = entries_.find(oldest);
-  for (auto& [feature, gauge] : it->second.gauges) scores_.Remove(gauge);
-  entries_.erase(it);
-  order_.pop_back();
-  evictions_.Increment();
+  return static_cast<int>(titles_.size());
 }
 
 }  // namespace ssimd

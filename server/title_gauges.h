@@ -4,16 +4,15 @@
 #ifndef SSIMD_SERVER_TITLE_GAUGES_H_
 #define SSIMD_SERVER_TITLE_GAUGES_H_
 
-#include <list>
 #include <map>
 #include <string>
-#include <unordered_map>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
 #include "prometheus/counter.h"
 #include "prometheus/family.h"
 #include "prometheus/gauge.h"
+#include "server/bounded_lru.h"
 
 namespace ssimd {
 
@@ -36,21 +35,14 @@ class TitleGauges {
   int size() const;
 
  private:
-  struct Entry {
-    std::list<std::string>::iterator position;  // in order_
-    std::map<std::string, prometheus::Gauge*> gauges;  // by feature
-  };
-
-  void EvictOldestLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  using Gauges = std::map<std::string, prometheus::Gauge*>;  // by feature
 
   prometheus::Family<prometheus::Gauge>& scores_;
   prometheus::Counter& evictions_;
   prometheus::Gauge& tracked_;
-  const size_t max_titles_;
 
   mutable absl::Mutex mu_;
-  std::list<std::string> order_ ABSL_GUARDED_BY(mu_);  // most recently updated first
-  std::unordered_map<std::string, Entry> entries_ ABSL_GUARDED_BY(mu_);
+  BoundedLru<Gauges> titles_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace ssimd
