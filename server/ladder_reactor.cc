@@ -14,6 +14,7 @@
 #include "server/file_inputs.h"
 #include "server/grpc_convert.h"
 #include "server/logging.h"
+#include "server/rendition_report.h"
 
 namespace ssimd {
 namespace {
@@ -315,6 +316,9 @@ absl::Status LadderReactor::WriteSummaries() {
     summary->mutable_summary()->set_unmatched_reference_frames(rung->unmatched_source);
     summary->mutable_summary()->set_unmatched_distorted_frames(rung->unmatched_rendition);
     summary->mutable_summary()->set_elapsed_seconds(absl::ToDoubleSeconds(absl::Now() - started_));
+    // A rendition that ended, or one counted to its end, has been read whole.
+    DescribeRendition(*rung->input, rung->ended || request_.frame_count() == 0, summary);
+    ctx_->metrics->RecordRendition(ToRenditionRecord(rung->settings.title_id, *summary));
     if (!Write(message)) return absl::CancelledError("the client went away");
   }
   v1::ScoreLadderResponse message;
