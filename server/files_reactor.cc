@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "server/file_inputs.h"
+#include "server/input_resolver.h"
 
 namespace ssimd {
 namespace {
@@ -41,6 +42,8 @@ FilesReactor::FilesReactor(ServiceContext* ctx, grpc::CallbackServerContext* cal
     : ctx_(ctx),
       call_(call),
       request_(request),
+      reference_name_(ReaderNameOfInput(request.reference_path())),
+      distorted_name_(ReaderNameOfInput(request.distorted_path())),
       pipeline_(ctx, this, "ScoreFiles", call->peer(), absl::FromChrono(call->deadline())) {
   pipeline_.Start();
 }
@@ -72,18 +75,22 @@ void FilesReactor::Open() {
 }
 
 absl::StatusOr<ClipSettings> FilesReactor::OpenInputs() {
-  if (ctx_->files == nullptr) {
+  if (!ctx_->inputs->any_enabled()) {
     return absl::FailedPreconditionError(
-        "ScoreFiles is disabled on this server: start it with --files_root=DIR, or stream the "
-        "frames with ScoreClip");
+        "ScoreFiles is disabled on this server: start it with --files_root=DIR, --upload_dir=DIR "
+        "or --allow_url_prefix=URL, or stream the frames with ScoreClip");
   }
-  // Paths first: a request for a file outside the root is refused whatever else it says.
+  // Inputs first: a request for a file outside the root is refused whatever else it says. Both
+  // are checked before either is opened, so that a refused distorted input costs no fetch of the
+  // reference.
+  SSIMD_RETURN_IF_ERROR(ctx_->inputs->Check(request_.reference_path(), "reference_path"));
+  SSIMD_RETURN_IF_ERROR(ctx_->inputs->Check(request_.distorted_path(), "distorted_path"));
   absl::StatusOr<int> reference_fd =
-      ctx_->files->OpenForRead(request_.reference_path(), "reference_path");
+      ctx_->inputs->OpenForRead(request_.reference_path(), "reference_path");
   if (!reference_fd.ok()) return reference_fd.status();
   Fd reference_owner(*reference_fd);
   absl::StatusOr<int> distorted_fd =
-      ctx_->files->OpenForRead(request_.distorted_path(), "distorted_path");
+      ctx_->inputs->OpenForRead(request_.distorted_path(), "distorted_path");
   if (!distorted_fd.ok()) return distorted_fd.status();
   Fd distorted_owner(*distorted_fd);
 
@@ -97,10 +104,10 @@ absl::StatusOr<ClipSettings> FilesReactor::OpenInputs() {
   SSIMD_RETURN_IF_ERROR(CheckRawFilesHaveGeometry(*geometry));
 
   absl::StatusOr<std::unique_ptr<VideoInput>> reference = OpenFileInput(
-      reference_owner.release(), request_.reference_path(), "reference_path", *geometry);
+      reference_owner.release(), reference_name_, "reference_path", *geometry);
   if (!reference.ok()) return reference.status();
   absl::StatusOr<std::unique_ptr<VideoInput>> distorted = OpenFileInput(
-      distorted_owner.release(), request_.distorted_path(), "distorted_path", *geometry);
+      distorted_owner.release(), distorted_name_, "distorted_path", *geometry);
   if (!distorted.ok()) return distorted.status();
   reference_ = *std::move(reference);
   distorted_ = *std::move(distorted);
@@ -124,7 +131,7 @@ absl::StatusOr<std::optional<Geometry>> FilesReactor::RequestedGeometry() const 
   if (!parsed.ok()) return parsed.status();
   // A raw file's frame size depends on its chroma layout, which must therefore be explicit.
   if (config.geometry().pixel_format() == v1::PIXEL_FORMAT_UNSPECIFIED &&
-      (IsRaw(request_.reference_path()) || IsRaw(request_.distorted_path()))) {
+      (IsRaw(reference_name_) || IsRaw(distorted_name_))) {
     return absl::InvalidArgumentError(
         "config.geometry.pixel_format: required for raw .yuv files (it sets the frame size); "
         "expected PIXEL_FORMAT_420, _422, _444 or _400");
@@ -135,7 +142,7 @@ absl::StatusOr<std::optional<Geometry>> FilesReactor::RequestedGeometry() const 
 absl::Status FilesReactor::CheckRawFilesHaveGeometry(
     const std::optional<Geometry>& geometry) const {
   if (geometry.has_value()) return absl::OkStatus();
-  for (const std::string* path : {&request_.reference_path(), &request_.distorted_path()}) {
+  for (const std::string* path : {&reference_name_, &distorted_name_}) {
     if (IsRaw(*path)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "config.geometry: missing; raw file ", *path,

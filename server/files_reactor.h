@@ -1,12 +1,14 @@
-// ScoreFiles: the server reads a reference and a distorted file from its files root (raw .yuv,
-// .y4m, or anything FFmpeg decodes, a rendition of another size upscaled to the reference's) and
-// streams results as ScoreClip does. Opening and reading run on the worker pool, one step at a
-// time, so no gRPC thread waits on the disk or a decoder.
+// ScoreFiles: the server reads a reference and a distorted file, each a path below its files root,
+// an upload or an allowed URL (server/input_resolver.h), as raw .yuv, .y4m, or anything FFmpeg
+// decodes (a rendition of another size upscaled to the reference's), and streams results as
+// ScoreClip does. Opening (a URL's fetch included) and reading run on the worker pool, one step
+// at a time, so no gRPC thread waits on the disk, the network or a decoder.
 #ifndef SSIMD_SERVER_FILES_REACTOR_H_
 #define SSIMD_SERVER_FILES_REACTOR_H_
 
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "engine/media/frame_pairing.h"
@@ -52,6 +54,9 @@ class FilesReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>,
   grpc::CallbackServerContext* const call_;
   grpc::ByteBuffer write_buffer_;  // one write at a time (the pipeline's rule)
   const v1::ScoreFilesRequest request_;
+  // What the readers call the inputs (server/input_resolver.h): a URL without its query.
+  const std::string reference_name_;
+  const std::string distorted_name_;
   std::unique_ptr<VideoInput> reference_;
   std::unique_ptr<VideoInput> distorted_;
   std::unique_ptr<FramePairer> pairer_;

@@ -10,9 +10,11 @@
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/blocking_counter.h"
 #include "absl/time/clock.h"
+#include "base/status_macros.h"
 #include "engine/plane_pieces.h"
 #include "server/file_inputs.h"
 #include "server/grpc_convert.h"
+#include "server/input_resolver.h"
 #include "server/logging.h"
 #include "server/rendition_report.h"
 
@@ -59,9 +61,10 @@ void LadderReactor::Run() {
 }
 
 absl::Status LadderReactor::Open() {
-  if (ctx_->files == nullptr) {
+  if (!ctx_->inputs->any_enabled()) {
     return absl::FailedPreconditionError(
-        "ScoreLadder is disabled on this server: start it with --files_root=DIR");
+        "ScoreLadder is disabled on this server: start it with --files_root=DIR, "
+        "--upload_dir=DIR or --allow_url_prefix=URL");
   }
   const int renditions = request_.renditions_size();
   if (renditions < 1 || renditions > kMaxLadderRenditions) {
@@ -77,14 +80,20 @@ absl::Status LadderReactor::Open() {
           name.empty() ? "empty" : absl::StrCat("\"", name, "\" is used twice")));
     }
   }
-  // Paths first, as in ScoreFiles: nothing else is looked at for a path outside the root.
-  absl::StatusOr<int> source_fd = ctx_->files->OpenForRead(request_.source_path(), "source_path");
+  // Inputs first, as in ScoreFiles: nothing else is looked at for a path outside the root. All
+  // are checked before any is opened, so that a refused rendition costs no fetch of the others.
+  SSIMD_RETURN_IF_ERROR(ctx_->inputs->Check(request_.source_path(), "source_path"));
+  for (int i = 0; i < renditions; ++i) {
+    SSIMD_RETURN_IF_ERROR(
+        ctx_->inputs->Check(request_.renditions(i).path(), RungField(i) + ".path"));
+  }
+  absl::StatusOr<int> source_fd = ctx_->inputs->OpenForRead(request_.source_path(), "source_path");
   if (!source_fd.ok()) return source_fd.status();
   std::vector<int> fds;
   absl::Status status;
   for (int i = 0; i < renditions && status.ok(); ++i) {
     absl::StatusOr<int> fd =
-        ctx_->files->OpenForRead(request_.renditions(i).path(), RungField(i) + ".path");
+        ctx_->inputs->OpenForRead(request_.renditions(i).path(), RungField(i) + ".path");
     if (fd.ok()) {
       fds.push_back(*fd);
     } else {
@@ -111,7 +120,8 @@ absl::Status LadderReactor::Open() {
   if (status.ok() && !scaler.ok()) status = scaler.status();
   if (status.ok()) {
     absl::StatusOr<std::unique_ptr<VideoInput>> source =
-        OpenFileInput(*source_fd, request_.source_path(), "source_path", geometry);
+        OpenFileInput(*source_fd, ReaderNameOfInput(request_.source_path()), "source_path",
+                      geometry);
     if (source.ok()) {
       source_ = *std::move(source);
     } else {
@@ -130,7 +140,8 @@ absl::Status LadderReactor::Open() {
       continue;
     }
     absl::StatusOr<std::unique_ptr<VideoInput>> input =
-        OpenFileInput(fds[i], request_.renditions(i).path(), RungField(i) + ".path", std::nullopt);
+        OpenFileInput(fds[i], ReaderNameOfInput(request_.renditions(i).path()),
+                      RungField(i) + ".path", std::nullopt);
     if (!input.ok()) {
       status = input.status();
       continue;
@@ -148,7 +159,7 @@ absl::Status LadderReactor::Open() {
            {{"method", kMethod},
             {"peer", peer_},
             {"title", ladder->title_id},
-            {"source", request_.source_path()},
+            {"source", ReaderNameOfInput(request_.source_path())},
             {"renditions", absl::StrJoin(listed, ",")}});
   return absl::OkStatus();
 }

@@ -16,6 +16,7 @@
 #include "server/ladder_reactor.h"
 #include "server/logging.h"
 #include "server/request_parsing.h"
+#include "server/upload_reactor.h"
 
 namespace ssimd {
 namespace {
@@ -112,6 +113,22 @@ grpc::ServerWriteReactor<grpc::ByteBuffer>* ScoringServiceImpl::ScoreLadder(
     return new Rejected<grpc::ServerWriteReactor<grpc::ByteBuffer>>(*std::move(refused));
   }
   return new LadderReactor(ctx_, call, parsed);
+}
+
+grpc::ServerReadReactor<grpc::ByteBuffer>* ScoringServiceImpl::UploadFile(
+    grpc::CallbackServerContext* call, grpc::ByteBuffer* response) {
+  if (ctx_->uploads == nullptr) {
+    ctx_->metrics->RecordRpc("UploadFile", StatusCodeName(grpc::StatusCode::FAILED_PRECONDITION));
+    return new Rejected<grpc::ServerReadReactor<grpc::ByteBuffer>>(grpc::Status(
+        grpc::StatusCode::FAILED_PRECONDITION,
+        "uploads are disabled on this server: start it with --upload_dir=DIR; meanwhile give "
+        "ScoreFiles a path below the server's --files_root, or stream the frames with "
+        "ScoreClip"));
+  }
+  if (std::optional<grpc::Status> refused = RefuseStream("UploadFile")) {
+    return new Rejected<grpc::ServerReadReactor<grpc::ByteBuffer>>(*std::move(refused));
+  }
+  return new UploadReactor(ctx_, call, response);
 }
 
 void ScoringServiceImpl::FinishUnary(grpc::ServerUnaryReactor* reactor, const char* method,

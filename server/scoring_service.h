@@ -18,13 +18,16 @@ namespace ssimd {
 // wire_request.h, so that frame planes are not copied on the way in. ScoreFiles, ScoreLadder and
 // GetCapabilities are raw too, for another reason: gRPC answers a typed method whose request does
 // not parse with UNIMPLEMENTED and an empty message, as if the method did not exist, and never
-// tells the service; read here, such a request gets INVALID_ARGUMENT and is counted.
+// tells the service; read here, such a request gets INVALID_ARGUMENT and is counted. UploadFile
+// is raw for the same reason as ScoreClip: a chunk that does not parse is then not mistaken for
+// the end of the stream.
 using ScoringServiceBase = v1::ScoringService::WithRawCallbackMethod_ScoreClip<
     v1::ScoringService::WithRawCallbackMethod_ScorePair<
         v1::ScoringService::WithRawCallbackMethod_ScoreFiles<
             v1::ScoringService::WithRawCallbackMethod_ScoreLadder<
                 v1::ScoringService::WithRawCallbackMethod_GetCapabilities<
-                    v1::ScoringService::Service>>>>>;
+                    v1::ScoringService::WithRawCallbackMethod_UploadFile<
+                        v1::ScoringService::Service>>>>>>;
 
 class ScoringServiceImpl final : public ScoringServiceBase {
  public:
@@ -45,6 +48,9 @@ class ScoringServiceImpl final : public ScoringServiceBase {
   // ssimd.v1.ScoreLadderRequest in, ssimd.v1.ScoreLadderResponse out.
   grpc::ServerWriteReactor<grpc::ByteBuffer>* ScoreLadder(grpc::CallbackServerContext* call,
                                                           const grpc::ByteBuffer* request) override;
+  // ssimd.v1.UploadChunk messages in, ssimd.v1.UploadReceipt out.
+  grpc::ServerReadReactor<grpc::ByteBuffer>* UploadFile(grpc::CallbackServerContext* call,
+                                                        grpc::ByteBuffer* response) override;
   // ssimd.v1.GetCapabilitiesRequest in, ssimd.v1.Capabilities out.
   grpc::ServerUnaryReactor* GetCapabilities(grpc::CallbackServerContext* call,
                                             const grpc::ByteBuffer* request,

@@ -123,6 +123,18 @@ absl::StatusOr<std::unique_ptr<ServerRunner>> ServerRunner::Start(const ServerOp
     }
     runner->files_ = std::make_unique<PathGuard>(*std::move(guard));
   }
+  if (!options.uploads.dir.empty()) {
+    auto spool = UploadSpool::Create(options.uploads);
+    if (!spool.ok()) return spool.status();
+    runner->uploads_ = *std::move(spool);
+  }
+  if (!options.urls.allowed_prefixes.empty()) {
+    auto urls = UrlSource::Create(options.urls);
+    if (!urls.ok()) return urls.status();
+    runner->urls_ = *std::move(urls);
+  }
+  runner->inputs_ = std::make_unique<InputResolver>(runner->files_.get(), runner->uploads_.get(),
+                                                    runner->urls_.get());
   runner->streams_ = std::make_unique<StreamRegistry>();
   runner->pool_ = std::make_unique<WorkerPool>(options.workers);
   runner->ctx_ = std::make_unique<ServiceContext>();
@@ -133,6 +145,8 @@ absl::StatusOr<std::unique_ptr<ServerRunner>> ServerRunner::Start(const ServerOp
   ctx.pool = runner->pool_.get();
   ctx.metrics = metrics;
   ctx.files = runner->files_.get();
+  ctx.uploads = runner->uploads_.get();
+  ctx.inputs = runner->inputs_.get();
   ctx.streams = runner->streams_.get();
   ctx.options = so;
   runner->service_ = std::make_unique<ScoringServiceImpl>(runner->ctx_.get());

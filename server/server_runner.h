@@ -16,10 +16,13 @@
 #include "engine/gpu/gpu_scorer.h"
 #include "grpcpp/grpcpp.h"
 #include "server/metrics.h"
+#include "server/input_resolver.h"
 #include "server/path_guard.h"
 #include "server/scoring_service.h"
 #include "server/service_context.h"
 #include "server/service_options.h"
+#include "server/upload_spool.h"
+#include "server/url_source.h"
 #include "server/worker_pool.h"
 
 namespace ssimd {
@@ -45,6 +48,10 @@ struct ServerOptions {
   // streams still open after the grace are cut. Zero: connections live forever.
   absl::Duration max_connection_age = absl::ZeroDuration();
   absl::Duration max_connection_age_grace = absl::ZeroDuration();
+  // Inputs by reference (docs/adr/0078). An empty uploads.dir turns UploadFile and "upload:<id>"
+  // inputs off; no urls.allowed_prefixes turns URL inputs off.
+  UploadSpoolOptions uploads;
+  UrlSourceOptions urls;
 };
 
 // The engine the server scores with.
@@ -57,7 +64,7 @@ struct Backends {
 class ServerRunner {
  public:
   // Starts serving. `metrics` must outlive the runner. INVALID_ARGUMENT for bad settings (TLS
-  // files, files root), UNAVAILABLE when the address cannot be bound.
+  // files, files root, upload directory, URL prefixes), UNAVAILABLE when the address cannot be bound.
   static absl::StatusOr<std::unique_ptr<ServerRunner>> Start(const ServerOptions& options,
                                                              Backends backends,
                                                              ServiceMetrics* metrics);
@@ -84,6 +91,9 @@ class ServerRunner {
 
   Backends backends_;
   std::unique_ptr<PathGuard> files_;
+  std::unique_ptr<UploadSpool> uploads_;
+  std::unique_ptr<UrlSource> urls_;
+  std::unique_ptr<InputResolver> inputs_;
   std::unique_ptr<StreamRegistry> streams_;
   std::unique_ptr<WorkerPool> pool_;
   std::unique_ptr<ServiceContext> ctx_;

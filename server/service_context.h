@@ -10,9 +10,11 @@
 #include "engine/dispatcher.h"
 #include "engine/gpu/gpu_scorer.h"
 #include "server/metrics.h"
+#include "server/input_resolver.h"
 #include "server/path_guard.h"
 #include "server/service_options.h"
 #include "server/stream_registry.h"
+#include "server/upload_spool.h"
 #include "server/worker_pool.h"
 
 namespace ssimd {
@@ -23,7 +25,11 @@ struct ServiceContext {
   std::string gpu_unavailable_reason;
   WorkerPool* pool = nullptr;
   ServiceMetrics* metrics = nullptr;
-  const PathGuard* files = nullptr;  // null: ScoreFiles is disabled
+  const PathGuard* files = nullptr;  // null: no paths (no --files_root)
+  UploadSpool* uploads = nullptr;    // null: UploadFile and "upload:<id>" inputs are disabled
+  // Opens the inputs of ScoreFiles and ScoreLadder (paths, uploads, URLs); never null once the
+  // server runs.
+  const InputResolver* inputs = nullptr;
   StreamRegistry* streams = nullptr;  // the open streams (idle watchdog, shutdown)
   ServiceOptions options;
 

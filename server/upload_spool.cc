@@ -141,7 +141,7 @@ absl::StatusOr<std::unique_ptr<UploadSpool>> UploadSpool::Create(
     const UploadSpoolOptions& options) {
   if (options.max_upload_bytes < 1 || options.max_total_bytes < options.max_upload_bytes) {
     return absl::InvalidArgumentError(
-        "--max_upload_bytes must be at least 1 and at most --max_upload_spool_bytes");
+        "--max_upload_bytes must be at least 1 and at most --max_upload_total_bytes");
   }
   if (options.ttl <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError("--upload_ttl must be positive");
@@ -238,7 +238,7 @@ absl::Status UploadSpool::Reserve(int64_t bytes) {
   if (used_bytes_ + bytes > options_.max_total_bytes) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "this server's upload spool is full (", MiBText(options_.max_total_bytes),
-        ", --max_upload_spool_bytes); retry after earlier uploads expire, or on another replica"));
+        ", --max_upload_total_bytes); retry after earlier uploads expire, or on another replica"));
   }
   used_bytes_ += bytes;
   return absl::OkStatus();

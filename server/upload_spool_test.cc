@@ -112,7 +112,7 @@ TEST(UploadSpoolTest, TheSpoolTotalCountsIncomingAndStoredUploads) {
   ASSERT_TRUE(second.ok());
   absl::Status full = (*second)->Append(std::string(70, 'b'));
   EXPECT_EQ(full.code(), absl::StatusCode::kResourceExhausted);
-  EXPECT_THAT(full.message(), HasSubstr("--max_upload_spool_bytes"));
+  EXPECT_THAT(full.message(), HasSubstr("--max_upload_total_bytes"));
   EXPECT_EQ((*spool)->used_bytes(), 90);
 }
 
