@@ -13,6 +13,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "engine/cpu/cpu_scorer.h"
 #include "engine/dispatcher.h"
 #include "process/frame_memory.h"
@@ -112,6 +113,8 @@ int Run(int argc, char** argv) {
               {"tls", options.tls.cert_file.empty() ? "off"
                       : options.tls.client_ca_file.empty() ? "tls" : "mtls"},
               {"files_root", options.service.files_root},
+              {"upload_dir", options.uploads.dir},
+              {"allow_url_prefix", absl::StrJoin(options.urls.allowed_prefixes, ",")},
               {"serving", (*runner)->serving() ? "SERVING" : "NOT_SERVING"}});
 
   int signal_number = 0;

@@ -8,6 +8,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "base/status_macros.h"
+#include "server/url_source.h"
 
 ABSL_FLAG(std::string, address, "127.0.0.1:50051",
           "gRPC listening address, host:port (port 0 picks a free port). Use 0.0.0.0:PORT or "
@@ -28,7 +30,8 @@ ABSL_FLAG(int, gpu_streams_per_device, 4, "Stream slots per GPU (frames one GPU 
 ABSL_FLAG(std::vector<std::string>, gpu_devices, {},
           "Comma-separated GPU indices to use; empty = every device found.");
 ABSL_FLAG(int, max_concurrent_streams, 64,
-          "ScoreClip/ScoreFiles streams open at once; more get RESOURCE_EXHAUSTED.");
+          "Streams (ScoreClip, ScoreFiles, ScoreLadder, UploadFile) open at once; more get "
+          "RESOURCE_EXHAUSTED.");
 ABSL_FLAG(int, max_frames_in_flight, 4,
           "Frames of one stream read but not yet answered; the stream is not read further until "
           "one is answered (backpressure).");
@@ -37,13 +40,39 @@ ABSL_FLAG(int, max_pending_pairs, 64,
 ABSL_FLAG(int64_t, max_message_bytes, ssimd::kDefaultMaxMessageBytes,
           "Largest request message in bytes. The default fits an 8K (8192x4320) 16-bit luma pair.");
 ABSL_FLAG(std::string, files_root, "",
-          "Directory ScoreFiles may read .yuv/.y4m files from; empty disables ScoreFiles.");
+          "Directory whose files ScoreFiles and ScoreLadder inputs may name by path; empty: no "
+          "paths (uploads and URLs still work where they are turned on).");
+ABSL_FLAG(std::string, upload_dir, "",
+          "Directory UploadFile stores client files in, named later as \"upload:<id>\" inputs of "
+          "ScoreFiles and ScoreLadder; empty turns uploads off. Files an earlier run left there "
+          "are removed at start.");
+ABSL_FLAG(int64_t, max_upload_bytes, int64_t{1} << 30,
+          "Largest file one UploadFile call may store, in bytes; a larger one gets "
+          "RESOURCE_EXHAUSTED and nothing is kept.");
+ABSL_FLAG(int64_t, max_upload_total_bytes, int64_t{8} << 30,
+          "Bytes all stored and incoming uploads may take together in --upload_dir; an upload "
+          "that would pass it gets RESOURCE_EXHAUSTED.");
+ABSL_FLAG(absl::Duration, upload_ttl, absl::Hours(1),
+          "How long an upload is kept after it is stored; later its id is NOT_FOUND.");
+ABSL_FLAG(std::vector<std::string>, allow_url_prefix, {},
+          "Comma-separated http(s) URL prefixes (scheme, host, optional port, path) that "
+          "ScoreFiles and ScoreLadder inputs may be fetched from, redirects included; empty: no "
+          "URL is fetched (PERMISSION_DENIED).");
+ABSL_FLAG(int64_t, max_url_bytes, int64_t{1} << 30,
+          "Largest body fetched for one URL input, in bytes (held in memory while it is read); a "
+          "larger one gets RESOURCE_EXHAUSTED.");
+ABSL_FLAG(absl::Duration, url_timeout, absl::Minutes(5),
+          "Longest time one URL input may take to fetch, redirects included; then "
+          "DEADLINE_EXCEEDED.");
+ABSL_FLAG(absl::Duration, url_stall_timeout, absl::Seconds(30),
+          "A URL fetch that receives no byte for this long is abandoned (DEADLINE_EXCEEDED).");
 ABSL_FLAG(std::vector<std::string>, default_percentiles,
           std::vector<std::string>({"1", "5", "50", "95", "99"}),
           "Percentiles (0-100) of each metric in a clip summary when the request names none.");
 ABSL_FLAG(absl::Duration, stream_idle_timeout, absl::Minutes(1),
-          "End a ScoreClip/ScoreFiles stream with DEADLINE_EXCEEDED when its client sends no "
-          "message and takes no result for this long (frees its slot); 0 turns it off.");
+          "End a ScoreClip/ScoreFiles/UploadFile stream with DEADLINE_EXCEEDED when its client "
+          "sends no message and takes no result for this long (frees its slot, removes a partial "
+          "upload); 0 turns it off.");
 ABSL_FLAG(absl::Duration, grace_period, absl::Seconds(30),
           "On SIGTERM/SIGINT: how long running streams may take to finish before they are "
           "cancelled.");
@@ -72,6 +101,47 @@ namespace {
 
 absl::Status BadFlag(const char* flag, const std::string& message) {
   return absl::InvalidArgumentError(absl::StrCat("--", flag, ": ", message));
+}
+
+// Uploads and URL inputs (docs/adr/0078). The directory and the prefixes themselves are checked
+// when the server starts (UploadSpool::Create, UrlSource::Create), with messages naming the flags.
+absl::Status ReadInputFlags(ServerOptions& server) {
+  UploadSpoolOptions& uploads = server.uploads;
+  uploads.dir = absl::GetFlag(FLAGS_upload_dir);
+  uploads.max_upload_bytes = absl::GetFlag(FLAGS_max_upload_bytes);
+  uploads.max_total_bytes = absl::GetFlag(FLAGS_max_upload_total_bytes);
+  uploads.ttl = absl::GetFlag(FLAGS_upload_ttl);
+  if (uploads.max_upload_bytes < 1) return BadFlag("max_upload_bytes", "expected 1 or more");
+  if (uploads.max_total_bytes < uploads.max_upload_bytes) {
+    return BadFlag("max_upload_total_bytes",
+                   absl::StrCat("expected at least --max_upload_bytes (",
+                                uploads.max_upload_bytes, "), got ", uploads.max_total_bytes));
+  }
+  if (uploads.ttl <= absl::ZeroDuration()) {
+    return BadFlag("upload_ttl", "expected a positive duration, e.g. 1h");
+  }
+  UrlSourceOptions& urls = server.urls;
+  urls.allowed_prefixes.clear();
+  for (const std::string& prefix : absl::GetFlag(FLAGS_allow_url_prefix)) {
+    if (prefix.empty()) continue;  // "--allow_url_prefix=" is the empty list
+    if (!LooksLikeUrl(prefix)) {
+      return BadFlag("allow_url_prefix",
+                     absl::StrCat("expected comma-separated http:// or https:// URL prefixes, "
+                                  "got \"", prefix, "\""));
+    }
+    urls.allowed_prefixes.push_back(prefix);
+  }
+  urls.max_bytes = absl::GetFlag(FLAGS_max_url_bytes);
+  if (urls.max_bytes < 1) return BadFlag("max_url_bytes", "expected 1 or more");
+  urls.total_timeout = absl::GetFlag(FLAGS_url_timeout);
+  if (urls.total_timeout <= absl::ZeroDuration()) {
+    return BadFlag("url_timeout", "expected a positive duration, e.g. 5m");
+  }
+  urls.stall_timeout = absl::GetFlag(FLAGS_url_stall_timeout);
+  if (urls.stall_timeout < absl::Seconds(1)) {
+    return BadFlag("url_stall_timeout", "expected 1s or more");
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -118,6 +188,8 @@ absl::StatusOr<ServerFlags> ServerFlagsFromCommandLine() {
   if (service.stream_idle_timeout < absl::ZeroDuration()) {
     return BadFlag("stream_idle_timeout", "must not be negative (0 turns it off)");
   }
+  SSIMD_RETURN_IF_ERROR(ReadInputFlags(server));
+
   service.default_percentiles.clear();
   for (const std::string& text : absl::GetFlag(FLAGS_default_percentiles)) {
     double p = 0;
