@@ -3,13 +3,18 @@
 // rendition. The parity cases need the rebuilt sources; the others use a rendition as the source.
 #include <unistd.h>
 
+#include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/integration/test_server.h"
@@ -26,6 +31,7 @@ struct LadderOutcome {
   grpc::Status status;
   std::map<std::string, std::vector<v1::FrameResult>> frames;
   std::map<std::string, v1::ClipSummary> summaries;
+  std::map<std::string, v1::RenditionSummary> renditions;
   std::vector<std::string> order;  // message kinds in arrival order: f, r, l
   v1::LadderSummary ladder;
 };
@@ -43,6 +49,7 @@ LadderOutcome RunLadder(TestServer& server, const v1::ScoreLadderRequest& reques
     } else if (message.has_rendition_summary()) {
       out.summaries[message.rendition_summary().rendition()] =
           message.rendition_summary().summary();
+      out.renditions[message.rendition_summary().rendition()] = message.rendition_summary();
       out.order.push_back("r");
     } else {
       out.ladder = message.ladder_summary();
@@ -67,6 +74,34 @@ void AddRendition(v1::ScoreLadderRequest* request, const std::string& name,
   v1::Rendition* r = request->add_renditions();
   r->set_name(name);
   r->set_path(path);
+}
+
+// What a rendition's summary must say about its file, from the file itself: its size on disk,
+// and its codec and luma size as its name states them ("hevc10_960x540.mkv"). Every ladder file
+// holds 24 frames at 24/1 (tests/data/ladder/README.md) and its container states a duration of
+// 1 s (as ffprobe shows), so the bitrate is the size in bits over 24/24 s whichever duration the
+// server took.
+void ExpectFileFacts(const v1::RenditionSummary& summary, const std::string& file) {
+  SCOPED_TRACE(file);
+  const uint64_t size = std::filesystem::file_size("tests/data/ladder/" + file);
+  EXPECT_EQ(summary.size_bytes(), size);
+  const double seconds = 24.0 / 24.0;
+  EXPECT_EQ(summary.bitrate_bits_per_second(), size * 8 / seconds);
+  const std::string codec = file.substr(0, file.find('_'));
+  EXPECT_EQ(summary.codec(), codec == "hevc10" ? "hevc" : codec);
+  const std::string size_text = file.substr(file.find('_') + 1, file.find('.') - file.find('_') - 1);
+  EXPECT_EQ(absl::StrCat(summary.width(), "x", summary.height()), size_text);
+}
+
+// The value of the one exposition line that starts with `series` (name and labels), or NaN.
+double ExposedValue(const std::string& exposition, const std::string& series) {
+  for (absl::string_view line : absl::StrSplit(exposition, '\n')) {
+    if (!absl::StartsWith(line, series + " ")) continue;
+    double value = 0;
+    if (absl::SimpleAtod(line.substr(series.size() + 1), &value)) return value;
+  }
+  ADD_FAILURE() << "no series " << series;
+  return std::nan("");
 }
 
 class ScoreLadderTest : public ::testing::Test {
@@ -114,6 +149,7 @@ class ScoreLadderTest : public ::testing::Test {
         EXPECT_EQ(summary.frames(), 24u);
         EXPECT_EQ(summary.unmatched_reference_frames(), 0u);
         EXPECT_EQ(summary.unmatched_distorted_frames(), 0u);
+        ExpectFileFacts(out.renditions[e->rendition], e->distorted);
       }
     }
   }
@@ -156,6 +192,40 @@ TEST_F(ScoreLadderTest, SummariesFollowTheFramesAndCountUnmatchedFrames) {
   LadderOutcome strict = RunLadder(*server_, request);
   EXPECT_EQ(strict.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(strict.status.error_message(), HasSubstr("rendition 360p has 24 frames"));
+}
+
+// Each rendition's summary states its file (size, codec, own size, bitrate), and the server's
+// ladder gauges carry the same numbers under the request's title.
+TEST_F(ScoreLadderTest, RenditionSummariesStateTheFilesAndFeedTheLadderGauges) {
+  v1::ScoreLadderRequest request = LadderRequest("h264_1920x1080.mp4");
+  const std::map<std::string, std::string> files = {{"240p", "h264_426x240.mp4"},
+                                                     {"540p", "vp9_960x540.webm"},
+                                                     {"720p", "hevc_1280x720.mkv"}};
+  for (const auto& [name, file] : files) AddRendition(&request, name, file);
+  LadderOutcome out = RunLadder(*server_, request);
+  ASSERT_TRUE(out.status.ok()) << out.status.error_message();
+  const std::string exposition = server_->metrics().Serialize();
+  for (const auto& [name, file] : files) {
+    SCOPED_TRACE(name);
+    const v1::RenditionSummary& summary = out.renditions[name];
+    ExpectFileFacts(summary, file);
+    const std::string rung = absl::StrCat("rendition=\"", name, "\",title=\"autumn\"");
+    EXPECT_EQ(ExposedValue(exposition,
+                           absl::StrCat("ssimd_rendition_bitrate_bits_per_second{", rung, "}")),
+              summary.bitrate_bits_per_second());
+    EXPECT_EQ(ExposedValue(exposition, absl::StrCat("ssimd_rendition_size_bytes{", rung, "}")),
+              static_cast<double>(summary.size_bytes()));
+    for (const char* feature : {"float_ssim", "ssim"}) {
+      const v1::PooledScore& pooled = summary.summary().pooled().at(feature);
+      const std::string labels = absl::StrCat("feature=\"", feature, "\",pool=\"");
+      EXPECT_EQ(ExposedValue(exposition, absl::StrCat("ssimd_rendition_score{", labels, "mean\",",
+                                                      rung, "}")),
+                pooled.mean());
+      EXPECT_EQ(ExposedValue(exposition, absl::StrCat("ssimd_rendition_score{", labels,
+                                                      "harmonic_mean\",", rung, "}")),
+                pooled.harmonic_mean());
+    }
+  }
 }
 
 TEST_F(ScoreLadderTest, RefusalsNameTheRendition) {
