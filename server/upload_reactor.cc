@@ -241,7 +241,7 @@ void UploadReactor::AbortIdle(absl::Duration waited, absl::Duration timeout) {
   }
   Abort(absl::DeadlineExceededError(absl::StrFormat(
       "the upload was idle for %s, waiting for %s (--stream_idle_timeout=%s); nothing was kept",
-      absl::FormatDuration(absl::Trunc(waited, absl::Seconds(1))),
+      absl::FormatDuration(absl::Trunc(waited, absl::Milliseconds(100))),
       named ? absl::StrFormat("the chunk after %d bytes", bytes)
             : std::string("the first chunk (the one with file_name)"),
       absl::FormatDuration(timeout))));
