@@ -2,8 +2,8 @@
 
 Each case is one finding of the hardening review: compressed-message bombs, idle connections that
 starve the metrics port, streams that never send, labels that overwrite the server's log fields,
-huge client strings echoed back, unparseable requests, and statuses recorded differently from
-what the client saw. Run with Debian's python3 (python3-grpcio).
+huge client strings echoed back, unparseable requests, statuses recorded differently from
+what the client saw, and uploads that never end or never finish. Run with Debian's python3 (python3-grpcio).
 """
 
 import json
@@ -260,6 +260,81 @@ class HostileClientTest(unittest.TestCase):
         self.assertEqual(code, grpc.StatusCode.INVALID_ARGUMENT)
         self.assertIn('feature argument "=" names no feature', details)
         self.assertNotIn("  ", details)
+
+
+def run_upload(stub, chunks, timeout=30):
+    """(status code, details, receipt) of one UploadFile call."""
+    try:
+        return grpc.StatusCode.OK, "", stub.UploadFile(iter(chunks), timeout=timeout)
+    except grpc.RpcError as error:
+        return error.code(), error.details(), None
+
+
+class HostileUploadTest(unittest.TestCase):
+    """UploadFile writes client bytes to the server's disk: limits hold on what is written, and
+    whatever ends an upload early removes its partial file."""
+
+    MAX_UPLOAD = 4 * MiB
+
+    @classmethod
+    def setUpClass(cls):
+        cls.spool = h.tmpdir()
+        cls.server = h.Server("--backend=cpu", f"--upload_dir={cls.spool}",
+                              f"--max_upload_bytes={cls.MAX_UPLOAD}", "--stream_idle_timeout=2s",
+                              "--max_concurrent_streams=2")
+        cls.channel = grpc.insecure_channel(cls.server.address)
+        cls.stub = ssimd_pb2_grpc.ScoringServiceStub(cls.channel)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.channel.close()
+        cls.server.stop()
+
+    def spool_files(self):
+        return [name for name in os.listdir(self.spool) if name.startswith("ssimd-upload-")]
+
+    def test_an_endless_upload_ends_at_the_limit_and_keeps_nothing(self):
+        sent = []
+
+        def endless():
+            yield ssimd_pb2.UploadChunk(file_name="endless.mp4", data=bytes(MiB))
+            while len(sent) < 1000:  # 1 GiB: far past the limit, were it not enforced
+                sent.append(1)
+                yield ssimd_pb2.UploadChunk(data=bytes(MiB))
+
+        before = rpc_count(self.server, "UploadFile", "RESOURCE_EXHAUSTED")
+        code, details, _ = run_upload(self.stub, endless(), timeout=60)
+        self.assertEqual(code, grpc.StatusCode.RESOURCE_EXHAUSTED, details)
+        self.assertIn("--max_upload_bytes", details)
+        self.assertLess(len(sent), 100, "the server went on reading past its limit")
+        self.assertEqual(self.spool_files(), [])
+        self.assertEqual(rpc_count(self.server, "UploadFile", "RESOURCE_EXHAUSTED"), before + 1)
+
+    def test_idle_uploads_are_ended_free_their_slots_and_keep_nothing(self):
+        def idle(out):
+            def chunks():
+                yield ssimd_pb2.UploadChunk(file_name="idle.mp4", data=bytes(1000))
+                time.sleep(20)  # never sends the rest; the server must not wait for it
+            out.append(run_upload(self.stub, chunks(), timeout=30))
+
+        outcomes = [[] for _ in range(2)]  # as many as --max_concurrent_streams
+        threads = [threading.Thread(target=idle, args=(o,)) for o in outcomes]
+        started = time.monotonic()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        self.assertLess(time.monotonic() - started, 15)
+        for (code, details, _), in outcomes:
+            self.assertEqual(code, grpc.StatusCode.DEADLINE_EXCEEDED, details)
+            self.assertIn("--stream_idle_timeout=2s", details)
+        self.assertEqual(self.spool_files(), [])
+        # The slots are free again: an upload that completes gets its receipt.
+        code, details, receipt = run_upload(
+            self.stub, [ssimd_pb2.UploadChunk(file_name="small.y4m", data=b"x" * 10)])
+        self.assertEqual(code, grpc.StatusCode.OK, details)
+        self.assertTrue(receipt.input.startswith("upload:") and receipt.input.endswith(".y4m"))
+        self.assertEqual(receipt.size_bytes, 10)
 
 
 class GracePeriodTest(unittest.TestCase):
