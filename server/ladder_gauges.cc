@@ -77,7 +77,8 @@ void LadderGauges::Set(const RenditionRecord& record) {
     }
   }
   series->bitrate = &families_.bitrate.Add(rung);
-  series->bitrate->Set(record.bitrate_bits_per_second);
+  // Bytes, Prometheus's base unit; dividing by 8 is exact, so bits come back exactly too.
+  series->bitrate->Set(record.bitrate_bits_per_second / 8);
   series->size = &families_.size.Add(rung);
   series->size->Set(static_cast<double>(record.size_bytes));
   prometheus::Labels info = rung;

@@ -42,7 +42,7 @@ struct RenditionRecord {
 // The series' families; they must outlive LadderGauges.
 struct LadderFamilies {
   prometheus::Family<prometheus::Gauge>& score;      // title, rendition, feature, pool
-  prometheus::Family<prometheus::Gauge>& bitrate;    // title, rendition
+  prometheus::Family<prometheus::Gauge>& bitrate;    // title, rendition; bytes per second
   prometheus::Family<prometheus::Gauge>& size;       // title, rendition
   prometheus::Family<prometheus::Gauge>& info;       // title, rendition, codec, width, height
   prometheus::Family<prometheus::Counter>& evictions;  // reason

@@ -200,9 +200,10 @@ ServiceMetrics::Impl::Impl(const MetricsOptions& options)
                     "titles and renditions are kept (options max_titles, "
                     "max_renditions_per_title)."),
               Build(prometheus::BuildGauge(), *registry,
-                    "ssimd_rendition_bitrate_bits_per_second",
-                    "Average bitrate of a scored rendition's file: its size in bits over its "
-                    "duration (RenditionSummary.bitrate_bits_per_second; 0 when unknown)."),
+                    "ssimd_rendition_bytes_per_second",
+                    "Average bitrate of a scored rendition's file in bytes per second (Prometheus's "
+                    "base unit; times 8 is RenditionSummary.bitrate_bits_per_second): its size "
+                    "over its duration, 0 when the duration is unknown."),
               Build(prometheus::BuildGauge(), *registry, "ssimd_rendition_size_bytes",
                     "Size of a scored rendition's file in bytes."),
               Build(prometheus::BuildGauge(), *registry, "ssimd_rendition_info",

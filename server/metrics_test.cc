@@ -430,7 +430,7 @@ RenditionRecord Rung(const std::string& title, const std::string& rendition, dou
 
 std::set<std::string> RenditionsIn(const Exposition& e, const std::string& title) {
   std::set<std::string> out;
-  for (const Sample& s : e.Find("ssimd_rendition_bitrate_bits_per_second", {{"title", title}})) {
+  for (const Sample& s : e.Find("ssimd_rendition_bytes_per_second", {{"title", title}})) {
     out.insert(s.labels.at("rendition"));
   }
   return out;
@@ -465,7 +465,7 @@ TEST(ServiceMetricsTest, RenditionGaugesHoldTheLadderOfATitle) {
             0.9961172342300415 - 0.01);
   // ssim had no 5th percentile in its summary: mean and harmonic mean only.
   EXPECT_EQ(e.Find("ssimd_rendition_score", with(p360, {{"feature", "ssim"}})).size(), 2u);
-  EXPECT_EQ(e.Value("ssimd_rendition_bitrate_bits_per_second", p360), 182552);
+  EXPECT_EQ(e.Value("ssimd_rendition_bytes_per_second", p360), 182552 / 8);
   EXPECT_EQ(e.Value("ssimd_rendition_size_bytes", p360), 22819);
   EXPECT_EQ(e.Value("ssimd_rendition_info", with(p360, {{"codec", "h264"}, {"width", "640"},
                                                         {"height", "360"}})),
@@ -499,7 +499,7 @@ TEST(ServiceMetricsTest, LadderSeriesStayWithinTheTitleAndRenditionCaps) {
         << title;
   }
   const size_t rungs = kTitleCap * kRenditionCap;
-  EXPECT_EQ(e.Find("ssimd_rendition_bitrate_bits_per_second").size(), rungs);
+  EXPECT_EQ(e.Find("ssimd_rendition_bytes_per_second").size(), rungs);
   EXPECT_EQ(e.Find("ssimd_rendition_size_bytes").size(), rungs);
   EXPECT_EQ(e.Find("ssimd_rendition_info").size(), rungs);
   // float_ssim: mean, harmonic mean, p5; ssim: mean, harmonic mean.

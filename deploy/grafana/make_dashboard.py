@@ -18,6 +18,11 @@ RATE = "$__rate_interval"
 
 DATASOURCE = {"type": "prometheus", "uid": "${datasource}"}
 
+# The ladder view: one rendition per (title, rendition) series; $ladder_feature picks the metric
+# and $floor the quality below which a rung is listed.
+LSEL = 'job=~"$job",feature="$ladder_feature"'
+TSEL = 'job=~"$job",title="$title"'
+
 
 class Layout:
     """Places panels left to right on Grafana's 24-column grid."""
@@ -141,6 +146,123 @@ def title_table(layout):
     }
 
 
+def rung_value(metric, selector, pool=None):
+    """One value per (title, rendition) of a rendition gauge, over all pods that hold it."""
+    pool_match = f',pool="{pool}"' if pool else ""
+    return f"max by (title, rendition) ({metric}{{{selector}{pool_match}}})"
+
+
+def merged_table(renames, order, hide=()):
+    """Transformations that join instant table queries on their labels and name the values."""
+    return [
+        {"id": "merge", "options": {}},
+        {"id": "organize", "options": {"excludeByName": {name: True for name in ("Time", *hide)},
+                                       "renameByName": renames,
+                                       "indexByName": {name: i for i, name in enumerate(order)}}},
+    ]
+
+
+def ladder_xy(layout):
+    return {
+        "type": "xychart",
+        "title": "Ladder: quality against bitrate",
+        "description": (
+            "One point per rendition of the chosen title's latest scored ladder (ScoreLadder): "
+            "its pooled mean score ($ladder_feature) against its average bitrate (file size in "
+            "bits over the container's duration). A good ladder climbs steeply and flattens; a "
+            "rung left of and below another is wasted bits. Hover a point for its rendition."),
+        "id": layout.id(),
+        "gridPos": layout.place(14, 10),
+        "datasource": DATASOURCE,
+        "targets": [
+            target(f'8 * {rung_value("ssimd_rendition_bytes_per_second", TSEL)}', ref="A",
+                   instant=True, table=True),
+            target(rung_value("ssimd_rendition_score", f'{TSEL},feature="$ladder_feature"', "mean"),
+                   ref="B", instant=True, table=True),
+        ],
+        "transformations": merged_table({"Value #A": "bitrate", "Value #B": "score"},
+                                        ["title", "rendition", "bitrate", "score"]),
+        "fieldConfig": {
+            "defaults": {"custom": {"show": "points", "pointSize": {"fixed": 9}}},
+            "overrides": [
+                {"matcher": {"id": "byName", "options": "bitrate"},
+                 "properties": [{"id": "unit", "value": "bps"}]},
+                {"matcher": {"id": "byName", "options": "score"},
+                 "properties": [{"id": "decimals", "value": 4}]},
+            ],
+        },
+        "options": {"seriesMapping": "auto", "dims": {"frame": 0, "x": "bitrate"},
+                    "series": [], "legend": {"displayMode": "list", "placement": "bottom",
+                                             "showLegend": True},
+                    "tooltip": {"mode": "single", "sort": "none"}},
+    }
+
+
+def ladder_below_floor(layout):
+    below = (f'{rung_value("ssimd_rendition_score", LSEL, "mean")} < $floor')
+    rungs = f"on (title, rendition) ({below})"
+    return {
+        "type": "table",
+        "title": "Ladder: renditions below the floor",
+        "description": (
+            "Renditions of every tracked title whose pooled mean score ($ladder_feature) is "
+            "below $floor, lowest first, with their 5th percentile, bitrate and codec. Type "
+            "another floor in the variable above."),
+        "id": layout.id(),
+        "gridPos": layout.place(10, 10),
+        "datasource": DATASOURCE,
+        "targets": [
+            target(f"sort({below})", ref="A", instant=True, table=True),
+            target(f'{rung_value("ssimd_rendition_score", LSEL, "p5")} and {rungs}', ref="B",
+                   instant=True, table=True),
+            target(f'8 * {rung_value("ssimd_rendition_bytes_per_second", SEL)} and {rungs}',
+                   ref="C", instant=True, table=True),
+            target(f"max by (title, rendition, codec) (ssimd_rendition_info{{{SEL}}}) and {rungs}",
+                   ref="D", instant=True, table=True),
+        ],
+        "transformations": merged_table(
+            {"Value #A": "mean", "Value #B": "p5", "Value #C": "bitrate", "Value #D": "info"},
+            ["title", "rendition", "mean", "p5", "bitrate", "codec"], hide=("info",)),
+        "fieldConfig": {
+            "defaults": {"decimals": 6},
+            "overrides": [{"matcher": {"id": "byName", "options": "bitrate"},
+                           "properties": [{"id": "unit", "value": "bps"},
+                                          {"id": "decimals", "value": 0}]}],
+        },
+        "options": {"showHeader": True, "sortBy": [{"displayName": "mean", "desc": False}]},
+    }
+
+
+def ladder_panels(layout):
+    return [
+        ladder_xy(layout),
+        ladder_below_floor(layout),
+        timeseries(layout, "Ladder: rendition quality over time",
+                   "Pooled mean score ($ladder_feature) of each rendition of the chosen title, as "
+                   "its ladders were scored: a step is a re-encode (or a new source) that changed "
+                   "the rung's quality.",
+                   [target(f'max by (rendition) (ssimd_rendition_score{{{TSEL},'
+                           f'feature="$ladder_feature",pool="mean"}})', "{{rendition}}")],
+                   "none"),
+        timeseries(layout, "Ladder: bitrate over time",
+                   "Average bitrate of each rendition of the chosen title, as its ladders were "
+                   "scored: with the panel on the left, whether a re-encode bought its quality "
+                   "with bits.",
+                   [target(f"8 * max by (rendition) (ssimd_rendition_bytes_per_second"
+                           f"{{{TSEL}}})", "{{rendition}}")],
+                   "bps"),
+        timeseries(layout, "Ladders tracked and evicted",
+                   "Titles and renditions held in the ssimd_rendition_* series, and evictions "
+                   "per second by reason: title_cap (a whole title, flag max_titles) or "
+                   "rendition_cap (one rung, flag max_renditions_per_title).",
+                   [target(f"sum(ssimd_ladder_titles_tracked{{{SEL}}})", "titles", "A"),
+                    target(f"sum(ssimd_ladder_renditions_tracked{{{SEL}}})", "renditions", "B"),
+                    target(f"sum by (reason) (rate(ssimd_ladder_evictions_total{{{SEL}}}"
+                           f"[{RATE}]))", "evicted/s {{reason}}", "C")],
+                   "short", width=24),
+    ]
+
+
 def panels():
     layout = Layout()
     out = [row(layout, "Overview")]
@@ -252,6 +374,9 @@ def panels():
                    "short"),
         title_table(layout),
     ]
+
+    out.append(row(layout, "Ladder"))
+    out += ladder_panels(layout)
     return out
 
 
@@ -260,7 +385,7 @@ def dashboard():
         "title": "ssimd",
         "uid": "ssimd-overview",
         "description": "ssimd: SSIM scoring throughput, latency per stage, fallbacks, errors, "
-                       "devices and per-title quality. See docs/operations.md.",
+                       "devices, per-title quality and ladders. See docs/operations.md.",
         "tags": ["ssimd", "video-quality", "gpu"],
         "editable": True,
         "schemaVersion": 39,
@@ -284,6 +409,19 @@ def dashboard():
              "definition": "label_values(ssimd_frames_scored_total, feature)",
              "refresh": 2, "includeAll": True, "multi": True, "allValue": ".*",
              "current": {"text": "All", "value": "$__all"}},
+            {"name": "title", "label": "Title (ladder)", "type": "query", "datasource": DATASOURCE,
+             "query": {"query": "label_values(ssimd_rendition_bytes_per_second, title)",
+                       "refId": "title"},
+             "definition": "label_values(ssimd_rendition_bytes_per_second, title)",
+             "refresh": 2, "includeAll": False, "multi": False, "sort": 1},
+            {"name": "ladder_feature", "label": "Ladder metric", "type": "custom",
+             "query": "float_ssim,ssim", "includeAll": False, "multi": False,
+             "current": {"text": "float_ssim", "value": "float_ssim"},
+             "options": [{"text": "float_ssim", "value": "float_ssim", "selected": True},
+                         {"text": "ssim", "value": "ssim", "selected": False}]},
+            {"name": "floor", "label": "Quality floor", "type": "textbox", "query": "0.95",
+             "current": {"text": "0.95", "value": "0.95"},
+             "options": [{"text": "0.95", "value": "0.95", "selected": True}]},
         ]},
         "annotations": {"list": []},
         "panels": panels(),

@@ -211,7 +211,7 @@ TEST_F(ScoreLadderTest, RenditionSummariesStateTheFilesAndFeedTheLadderGauges) {
     ExpectFileFacts(summary, file);
     const std::string rung = absl::StrCat("rendition=\"", name, "\",title=\"autumn\"");
     EXPECT_EQ(ExposedValue(exposition,
-                           absl::StrCat("ssimd_rendition_bitrate_bits_per_second{", rung, "}")),
+                           absl::StrCat("ssimd_rendition_bytes_per_second{", rung, "}")) * 8,
               summary.bitrate_bits_per_second());
     EXPECT_EQ(ExposedValue(exposition, absl::StrCat("ssimd_rendition_size_bytes{", rung, "}")),
               static_cast<double>(summary.size_bytes()));

@@ -283,6 +283,15 @@ class DashboardTest(unittest.TestCase):
         for q in ("0.5", "0.95", "0.99"):
             self.assertTrue(any(f"histogram_quantile({q}," in e and "stage" in e
                                 for e in exprs.values()), q)
+        # The ladder view: quality against bitrate per rendition, and the rungs below a floor.
+        xy = [p for p in self.dashboard["panels"] if p["type"] == "xychart"]
+        self.assertEqual(len(xy), 1)
+        xy_exprs = " ".join(t["expr"] for t in xy[0]["targets"])
+        self.assertIn("ssimd_rendition_bytes_per_second", xy_exprs)
+        self.assertIn("ssimd_rendition_score", xy_exprs)
+        self.assertTrue(any("< $floor" in t["targets"][0]["expr"] for t in tables))
+        variables = {v["name"] for v in self.dashboard["templating"]["list"]}
+        self.assertTrue({"title", "floor", "ladder_feature"} <= variables, variables)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,16 @@ int main() {
     metrics.RecordTitleScore(title, "float_ssim", 21.5);
     metrics.RecordTitleScore(title, "ssim", 0.95);
   }
+  ssimd::RenditionRecord rendition;
+  rendition.title = "a";
+  rendition.rendition = "h264_640x360";
+  rendition.codec = "h264";
+  rendition.width = 640;
+  rendition.height = 360;
+  rendition.bitrate_bits_per_second = 182552;
+  rendition.size_bytes = 22819;
+  rendition.pooled["float_ssim"] = {0.97, 0.969, 0.95};
+  metrics.RecordRendition(rendition);
   ssimd::DeviceStats device;
   device.frames_scored = 1;
   device.slots_in_use = 1;

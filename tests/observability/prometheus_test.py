@@ -1,8 +1,11 @@
 """A real Prometheus scrapes a real ssimd while clips are scored; then every query of the Grafana
 dashboard and of the alerting rules is evaluated through Prometheus's HTTP API.
 
-Each query must parse and evaluate; the throughput, latency, error and per-title ones must return
-numbers. Skips (does not fail) when the prometheus binary is not installed.
+Each query must parse and evaluate; the throughput, latency, error, per-title and ladder ones must
+return numbers. Before the traffic, one ladder of tests/data/ladder is scored through ScoreLadder,
+and the ladder view must show exactly its renditions, with their files' bitrates and the pooled
+scores the server sent in the RenditionSummary. Skips (does not fail) when the prometheus binary
+is not installed.
 """
 
 import json
@@ -25,9 +28,26 @@ from tests.observability import ssimd_harness as h
 DASHBOARD = os.path.join("deploy", "grafana", "ssimd-dashboard.json")
 ALERTS = os.path.join("deploy", "prometheus", "ssimd-alerts.yml")
 
-# What Grafana would put in place of the dashboard's variables ("All" for the selections).
+LADDER_DIR = h.LADDER_DIR
+LADDER_TITLE = "autumn"
+# The 8-bit renditions, scored against the 1080p one as the source (the real sources are not in
+# the repository). Every file holds 24 frames at 24/1 and its container states 1 s.
+LADDER_SOURCE = "h264_1920x1080.mp4"
+LADDER = {
+    "h264_1280x720": "h264_1280x720.mp4",
+    "h264_960x540": "h264_960x540.mp4",
+    "h264_640x360": "h264_640x360.mp4",
+    "h264_426x240": "h264_426x240.mp4",
+    "hevc_1280x720": "hevc_1280x720.mkv",
+    "vp9_960x540": "vp9_960x540.webm",
+}
+LADDER_SECONDS = 24 / 24
+
+# What Grafana would put in place of the dashboard's variables ("All" for the selections); $floor
+# is set once the ladder's scores are known, so that some renditions lie below it.
 # Scrapes come every second here, so a 15 s window holds plenty of samples.
-VARIABLES = {"$__rate_interval": "15s", "$job": ".+", "$feature": ".*"}
+VARIABLES = {"$__rate_interval": "15s", "$job": ".+", "$feature": ".*", "$title": LADDER_TITLE,
+             "$ladder_feature": "float_ssim"}
 
 # Panels whose queries must return numbers after the traffic (title prefixes).
 MUST_HAVE_DATA = (
@@ -40,8 +60,13 @@ MUST_HAVE_DATA = (
     "Active streams",
     "Per-title quality",
     "Frame score percentiles",
+    "Ladder",
 )
 SCRAPES_BEFORE_QUERYING = 8
+
+
+def by_rendition(answer):
+    return {r["metric"]["rendition"]: float(r["value"][1]) for r in answer["data"]["result"]}
 
 
 def substitute(expr):
@@ -162,10 +187,15 @@ def numbers(answer):
 class DashboardAndAlertQueriesTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.server = h.Server("--max_titles=50")
+        files_root = h.ladder_files_root([LADDER_SOURCE, *LADDER.values()])
+        cls.server = h.Server("--max_titles=50", f"--files_root={files_root}")
         cls.traffic = None
         cls.prometheus = None
         try:
+            cls.ladder = h.score_ladder(cls.server.address, LADDER_TITLE, LADDER_SOURCE, LADDER)
+            # Half the renditions (rounded down) lie below the floor.
+            means = sorted(s["pooled"]["float_ssim"]["mean"] for s in cls.ladder.values())
+            VARIABLES["$floor"] = repr(means[len(means) // 2])
             # Clips keep coming while Prometheus scrapes, so rates and quantiles have data.
             cls.traffic = subprocess.Popen(
                 h.traffic_command(cls.server.address, titles=4, frames=4, duration="120s"),
@@ -229,6 +259,51 @@ class DashboardAndAlertQueriesTest(unittest.TestCase):
         answer = self.prometheus.query('min by (title, feature) (ssimd_title_score{job="ssimd"})')
         titles = {r["metric"]["title"] for r in answer["data"]["result"]}
         self.assertEqual(titles, {f"title-{i}" for i in range(4)})
+
+    def panel_queries(self, title):
+        queries, _ = dashboard_queries()
+        return [substitute(expr) for panel, expr in queries if panel == title]
+
+    def test_ladder_summaries_state_the_files(self):
+        self.assertEqual(set(self.ladder), set(LADDER))
+        for rendition, summary in self.ladder.items():
+            with self.subTest(rendition=rendition):
+                size = os.path.getsize(os.path.join(LADDER_DIR, LADDER[rendition]))
+                self.assertEqual(summary["size_bytes"], size)
+                self.assertEqual(summary["bitrate_bits_per_second"], size * 8 / LADDER_SECONDS)
+                self.assertEqual(summary["frames"], 24)
+
+    def test_ladder_chart_has_one_point_per_rendition(self):
+        bitrate_query, score_query = self.panel_queries("Ladder: quality against bitrate")
+        bitrates = by_rendition(self.prometheus.query(bitrate_query))
+        scores = by_rendition(self.prometheus.query(score_query))
+        self.assertEqual(set(bitrates), set(LADDER))
+        self.assertEqual(set(scores), set(LADDER))
+        for rendition, file in LADDER.items():
+            with self.subTest(rendition=rendition):
+                size = os.path.getsize(os.path.join(LADDER_DIR, file))
+                self.assertEqual(bitrates[rendition], size * 8 / LADDER_SECONDS)
+                # Exactly the pooled score of the summary: no rounding on the way.
+                self.assertEqual(scores[rendition],
+                                 self.ladder[rendition]["pooled"]["float_ssim"]["mean"])
+
+    def test_ladder_table_lists_the_renditions_below_the_floor(self):
+        floor = float(VARIABLES["$floor"])
+        expected = {r for r, s in self.ladder.items() if s["pooled"]["float_ssim"]["mean"] < floor}
+        self.assertTrue(expected)
+        mean, p5, bitrate, info = self.panel_queries("Ladder: renditions below the floor")
+        self.assertEqual(set(by_rendition(self.prometheus.query(mean))), expected)
+        p5s = by_rendition(self.prometheus.query(p5))
+        self.assertEqual(p5s, {r: self.ladder[r]["pooled"]["float_ssim"]["p5"] for r in expected})
+        self.assertEqual(set(by_rendition(self.prometheus.query(bitrate))), expected)
+        codecs = {r["metric"]["rendition"]: r["metric"]["codec"]
+                  for r in self.prometheus.query(info)["data"]["result"]}
+        self.assertEqual(codecs, {r: self.ladder[r]["codec"] for r in expected})
+
+    def test_title_picker_offers_the_ladder(self):
+        answer = self.prometheus.api("label/title/values",
+                                     **{"match[]": "ssimd_rendition_bytes_per_second"})
+        self.assertEqual(answer["data"], [LADDER_TITLE])
 
     def test_every_alert_query_evaluates(self):
         for alert, expr in alert_queries():

@@ -1,4 +1,5 @@
-"""Scrapes a real ssimd_server after real traffic: promtool lint, counts, the title cap, the logs."""
+"""Scrapes a real ssimd_server after real traffic: promtool lint, counts, the title and ladder caps,
+the logs."""
 
 import re
 import shutil
@@ -115,6 +116,60 @@ class ScrapeAfterTrafficTest(unittest.TestCase):
                 self.assertEqual(line["level"], "warning")
 
 
+class LadderCardinalityTest(unittest.TestCase):
+    """Ladders of more titles, and with more renditions, than the caps: bounded series, counted
+    evictions, and the most recently scored kept."""
+
+    TITLE_CAP = 2
+    RENDITION_CAP = 2
+    LADDER_TITLES = 3
+    RENDITIONS = {"240p": "h264_426x240.mp4", "360p": "h264_640x360.mp4",
+                  "540p": "vp9_960x540.webm"}
+
+    @classmethod
+    def setUpClass(cls):
+        source = "h264_1920x1080.mp4"
+        root = h.ladder_files_root([source, *cls.RENDITIONS.values()])
+        cls.server = h.Server(f"--max_titles={cls.TITLE_CAP}",
+                              f"--max_renditions_per_title={cls.RENDITION_CAP}",
+                              f"--files_root={root}")
+        try:
+            for t in range(cls.LADDER_TITLES):
+                summaries = h.score_ladder(cls.server.address, f"ladder-{t}", source,
+                                           cls.RENDITIONS)
+                if set(summaries) != set(cls.RENDITIONS):
+                    raise AssertionError(f"ladder-{t}: summaries for {sorted(summaries)}")
+            cls.text = cls.server.scrape()
+        finally:
+            cls.server.stop()
+        cls.samples = h.parse_exposition(cls.text)
+
+    def test_ladder_series_stay_at_the_caps(self):
+        s = self.samples
+        kept = {(x[1]["title"], x[1]["rendition"])
+                for x in h.select(s, "ssimd_rendition_bytes_per_second")}
+        # The last titles, and in each the renditions the ladder sent last (request order).
+        self.assertEqual(kept, {(f"ladder-{t}", r) for t in (1, 2) for r in ("360p", "540p")})
+        rungs = self.TITLE_CAP * self.RENDITION_CAP
+        self.assertEqual(len(h.select(s, "ssimd_rendition_info")), rungs)
+        self.assertEqual(len(h.select(s, "ssimd_rendition_size_bytes")), rungs)
+        # float_ssim and ssim, each as mean, harmonic_mean and p5.
+        self.assertEqual(len(h.select(s, "ssimd_rendition_score")), rungs * 6)
+        self.assertEqual(h.total(s, "ssimd_ladder_titles_tracked"), self.TITLE_CAP)
+        self.assertEqual(h.total(s, "ssimd_ladder_renditions_tracked"), rungs)
+        self.assertEqual(h.total(s, "ssimd_ladder_evictions_total", reason="title_cap"),
+                         self.LADDER_TITLES - self.TITLE_CAP)
+        self.assertEqual(h.total(s, "ssimd_ladder_evictions_total", reason="rendition_cap"),
+                         self.LADDER_TITLES * (len(self.RENDITIONS) - self.RENDITION_CAP))
+
+    def test_promtool_reports_no_problem(self):
+        if not shutil.which("promtool"):
+            self.skipTest("promtool is not installed (Debian package prometheus)")
+        code, output = promtool_check_metrics(self.text)
+        self.assertEqual(code, 0, output)
+        self.assertEqual(output.strip(), "", "promtool lint findings")
+
+
 class MetricSurfaceLintTest(unittest.TestCase):
     """Every family, including the GPU-only ones a CPU machine never shows, passes promtool."""
 
@@ -127,6 +182,8 @@ class MetricSurfaceLintTest(unittest.TestCase):
         self.assertIn("ssimd_device_slots_in_use", families)
         self.assertIn("ssimd_frame_score_decibels", families)
         self.assertIn("ssimd_device_ordered_sums_total", families)
+        self.assertIn("ssimd_rendition_score", families)
+        self.assertIn("ssimd_rendition_info", families)
         code, output = promtool_check_metrics(text)
         self.assertEqual(code, 0, output)
         self.assertEqual(output.strip(), "", "promtool lint findings")

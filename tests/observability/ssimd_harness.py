@@ -6,6 +6,7 @@ Paths are relative to the runfiles root, Bazel's working directory for tests.
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -95,6 +96,33 @@ class Server:
                 self.process.wait()
         self._log.close()
         return self.process.returncode
+
+
+LADDER_DIR = os.path.join("tests", "data", "ladder")
+
+
+def ladder_files_root(names):
+    """A new files root holding these files of tests/data/ladder (hard links where the file
+    system allows, else copies: a server's root refuses symbolic links that lead out)."""
+    root = tmpdir()
+    for name in names:
+        source, target = os.path.join(LADDER_DIR, name), os.path.join(root, name)
+        try:
+            os.link(os.path.realpath(source), target)
+        except OSError:
+            shutil.copyfile(source, target)
+    return root
+
+
+def score_ladder(address, title, source, renditions, timeout=300):
+    """Scores one ladder through ScoreLadder (the traffic tool); renditions is {name: file}.
+    Returns {rendition: summary} as the tool printed the RenditionSummary messages."""
+    out = run_traffic(address, timeout=timeout, titles=0, ladder_source=source,
+                      ladder_title=title,
+                      ladder_renditions=",".join(f"{k}={v}" for k, v in renditions.items()))
+    summaries = [json.loads(line[len("ladder "):]) for line in out.splitlines()
+                 if line.startswith("ladder ")]
+    return {s["rendition"]: s for s in summaries}
 
 
 def traffic_command(address, **flags):

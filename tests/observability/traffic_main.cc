@@ -1,19 +1,26 @@
 // Drives a running ssimd with a known mix of traffic for the observability tests: ScoreClip streams
 // for distinct titles, ScorePair calls, and one deliberately invalid request per round, so every
 // family the dashboard and the alerts read has samples (including an error code). Synthetic
-// pictures: a noise reference and a noisier distorted copy.
+// pictures: a noise reference and a noisier distorted copy. With --ladder_source it first scores
+// one ladder of files below the server's files root, for the per-title ladder view.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "engine/synthetic_picture.h"
@@ -34,6 +41,12 @@ ABSL_FLAG(absl::Duration, ready_timeout, absl::Seconds(20),
 ABSL_FLAG(std::string, health_service, "",
           "Service name asked of grpc.health.v1 (\"\" = the server as a whole).");
 ABSL_FLAG(bool, health_only, false, "Only wait for SERVING (exit 0) or time out (exit 2).");
+ABSL_FLAG(std::string, ladder_source, "",
+          "When set: first score one ladder (ScoreLadder) of this source, below the server's "
+          "files root, and print each rendition's summary as a JSON line starting \"ladder \".");
+ABSL_FLAG(std::vector<std::string>, ladder_renditions, {},
+          "The ladder's renditions as NAME=PATH, comma-separated.");
+ABSL_FLAG(std::string, ladder_title, "ladder-title", "The ladder's title_id.");
 
 namespace ssimd {
 namespace {
@@ -143,6 +156,61 @@ bool ScorePair(v1::ScoringService::Stub& stub, std::mt19937& rng, bool valid) {
   return true;
 }
 
+// One rendition summary as a JSON object, doubles with 17 significant digits so that a reader
+// gets the very value the server sent.
+std::string SummaryJson(const v1::RenditionSummary& r) {
+  std::string json = absl::StrFormat(
+      "{\"rendition\": \"%s\", \"bitrate_bits_per_second\": %.17g, \"size_bytes\": %d, "
+      "\"codec\": \"%s\", \"width\": %d, \"height\": %d, \"frames\": %d, \"pooled\": {",
+      absl::CHexEscape(r.rendition()), r.bitrate_bits_per_second(), r.size_bytes(),
+      absl::CHexEscape(r.codec()), r.width(), r.height(), r.summary().frames());
+  // Sorted, for a stable line.
+  std::map<std::string, v1::PooledScore> pooled(r.summary().pooled().begin(),
+                                                r.summary().pooled().end());
+  bool first = true;
+  for (const auto& [metric, p] : pooled) {
+    absl::StrAppendFormat(&json, "%s\"%s\": {\"mean\": %.17g, \"harmonic_mean\": %.17g",
+                          first ? "" : ", ", metric, p.mean(), p.harmonic_mean());
+    for (const v1::Percentile& q : p.percentiles()) {
+      absl::StrAppendFormat(&json, ", \"p%g\": %.17g", q.percentile(), q.value());
+    }
+    json += "}";
+    first = false;
+  }
+  return json + "}}";
+}
+
+bool ScoreLadder(v1::ScoringService::Stub& stub) {
+  v1::ScoreLadderRequest request;
+  request.mutable_config()->mutable_features()->mutable_float_ssim();
+  request.mutable_config()->mutable_features()->mutable_ssim();
+  request.mutable_config()->set_title_id(absl::GetFlag(FLAGS_ladder_title));
+  request.set_source_path(absl::GetFlag(FLAGS_ladder_source));
+  for (const std::string& rung : absl::GetFlag(FLAGS_ladder_renditions)) {
+    const std::pair<std::string, std::string> parts = absl::StrSplit(rung, absl::MaxSplits('=', 1));
+    v1::Rendition* rendition = request.add_renditions();
+    rendition->set_name(parts.first);
+    rendition->set_path(parts.second);
+  }
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::minutes(5));
+  auto reader = stub.ScoreLadder(&context, request);
+  v1::ScoreLadderResponse response;
+  int summaries = 0;
+  while (reader->Read(&response)) {
+    if (!response.has_rendition_summary()) continue;
+    std::printf("ladder %s\n", SummaryJson(response.rendition_summary()).c_str());
+    ++summaries;
+  }
+  const grpc::Status status = reader->Finish();
+  if (!status.ok() || summaries != request.renditions_size()) {
+    std::fprintf(stderr, "ScoreLadder: %s (%d of %d rendition summaries)\n",
+                 status.error_message().c_str(), summaries, request.renditions_size());
+    return false;
+  }
+  return true;
+}
+
 int Run() {
   const std::string address = absl::GetFlag(FLAGS_address);
   auto channel = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
@@ -153,6 +221,7 @@ int Run() {
   }
   if (absl::GetFlag(FLAGS_health_only)) return 0;
   auto stub = v1::ScoringService::NewStub(channel);
+  if (!absl::GetFlag(FLAGS_ladder_source).empty() && !ScoreLadder(*stub)) return 1;
   std::mt19937 rng(20261202);
   const absl::Time end = absl::Now() + absl::GetFlag(FLAGS_duration);
   int rounds = 0;
