@@ -18,8 +18,9 @@ double AverageBitrate(const MediaInfo& media, std::optional<uint64_t> frames, Fr
     seconds = static_cast<double>(*frames) * rate.den / rate.num;
   }
   if (!(seconds > 0) || !std::isfinite(seconds)) return 0;
-  const double bits = static_cast<double>(media.size_bytes) * 8;
-  return bits / seconds;
+  const double bitrate = static_cast<double>(media.size_bytes) * 8 / seconds;
+  // A file may state an absurdly short duration; a gauge or a report of infinity helps no one.
+  return std::isfinite(bitrate) ? bitrate : 0;
 }
 
 void DescribeRendition(const VideoInput& input, bool read_to_end, v1::RenditionSummary* summary) {

@@ -34,6 +34,7 @@ TEST(AverageBitrateTest, UnknownDurationIsZeroNotInfinite) {
   // A stated duration of 0 is no duration: the frames decide.
   EXPECT_EQ(AverageBitrate(Media(1000, 0.0), 24, FrameRate{24, 1}), 1000 * 8.0);
   EXPECT_EQ(AverageBitrate(Media(1000, 0.0), std::nullopt, FrameRate{24, 1}), 0);
+  EXPECT_EQ(AverageBitrate(Media(~uint64_t{0}, 1e-310), std::nullopt, FrameRate{24, 1}), 0);
 }
 
 TEST(DescribeRenditionTest, EncodedFileFromItsContainer) {
