@@ -539,7 +539,7 @@ TEST(ServiceMetricsTest, RenditionLabelsAreBoundedAndValid) {
   metrics.RecordRendition(odd);
   const Exposition e = Parse(metrics.Serialize());
   ASSERT_EQ(e.Find("ssimd_rendition_info").size(), 1u);
-  const Sample& info = e.Find("ssimd_rendition_info")[0];
+  const Sample info = e.Find("ssimd_rendition_info")[0];
   EXPECT_EQ(info.labels.at("title"), std::string(128, 't'));
   EXPECT_EQ(info.labels.at("rendition"), "bad\xEF\xBF\xBD");
   EXPECT_EQ(info.labels.at("codec"), "other");
