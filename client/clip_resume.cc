@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "engine/pooling.h"
+#include "proto/clip_accumulator.h"
 
 namespace ssimd {
 namespace {
@@ -33,32 +33,13 @@ absl::Status Interrupted(const absl::Status& last, uint64_t scored) {
 
 v1::ClipSummary SummarizeFrames(const std::vector<v1::FrameResult>& frames,
                                 const std::vector<double>& percentiles) {
-  v1::ClipSummary summary;
-  summary.set_frames(frames.size());
-  std::map<std::string, std::vector<double>> series;
+  ClipAccumulator accumulator;
   for (const v1::FrameResult& frame : frames) {
-    ++(*summary.mutable_frames_by_backend())[frame.backend()];
-    if (!frame.fallback_reason().empty()) {
-      summary.set_fallback_frames(summary.fallback_frames() + 1);
-    }
-    for (const auto& [metric, value] : frame.scores()) series[metric].push_back(value);
+    accumulator.Add(FrameScores(frame.scores().begin(), frame.scores().end()), frame.backend(),
+                    !frame.fallback_reason().empty());
   }
-  for (const auto& [metric, values] : series) {
-    auto pooled = PoolScores(values);
-    if (!pooled.ok()) continue;
-    v1::PooledScore& out = (*summary.mutable_pooled())[metric];
-    out.set_mean(pooled->mean);
-    out.set_min(pooled->min);
-    out.set_max(pooled->max);
-    out.set_harmonic_mean(pooled->harmonic_mean);
-    for (double p : percentiles) {
-      auto value = Percentile(values, p);
-      if (!value.ok()) continue;
-      v1::Percentile* entry = out.add_percentiles();
-      entry->set_percentile(p);
-      entry->set_value(*value);
-    }
-  }
+  v1::ClipSummary summary;
+  accumulator.FillSummary(percentiles, &summary);
   return summary;
 }
 

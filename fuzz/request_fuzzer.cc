@@ -36,7 +36,7 @@
 #include "google/protobuf/util/field_comparator.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "proto/ssimd/v1/ssimd.pb.h"
-#include "server/clip_accumulator.h"
+#include "proto/clip_accumulator.h"
 #include "server/request_parsing.h"
 #include "server/service_options.h"
 #include "server/wire_request.h"

@@ -30,7 +30,7 @@
 #include "engine/scorer.h"
 #include "grpcpp/grpcpp.h"
 #include "proto/ssimd/v1/ssimd.pb.h"
-#include "server/clip_accumulator.h"
+#include "proto/clip_accumulator.h"
 #include "server/logging.h"
 #include "server/request_parsing.h"
 #include "server/service_context.h"

@@ -1,6 +1,6 @@
 // Collects a clip's frame results in frame order and pools them into the ClipSummary.
-#ifndef SSIMD_SERVER_CLIP_ACCUMULATOR_H_
-#define SSIMD_SERVER_CLIP_ACCUMULATOR_H_
+#ifndef SSIMD_PROTO_CLIP_ACCUMULATOR_H_
+#define SSIMD_PROTO_CLIP_ACCUMULATOR_H_
 
 #include <cstdint>
 #include <map>
@@ -35,4 +35,4 @@ class ClipAccumulator {
 
 }  // namespace ssimd
 
-#endif  // SSIMD_SERVER_CLIP_ACCUMULATOR_H_
+#endif  // SSIMD_PROTO_CLIP_ACCUMULATOR_H_

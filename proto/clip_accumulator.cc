@@ -1,4 +1,4 @@
-#include "server/clip_accumulator.h"
+#include "proto/clip_accumulator.h"
 
 #include "engine/pooling.h"
 
