@@ -1,7 +1,6 @@
 #include "engine/cpu/float_ssim.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "engine/scratch.h"
 
@@ -42,10 +41,7 @@ void FillRows(const Sample* samples, size_t stride, const SamplePlane& plane, in
 }
 
 // The five horizontally filtered planes of a band of rows (valid width wide).
-struct HorizontalBand {
-  int width = 0;
-  int64_t first_row = 0;  // plane row held at index 0
-  int64_t end_row = 0;    // one past the last plane row held
+struct HorizontalBand : BandRows {
   std::vector<float> mu_r, mu_d, rr, dd, rd;
 
   void Reset(int valid_width, int rows) {
@@ -57,19 +53,7 @@ struct HorizontalBand {
   size_t Bytes() const {
     return BytesOf(mu_r) + BytesOf(mu_d) + BytesOf(rr) + BytesOf(dd) + BytesOf(rd);
   }
-  // Keeps rows [from, end_row) at the front so the next band reuses them.
-  void Slide(int64_t from) {
-    if (from >= end_row) {
-      first_row = end_row = from;
-      return;
-    }
-    const size_t offset = static_cast<size_t>(from - first_row) * width;
-    const size_t count = static_cast<size_t>(end_row - from) * width;
-    for (std::vector<float>* p : {&mu_r, &mu_d, &rr, &dd, &rd}) {
-      std::memmove(p->data(), p->data() + offset, count * sizeof(float));
-    }
-    first_row = from;
-  }
+  void Slide(int64_t from) { BandRows::Slide(from, mu_r, mu_d, rr, dd, rd); }
 };
 
 // Horizontal 11-tap pass of one plane row r into the band (docs/numerics.md §5); products f32(R*R)

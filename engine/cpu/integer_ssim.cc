@@ -1,7 +1,6 @@
 #include "engine/cpu/integer_ssim.h"
 
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 #include "engine/cpu/sample_plane.h"
@@ -53,26 +52,14 @@ void HorizontalRow(const Sample* ref, const Sample* dist, int width, const Taps&
 }
 
 // Horizontal moments of a band of rows, (band height + 8) rows of the picture.
-struct MomentBand {
-  int width = 0;
-  int64_t first_row = 0;
-  int64_t end_row = 0;
+struct MomentBand : BandRows {
   std::vector<IntegerMoments> rows;
 
   IntegerMoments* Row(int64_t r) { return rows.data() + static_cast<size_t>(r - first_row) * width; }
   const IntegerMoments* Row(int64_t r) const {
     return rows.data() + static_cast<size_t>(r - first_row) * width;
   }
-  void Slide(int64_t from) {
-    if (from >= end_row) {
-      first_row = end_row = from;
-      return;
-    }
-    const size_t offset = static_cast<size_t>(from - first_row) * width;
-    const size_t count = static_cast<size_t>(end_row - from) * width;
-    std::memmove(rows.data(), rows.data() + offset, count * sizeof(IntegerMoments));
-    first_row = from;
-  }
+  void Slide(int64_t from) { BandRows::Slide(from, rows); }
 };
 
 constexpr int64_t kBandPixels = int64_t{1} << 18;
