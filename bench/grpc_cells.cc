@@ -10,6 +10,7 @@
 #include "absl/synchronization/mutex.h"
 #include "bench/process_cpu.h"
 #include "client/ssimd_client.h"
+#include "proto/pixel_format.h"
 
 namespace ssimd::bench {
 namespace {
@@ -52,15 +53,6 @@ void LetEveryServerConnect(grpc::Channel& channel, const std::string& target) {
 v1::Features ToProto(const FeatureSet& features) {
   v1::Features out;
   for (const std::string& arg : FormatFeatureArgs(features)) out.add_feature_args(arg);
-  return out;
-}
-
-v1::Geometry ToProto(const Geometry& g) {
-  v1::Geometry out;
-  out.set_width(g.width);
-  out.set_height(g.height);
-  out.set_bit_depth(g.bit_depth);
-  out.set_pixel_format(v1::PIXEL_FORMAT_420);
   return out;
 }
 
@@ -158,7 +150,7 @@ CellResult RunStreamCell(const GrpcCellSpec& spec) {
     }
   }
   v1::ClipConfig config;
-  *config.mutable_geometry() = ToProto(spec.frames->geometry);
+  *config.mutable_geometry() = GeometryToProto(spec.frames->geometry);
   *config.mutable_features() = ToProto(spec.features);
   config.set_backend(spec.backend);
   config.set_title_id("ssimd-bench");
@@ -225,7 +217,7 @@ CellResult RunUnaryCell(const GrpcCellSpec& spec) {
   // The request's fields, and each pair's planes, built once: the calls measure the service, not
   // the builder. The planes go out as they are (SsimdClient::ScorePair with planes apart).
   v1::ScorePairRequest fields;
-  *fields.mutable_geometry() = ToProto(spec.frames->geometry);
+  *fields.mutable_geometry() = GeometryToProto(spec.frames->geometry);
   *fields.mutable_features() = ToProto(spec.features);
   fields.set_backend(spec.backend);
   std::vector<std::shared_ptr<const OutgoingPlanes>> planes;

@@ -3,10 +3,10 @@
 #include "kernels/float_ssim_math.h"
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <random>
 
+#include "base/double_bits.h"
 #include "gtest/gtest.h"
 
 namespace ssimd {
@@ -15,8 +15,6 @@ namespace {
 // libvmaf's table, as its source spells it.
 const float kTable[11] = {0.001028f, 0.007599f, 0.036001f, 0.109361f, 0.213006f, 0.266012f,
                           0.213006f, 0.109361f, 0.036001f, 0.007599f, 0.001028f};
-
-bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 TEST(GaussianWindow, TapsAreLibvmafsDecimalTable) {
   double sum = 0.0;

@@ -1,7 +1,7 @@
 // Frame scores never depend on the thread count or the band height: every thread writes its own
 // per-pixel values and the sums always run in raster order on one thread.
-#include <cstring>
 
+#include "base/double_bits.h"
 #include "engine/cpu/cpu_scorer.h"
 #include "engine/cpu/float_ssim.h"
 #include "engine/cpu/integer_ssim.h"
@@ -11,8 +11,6 @@
 namespace ssimd {
 namespace {
 
-
-bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 struct Case {
   int width, height, bit_depth, scale;

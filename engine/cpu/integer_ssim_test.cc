@@ -3,8 +3,8 @@
 // where libvmaf's int32 product wraps (docs/adr/0011).
 #include "engine/cpu/integer_ssim.h"
 
-#include <cstring>
 
+#include "base/double_bits.h"
 #include "engine/synthetic_picture.h"
 #include "gtest/gtest.h"
 
@@ -56,8 +56,6 @@ double TruePeakSquared(int bit_depth) {
   const double peak = static_cast<double>((1 << bit_depth) - 1);
   return peak * peak;
 }
-
-bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 TEST(IntegerSsim, EqualsTheDirectFormulaAtEveryDepthAndSize) {
   ThreadPool pool(2);

@@ -3,22 +3,16 @@
 // memory, too much for the default suite on a 2-core CI machine, which covers up to 2^22 terms.
 // Run: bazel test //engine/gpu:exact_serial_sum_large_test
 #include <cstdint>
-#include <cstring>
 #include <random>
 #include <vector>
 
+#include "base/double_bits.h"
 #include "engine/gpu/exact_sum.h"
 #include "gtest/gtest.h"
 #include "kernels/exact_sum_math.h"
 
 namespace ssimd {
 namespace {
-
-uint64_t Bits(double v) {
-  uint64_t b;
-  std::memcpy(&b, &v, sizeof(b));
-  return b;
-}
 
 TEST(SerialSumByRunsLargeTest, TwoToThe27Terms) {
   const size_t n = size_t{1} << 27;
@@ -33,7 +27,7 @@ TEST(SerialSumByRunsLargeTest, TwoToThe27Terms) {
   for (double t : terms) serial += t;
   const ExactSumOutcome outcome = SerialSumByRuns(terms.data(), static_cast<int64_t>(n));
   EXPECT_EQ(outcome.fallback, kExactSumOnDevice) << ExactSumFallbackName(outcome.fallback);
-  EXPECT_EQ(Bits(outcome.sum), Bits(serial)) << outcome.sum << " vs " << serial;
+  EXPECT_EQ(DoubleBits(outcome.sum), DoubleBits(serial)) << outcome.sum << " vs " << serial;
 }
 
 }  // namespace

@@ -4,22 +4,16 @@
 // terms, non-finite terms, and sizes from 1 term up.
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <random>
 #include <vector>
 
+#include "base/double_bits.h"
 #include "engine/gpu/exact_sum.h"
 #include "gtest/gtest.h"
 #include "kernels/exact_sum_math.h"
 
 namespace ssimd {
 namespace {
-
-uint64_t Bits(double v) {
-  uint64_t b;
-  std::memcpy(&b, &v, sizeof(b));
-  return b;
-}
 
 double PlainSerialSum(const std::vector<double>& terms) {
   double sum = 0.0;
@@ -41,7 +35,7 @@ Checked SumAndCompare(const std::vector<double>& terms) {
   if (std::isnan(expected)) {
     EXPECT_TRUE(std::isnan(sum));
   } else {
-    EXPECT_EQ(Bits(sum), Bits(expected))
+    EXPECT_EQ(DoubleBits(sum), DoubleBits(expected))
         << "n=" << terms.size() << " got " << sum << " want " << expected
         << " fallback=" << ExactSumFallbackName(outcome.fallback);
   }
@@ -192,7 +186,7 @@ TEST(ApplyExactSumPieceTest, AnyGuessIsRightOrRefused) {
       double out = 0;
       if (ApplyExactSumPiece(start, e, piece, &out)) {
         ++applied;
-        EXPECT_EQ(Bits(out), Bits(serial)) << "start " << start << " e " << e;
+        EXPECT_EQ(DoubleBits(out), DoubleBits(serial)) << "start " << start << " e " << e;
       }
     }
   }

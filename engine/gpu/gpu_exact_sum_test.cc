@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "base/double_bits.h"
 #include "engine/cpu/cpu_scorer.h"
 #include "engine/gpu/gpu_scorer.h"
 #include "engine/gpu/gpu_test_hooks.h"
@@ -17,12 +17,6 @@
 
 namespace ssimd {
 namespace {
-
-uint64_t Bits(double v) {
-  uint64_t b;
-  std::memcpy(&b, &v, sizeof(b));
-  return b;
-}
 
 // A reference plane (textured, or flat) and a distorted copy (engine/synthetic_picture.h).
 struct Pair {
@@ -67,8 +61,8 @@ TEST(GpuExactSumTest, DeviceEqualsHostSerialSumAndCpu) {
       ASSERT_TRUE(device.ok() && host.ok() && reference.ok());
       const std::string what = std::to_string(s.width) + "x" + std::to_string(s.height) +
                                (flat ? " flat" : " textured");
-      EXPECT_EQ(Bits(device->scores.at("ssim")), Bits(host->scores.at("ssim"))) << what;
-      EXPECT_EQ(Bits(device->scores.at("ssim")), Bits(reference->scores.at("ssim"))) << what;
+      EXPECT_EQ(DoubleBits(device->scores.at("ssim")), DoubleBits(host->scores.at("ssim"))) << what;
+      EXPECT_EQ(DoubleBits(device->scores.at("ssim")), DoubleBits(reference->scores.at("ssim"))) << what;
       ++compared;
     }
   }

@@ -1,13 +1,13 @@
 // The scoring service end to end, in process over TCP on 127.0.0.1: every score equals the CPU
 // engine's bit for bit, results come in frame order, backpressure bounds the work per stream, and
 // caps, deadlines, fallbacks, health and shutdown behave as documented.
-#include <cstring>
 #include <fstream>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
+#include "base/double_bits.h"
 #include "engine/cpu/cpu_scorer.h"
 #include "engine/dispatcher.h"
 #include "engine/features.h"
@@ -15,6 +15,7 @@
 #include "engine/synthetic_picture.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "proto/pixel_format.h"
 #include "tests/integration/test_server.h"
 
 namespace ssimd::testing {
@@ -24,17 +25,6 @@ using ::testing::HasSubstr;
 using HealthStatus = grpc::health::v1::HealthCheckResponse;
 
 constexpr absl::Duration kTimeout = absl::Seconds(30);
-
-bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof(double)) == 0; }
-
-v1::Geometry ToProto(const Geometry& g) {
-  v1::Geometry out;
-  out.set_width(g.width);
-  out.set_height(g.height);
-  out.set_bit_depth(g.bit_depth);
-  out.set_pixel_format(v1::PIXEL_FORMAT_420);
-  return out;
-}
 
 // Frames of a synthetic clip: reference i and its distorted copy.
 struct Clip {
@@ -97,10 +87,39 @@ void ExpectSameScores(const FrameScores& expected,
 
 v1::ClipConfig ConfigFor(const Geometry& g, std::vector<std::string> features) {
   v1::ClipConfig config;
-  *config.mutable_geometry() = ToProto(g);
+  *config.mutable_geometry() = GeometryToProto(g);
   for (const std::string& f : features) config.mutable_features()->add_feature_args(f);
   return config;
 }
+
+// A server whose CPU scorer holds every frame until the test opens `*gate`.
+std::unique_ptr<TestServer> StartGated(const ServerOptions& options, InstrumentedScorer** gate) {
+  auto scorer = std::make_unique<InstrumentedScorer>(MakeCpuScorer(), /*gate_open=*/false);
+  *gate = scorer.get();
+  return TestServer::Start(options, std::move(scorer));
+}
+
+// Scores `clip` for "ssim" on a thread of its own, so that the test can act while frames are held.
+class BackgroundScore {
+ public:
+  BackgroundScore(TestServer& server, const Clip& clip)
+      : thread_([this, &server, &clip] {
+          report_ = server.client().ScoreClip(ConfigFor(clip.geometry, {"ssim"}), SourceOf(clip),
+                                              nullptr, kTimeout);
+        }) {}
+  ~BackgroundScore() {
+    if (thread_.joinable()) thread_.join();
+  }
+  // Waits for the call to end.
+  const absl::StatusOr<ClipReport>& Join() {
+    thread_.join();
+    return report_;
+  }
+
+ private:
+  absl::StatusOr<ClipReport> report_;
+  std::thread thread_;
+};
 
 TEST(ScoringServiceTest, HealthIsServing) {
   auto server = TestServer::Start(FastServerOptions());
@@ -157,7 +176,7 @@ TEST(ScoringServiceTest, ScorePairEqualsCpuEngineAtEveryBitDepth) {
     const std::string dis =
         Distort(reference, depth + 1, static_cast<int>(PeakValue(depth) / 16)).ToString();
     v1::ScorePairRequest request;
-    *request.mutable_geometry() = ToProto(g);
+    *request.mutable_geometry() = GeometryToProto(g);
     request.mutable_features()->mutable_float_ssim()->set_enable_lcs(true);
     request.mutable_features()->mutable_ssim()->set_enable_db(true);
     request.set_reference_luma(ref);
@@ -242,23 +261,19 @@ TEST(ScoringServiceTest, BackpressureBoundsFramesInFlight) {
   ServerOptions options = FastServerOptions();
   options.workers = 8;
   options.service.max_frames_in_flight = 3;
-  auto scorer = std::make_unique<InstrumentedScorer>(MakeCpuScorer(), /*gate_open=*/false);
-  InstrumentedScorer* gate = scorer.get();
-  auto server = TestServer::Start(options, std::move(scorer));
+  InstrumentedScorer* gate = nullptr;
+  auto server = StartGated(options, &gate);
   ASSERT_NE(server, nullptr);
   const Geometry g{24, 16, 8, ChromaFormat::k420};
   const Clip clip = MakeClip(g, 30);
-  absl::StatusOr<ClipReport> report;
-  std::thread client([&] {
-    report = server->client().ScoreClip(ConfigFor(g, {"ssim"}), SourceOf(clip), nullptr, kTimeout);
-  });
+  BackgroundScore call(*server, clip);
   gate->WaitForActive(3);
   // The client has 27 more frames ready; with eight idle workers, only the limit holds them back.
   absl::SleepFor(absl::Milliseconds(300));
   EXPECT_EQ(gate->calls(), 3);
   EXPECT_EQ(gate->max_active(), 3);
   gate->OpenGate();
-  client.join();
+  const absl::StatusOr<ClipReport>& report = call.Join();
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_EQ(report->frames.size(), 30u);
   EXPECT_LE(gate->max_active(), 3);
@@ -267,23 +282,19 @@ TEST(ScoringServiceTest, BackpressureBoundsFramesInFlight) {
 TEST(ScoringServiceTest, StreamCapRefusesWithResourceExhaustedAndFreesOnFinish) {
   ServerOptions options = FastServerOptions();
   options.service.max_concurrent_streams = 1;
-  auto scorer = std::make_unique<InstrumentedScorer>(MakeCpuScorer(), /*gate_open=*/false);
-  InstrumentedScorer* gate = scorer.get();
-  auto server = TestServer::Start(options, std::move(scorer));
+  InstrumentedScorer* gate = nullptr;
+  auto server = StartGated(options, &gate);
   ASSERT_NE(server, nullptr);
   const Geometry g{24, 16, 8, ChromaFormat::k420};
   const Clip clip = MakeClip(g, 3);
-  absl::StatusOr<ClipReport> first;
-  std::thread client([&] {
-    first = server->client().ScoreClip(ConfigFor(g, {"ssim"}), SourceOf(clip), nullptr, kTimeout);
-  });
+  BackgroundScore first_call(*server, clip);
   gate->WaitForActive(1);
   auto second =
       server->client().ScoreClip(ConfigFor(g, {"ssim"}), SourceOf(clip), nullptr, kTimeout);
   EXPECT_EQ(second.status().code(), absl::StatusCode::kResourceExhausted);
   EXPECT_THAT(std::string(second.status().message()), HasSubstr("--max_concurrent_streams"));
   gate->OpenGate();
-  client.join();
+  const absl::StatusOr<ClipReport>& first = first_call.Join();
   ASSERT_TRUE(first.ok()) << first.status();
   auto third =
       server->client().ScoreClip(ConfigFor(g, {"ssim"}), SourceOf(clip), nullptr, kTimeout);
@@ -294,9 +305,8 @@ TEST(ScoringServiceTest, DeadlineCancelsTheStreamAndStopsItsWork) {
   ServerOptions options = FastServerOptions();
   options.workers = 4;
   options.service.max_frames_in_flight = 2;
-  auto scorer = std::make_unique<InstrumentedScorer>(MakeCpuScorer(), /*gate_open=*/false);
-  InstrumentedScorer* gate = scorer.get();
-  auto server = TestServer::Start(options, std::move(scorer));
+  InstrumentedScorer* gate = nullptr;
+  auto server = StartGated(options, &gate);
   ASSERT_NE(server, nullptr);
   const Geometry g{24, 16, 8, ChromaFormat::k420};
   const Clip clip = MakeClip(g, 20);
@@ -446,16 +456,12 @@ TEST(ScoringServiceTest, ScoreFilesReadsY4mAndRawYuvInsideTheRoot) {
 
 TEST(ScoringServiceTest, GracefulShutdownLetsRunningStreamsFinish) {
   ServerOptions options = FastServerOptions();
-  auto scorer = std::make_unique<InstrumentedScorer>(MakeCpuScorer(), /*gate_open=*/false);
-  InstrumentedScorer* gate = scorer.get();
-  auto server = TestServer::Start(options, std::move(scorer));
+  InstrumentedScorer* gate = nullptr;
+  auto server = StartGated(options, &gate);
   ASSERT_NE(server, nullptr);
   const Geometry g{24, 16, 8, ChromaFormat::k420};
   const Clip clip = MakeClip(g, 6);
-  absl::StatusOr<ClipReport> report;
-  std::thread client([&] {
-    report = server->client().ScoreClip(ConfigFor(g, {"ssim"}), SourceOf(clip), nullptr, kTimeout);
-  });
+  BackgroundScore call(*server, clip);
   gate->WaitForActive(1);
   absl::Notification stopped;
   std::thread stopper([&] {
@@ -468,27 +474,23 @@ TEST(ScoringServiceTest, GracefulShutdownLetsRunningStreamsFinish) {
   // New calls are refused while the old stream drains.
   EXPECT_FALSE(server->client().GetCapabilities(absl::Seconds(2)).ok());
   gate->OpenGate();
-  client.join();
+  const absl::StatusOr<ClipReport>& report = call.Join();
   stopper.join();
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_EQ(report->frames.size(), 6u);
 }
 
 TEST(ScoringServiceTest, ShutdownCancelsStreamsThatOutlastTheGracePeriod) {
-  auto scorer = std::make_unique<InstrumentedScorer>(MakeCpuScorer(), /*gate_open=*/false);
-  InstrumentedScorer* gate = scorer.get();
-  auto server = TestServer::Start(FastServerOptions(), std::move(scorer));
+  InstrumentedScorer* gate = nullptr;
+  auto server = StartGated(FastServerOptions(), &gate);
   ASSERT_NE(server, nullptr);
   const Geometry g{24, 16, 8, ChromaFormat::k420};
   const Clip clip = MakeClip(g, 6);
-  absl::StatusOr<ClipReport> report;
-  std::thread client([&] {
-    report = server->client().ScoreClip(ConfigFor(g, {"ssim"}), SourceOf(clip), nullptr, kTimeout);
-  });
+  BackgroundScore call(*server, clip);
   gate->WaitForActive(1);
   const absl::Time start = absl::Now();
   std::thread stopper([&] { server->runner().Shutdown(absl::Milliseconds(200)); });
-  client.join();
+  const absl::StatusOr<ClipReport>& report = call.Join();
   EXPECT_LT(absl::Now() - start, absl::Seconds(5));
   EXPECT_FALSE(report.ok());
   EXPECT_THAT(report.status().code(),

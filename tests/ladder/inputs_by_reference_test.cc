@@ -10,7 +10,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstring>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -25,6 +24,7 @@
 #include "gtest/gtest.h"
 #include "tests/integration/test_server.h"
 #include "tests/ladder/ladder_files.h"
+#include "tests/ladder/libvmaf_expectations.h"
 
 extern char** environ;
 
@@ -38,8 +38,6 @@ constexpr char kPython[] = "/usr/bin/python3";
 // 8-bit, so scored against src.y4m; small, so the test stays quick.
 constexpr char kRendition[] = "h264_640x360.mp4";
 constexpr char kUnknownId[] = "upload:0123456789abcdef0123456789abcdef.mp4";
-
-bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof(a)) == 0; }
 
 std::string Tmp(const std::string& name) {
   static int counter = 0;
@@ -101,18 +99,7 @@ v1::ScoreFilesRequest ParityRequest(const std::string& reference, const std::str
 
 void ExpectLibvmafScores(const absl::StatusOr<ClipReport>& report) {
   ASSERT_TRUE(report.ok()) << report.status();
-  const ExpectedRendition e = ExpectedScores();
-  ASSERT_EQ(report->frames.size(), e.float_ssim.size());
-  for (size_t i = 0; i < report->frames.size(); ++i) {
-    const auto& scores = report->frames[i].scores();
-    EXPECT_TRUE(SameBits(scores.at("float_ssim"), e.float_ssim[i]))
-        << "frame " << i << ": float_ssim " << scores.at("float_ssim") << " vs libvmaf "
-        << e.float_ssim[i];
-    EXPECT_TRUE(SameBits(scores.at("ssim"), e.ssim[i]))
-        << "frame " << i << ": ssim " << scores.at("ssim") << " vs libvmaf " << e.ssim[i];
-  }
-  EXPECT_EQ(report->summary.unmatched_reference_frames(), 0u);
-  EXPECT_EQ(report->summary.unmatched_distorted_frames(), 0u);
+  ExpectLibvmafFrames(report->frames, report->summary, ExpectedScores());
 }
 
 absl::StatusCode Code(const grpc::Status& status) {

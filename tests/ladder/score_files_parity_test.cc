@@ -1,7 +1,6 @@
 // ScoreFiles on the ladder test set gives libvmaf's float_ssim and ssim bit for bit, for every
 // rendition (decoded, upscaled to 1920x1080 as ffmpeg's scale filter does) against either source
 // file (.y4m or lossless FFV1 in Matroska), on the CPU.
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -9,13 +8,12 @@
 #include "gtest/gtest.h"
 #include "tests/integration/test_server.h"
 #include "tests/ladder/ladder_files.h"
+#include "tests/ladder/libvmaf_expectations.h"
 
 namespace ssimd::testing {
 namespace {
 
 constexpr absl::Duration kTimeout = absl::Minutes(5);
-
-bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof(a)) == 0; }
 
 class ScoreFilesParityTest : public ::testing::Test {
  protected:
@@ -49,17 +47,7 @@ class ScoreFilesParityTest : public ::testing::Test {
       request.mutable_upscale()->set_accurate_rounding(accurate_rounding);
       auto report = server_->client().ScoreFiles(request, nullptr, kTimeout);
       ASSERT_TRUE(report.ok()) << report.status();
-      ASSERT_EQ(report->frames.size(), e.float_ssim.size());
-      for (size_t i = 0; i < report->frames.size(); ++i) {
-        const auto& scores = report->frames[i].scores();
-        EXPECT_TRUE(SameBits(scores.at("float_ssim"), e.float_ssim[i]))
-            << "frame " << i << ": float_ssim " << scores.at("float_ssim") << " vs libvmaf "
-            << e.float_ssim[i];
-        EXPECT_TRUE(SameBits(scores.at("ssim"), e.ssim[i]))
-            << "frame " << i << ": ssim " << scores.at("ssim") << " vs libvmaf " << e.ssim[i];
-      }
-      EXPECT_EQ(report->summary.unmatched_reference_frames(), 0u);
-      EXPECT_EQ(report->summary.unmatched_distorted_frames(), 0u);
+      ExpectLibvmafFrames(report->frames, report->summary, e);
       ++renditions;
     }
     EXPECT_GE(renditions, 7);

@@ -1,0 +1,26 @@
+#include "tests/ladder/libvmaf_expectations.h"
+
+#include "base/double_bits.h"
+#include "gtest/gtest.h"
+
+namespace ssimd::testing {
+
+void ExpectLibvmafFrames(const std::vector<v1::FrameResult>& frames,
+                         const v1::ClipSummary& summary, const ExpectedRendition& expected) {
+  ASSERT_EQ(frames.size(), expected.float_ssim.size());
+  ASSERT_EQ(frames.size(), expected.ssim.size());
+  for (size_t i = 0; i < frames.size(); ++i) {
+    EXPECT_EQ(frames[i].index(), i);
+    const auto& scores = frames[i].scores();
+    ASSERT_TRUE(scores.contains("float_ssim") && scores.contains("ssim")) << "frame " << i;
+    EXPECT_TRUE(SameBits(scores.at("float_ssim"), expected.float_ssim[i]))
+        << "frame " << i << ": float_ssim " << scores.at("float_ssim") << " vs libvmaf "
+        << expected.float_ssim[i];
+    EXPECT_TRUE(SameBits(scores.at("ssim"), expected.ssim[i]))
+        << "frame " << i << ": ssim " << scores.at("ssim") << " vs libvmaf " << expected.ssim[i];
+  }
+  EXPECT_EQ(summary.unmatched_reference_frames(), 0u);
+  EXPECT_EQ(summary.unmatched_distorted_frames(), 0u);
+}
+
+}  // namespace ssimd::testing
