@@ -51,6 +51,22 @@ def run_clip(stub, messages, timeout=30):
         return error.code(), error.details(), results
 
 
+def run_at_once(call, count, within_s=15):
+    """Runs `count` calls of `call(out)` on threads of their own; each appends its outcome to
+    `out`. Returns the outcomes, failing when they did not all end within `within_s` seconds."""
+    outcomes = [[] for _ in range(count)]
+    threads = [threading.Thread(target=call, args=(o,)) for o in outcomes]
+    started = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    elapsed = time.monotonic() - started
+    if elapsed >= within_s or any(len(o) != 1 for o in outcomes):
+        raise AssertionError(f"{count} calls took {elapsed:.1f} s; outcomes {outcomes}")
+    return [o[0] for o in outcomes]
+
+
 def peak_rss_bytes(pid):
     with open(f"/proc/{pid}/status") as status:
         for line in status:
@@ -134,15 +150,8 @@ class HostileClientTest(unittest.TestCase):
                 time.sleep(20)  # never sends a frame; the server must not wait for it
             out.append(run_clip(self.stub, messages(), timeout=30))
 
-        outcomes = [[] for _ in range(3)]  # as many as --max_concurrent_streams
-        threads = [threading.Thread(target=idle_stream, args=(o,)) for o in outcomes]
-        started = time.monotonic()
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(30)
-        self.assertLess(time.monotonic() - started, 15)
-        for (code, details, results), in outcomes:
+        outcomes = run_at_once(idle_stream, 3)  # as many as --max_concurrent_streams
+        for code, details, results in outcomes:
             self.assertEqual(code, grpc.StatusCode.DEADLINE_EXCEEDED, details)
             self.assertIn("waiting for frame 0", details)
             self.assertIn("--stream_idle_timeout=2s", details)
@@ -317,15 +326,8 @@ class HostileUploadTest(unittest.TestCase):
                 time.sleep(20)  # never sends the rest; the server must not wait for it
             out.append(run_upload(self.stub, chunks(), timeout=30))
 
-        outcomes = [[] for _ in range(2)]  # as many as --max_concurrent_streams
-        threads = [threading.Thread(target=idle, args=(o,)) for o in outcomes]
-        started = time.monotonic()
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(30)
-        self.assertLess(time.monotonic() - started, 15)
-        for (code, details, _), in outcomes:
+        outcomes = run_at_once(idle, 2)  # as many as --max_concurrent_streams
+        for code, details, _ in outcomes:
             self.assertEqual(code, grpc.StatusCode.DEADLINE_EXCEEDED, details)
             self.assertIn("--stream_idle_timeout=2s", details)
         self.assertEqual(self.spool_files(), [])

@@ -7,14 +7,11 @@ numbers printed with %.17g (CLI) or repr (Python) read back as the same binary64
 import json
 import lzma
 import os
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
 
-SERVER = os.path.join("server", "ssimd_server")
 CLI = os.path.join("client", "ssimd-score")
 EXAMPLE = os.path.join("python", "examples", "score_y4m.py")
 SUBSET = os.path.join("tests", "data", "reference")
@@ -24,6 +21,7 @@ sys.path[:0] = [os.getcwd(), os.path.join(os.getcwd(), "python")]
 from ssimd_client import Client, Geometry, ScoringError, write_y4m  # noqa: E402
 from ssimd_client.y4m import frame_bytes  # noqa: E402
 from tests.observability import junit_main  # noqa: E402
+from tests.observability.ssimd_harness import Server  # noqa: E402
 
 EXPECTED = json.load(open(os.path.join(SUBSET, "expected_scores.json")))
 PAIRS = {p["id"]: p for p in EXPECTED["pairs"]}
@@ -33,40 +31,6 @@ def expected(pair_id, config, metric):
     """libvmaf's values; the file spells non-finite ones as strings."""
     values = PAIRS[pair_id]["scores"][config][metric]
     return [float(v) if isinstance(v, str) else v for v in values]
-
-
-class ServerProcess:
-    """ssimd_server on a port the kernel picks, read back from its JSON start-up line."""
-
-    def __init__(self, files_root):
-        self.log_path = os.path.join(files_root, "server.log")
-        self.log = open(self.log_path, "wb")
-        self.process = subprocess.Popen(
-            [SERVER, "--address=127.0.0.1:0", "--metrics_address=", "--log_format=json",
-             f"--files_root={files_root}", "--grace_period=5s"],
-            stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            for line in self.lines():
-                if line.get("msg") == "ssimd started":
-                    self.address = f"127.0.0.1:{line['grpc_port']}"
-                    self.startup = line
-                    return
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.05)
-        self.process.kill()
-        raise RuntimeError("ssimd_server did not start:\n" + open(self.log_path).read())
-
-    def lines(self):
-        out = []
-        for text in open(self.log_path, encoding="utf-8", errors="replace"):
-            if text.startswith("{"):
-                try:
-                    out.append(json.loads(text))
-                except json.JSONDecodeError:
-                    pass
-        return out
 
 
 def unpack(clip, frames, geometry):
@@ -87,7 +51,7 @@ class ClientsTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.dir = tempfile.mkdtemp(dir=os.environ.get("TEST_TMPDIR"))
-        cls.server = ServerProcess(cls.dir)
+        cls.server = Server(f"--files_root={cls.dir}", "--metrics_address=", "--grace_period=5s")
         # testsrc2 576x324 8-bit 4:2:0 (4 frames), and summer1am 640x360 10-bit 4:2:2 (2 frames).
         cls.ts = Geometry(576, 324, 8, "420")
         for name, clip in (("ts_ref", "testsrc2_576x324_yuv420p.yuv.xz"),
@@ -108,9 +72,8 @@ class ClientsTest(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        cls.server.process.send_signal(signal.SIGTERM)
-        code = cls.server.process.wait(timeout=30)
-        messages = [line.get("msg") for line in cls.server.lines()]
+        code = cls.server.stop()
+        messages = [line.get("msg") for line in cls.server.json_lines()]
         if code != 0 or "stopped" not in messages:
             raise AssertionError(f"ssimd_server did not stop cleanly on SIGTERM (exit {code}): "
                                  f"{messages[-5:]}")

@@ -20,7 +20,18 @@ def promtool_check_metrics(text):
     return result.returncode, result.stdout + result.stderr
 
 
-class ScrapeAfterTrafficTest(unittest.TestCase):
+class PromtoolLint:
+    """Mixed into a test case whose setUpClass leaves a scraped exposition in `text`."""
+
+    def test_promtool_reports_no_problem(self):
+        if not shutil.which("promtool"):
+            self.skipTest("promtool is not installed (Debian package prometheus)")
+        code, output = promtool_check_metrics(self.text)
+        self.assertEqual(code, 0, output)
+        self.assertEqual(output.strip(), "", "promtool lint findings")
+
+
+class ScrapeAfterTrafficTest(PromtoolLint, unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.server = h.Server(f"--max_titles={TITLE_CAP}")
@@ -30,13 +41,6 @@ class ScrapeAfterTrafficTest(unittest.TestCase):
         finally:
             cls.exit_code = cls.server.stop()
         cls.samples = h.parse_exposition(cls.text)
-
-    def test_promtool_reports_no_problem(self):
-        if not shutil.which("promtool"):
-            self.skipTest("promtool is not installed (Debian package prometheus)")
-        code, output = promtool_check_metrics(self.text)
-        self.assertEqual(code, 0, output)
-        self.assertEqual(output.strip(), "", "promtool lint findings")
 
     def test_counts_match_the_traffic(self):
         s = self.samples
@@ -116,7 +120,7 @@ class ScrapeAfterTrafficTest(unittest.TestCase):
                 self.assertEqual(line["level"], "warning")
 
 
-class LadderCardinalityTest(unittest.TestCase):
+class LadderCardinalityTest(PromtoolLint, unittest.TestCase):
     """Ladders of more titles, and with more renditions, than the caps: bounded series, counted
     evictions, and the most recently scored kept."""
 
@@ -161,13 +165,6 @@ class LadderCardinalityTest(unittest.TestCase):
                          self.LADDER_TITLES - self.TITLE_CAP)
         self.assertEqual(h.total(s, "ssimd_ladder_evictions_total", reason="rendition_cap"),
                          self.LADDER_TITLES * (len(self.RENDITIONS) - self.RENDITION_CAP))
-
-    def test_promtool_reports_no_problem(self):
-        if not shutil.which("promtool"):
-            self.skipTest("promtool is not installed (Debian package prometheus)")
-        code, output = promtool_check_metrics(self.text)
-        self.assertEqual(code, 0, output)
-        self.assertEqual(output.strip(), "", "promtool lint findings")
 
 
 class MetricSurfaceLintTest(unittest.TestCase):

@@ -18,9 +18,7 @@ import tempfile
 import threading
 import time
 import unittest
-import urllib.request
 
-SERVER = os.path.join("server", "ssimd_server")
 CLI = os.path.join("client", "ssimd-score")
 CLIPS = os.path.join("tests", "data", "reference", "clips")
 LADDER = os.path.join("tests", "data", "ladder")
@@ -33,6 +31,7 @@ LADDER_FRAMES = 3
 
 sys.path[:0] = [os.getcwd(), os.path.join(os.getcwd(), "python")]
 from ssimd_client import Client, Geometry  # noqa: E402
+from tests.observability.ssimd_harness import Server, parse_exposition, total  # noqa: E402
 
 # A long clip whose frames differ: one 1080p reference/distorted pair, its luma rolled by a
 # different number of rows in every frame (so a frame scored twice or out of place shows).
@@ -41,62 +40,20 @@ LONG_FRAMES = 48
 SHORT = Geometry(640, 360, 8, "444")
 
 
-class Replica:
-    """One ssimd_server on ports the kernel picks, read back from its JSON start-up line."""
+class Replica(Server):
+    """One CPU ssimd_server of the fleet, quick to notice a peer's health and to drain."""
 
-    def __init__(self, directory, name, files_root):
-        self.log_path = os.path.join(directory, name + ".log")
-        with open(self.log_path, "wb") as log:
-            self.process = subprocess.Popen(
-                [SERVER, "--address=127.0.0.1:0", "--metrics_address=127.0.0.1:0",
-                 f"--files_root={files_root}", "--log_format=json", "--backend=cpu",
-                 "--workers=1", "--grace_period=5s", "--health_poll_interval=100ms"],
-                stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            for line in self._lines():
-                if line.get("msg") == "ssimd started":
-                    self.address = f"127.0.0.1:{line['grpc_port']}"
-                    self.metrics_url = f"http://127.0.0.1:{line['metrics_port']}/metrics"
-                    return
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.05)
-        self.process.kill()
-        raise RuntimeError("ssimd_server did not start:\n" + open(self.log_path).read())
-
-    def _lines(self):
-        out = []
-        with open(self.log_path, encoding="utf-8", errors="replace") as log:
-            for text in log:
-                if text.startswith("{"):
-                    try:
-                        out.append(json.loads(text))
-                    except json.JSONDecodeError:
-                        pass
-        return out
+    def __init__(self, files_root):
+        super().__init__(f"--files_root={files_root}", "--backend=cpu", "--workers=1",
+                         "--grace_period=5s", "--health_poll_interval=100ms")
 
     def metric(self, name, **labels):
         """The sum of every sample of `name` whose labels include `labels`."""
-        text = urllib.request.urlopen(self.metrics_url, timeout=10).read().decode()
-        total = 0.0
-        for line in text.splitlines():
-            match = re.fullmatch(r"([a-z_]+)(?:\{(.*)\})? (\S+)", line)
-            if not match or match.group(1) != name:
-                continue
-            have = dict(re.findall(r'([a-z_]+)="([^"]*)"', match.group(2) or ""))
-            if all(have.get(k) == v for k, v in labels.items()):
-                total += float(match.group(3))
-        return total
+        return total(parse_exposition(self.scrape()), name, **labels)
 
     def frames_scored(self):
         # Counted once per feature: only growth is compared.
         return self.metric("ssimd_frames_scored_total")
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            self.process.wait(timeout=30)
 
     def kill(self):
         self.process.kill()
@@ -138,7 +95,7 @@ class ScaleOutTest(unittest.TestCase):
         os.mkdir(files)
         for name in [LADDER_SOURCE] + [path for _, path in LADDER_RUNGS]:
             shutil.copyfile(os.path.join(LADDER, name), os.path.join(files, name))
-        self.replicas = [Replica(self.dir, f"replica{i}", files) for i in range(3)]
+        self.replicas = [Replica(files) for _ in range(3)]
         self.target = ",".join(r.address for r in self.replicas)
 
     def tearDown(self):
