@@ -13,8 +13,10 @@
 #include "absl/strings/string_view.h"
 #include "engine/media/picture_scaler.h"
 #include "engine/media/video_input.h"
+#include "engine/features.h"
 #include "engine/picture.h"
 #include "proto/ssimd/v1/ssimd.pb.h"
+#include "server/metrics.h"
 
 namespace ssimd {
 
@@ -28,6 +30,9 @@ absl::StatusOr<std::unique_ptr<VideoInput>> OpenFileInput(
 absl::StatusOr<ScalerChoice> ParseUpscale(const v1::UpscaleOptions& upscale,
                                           absl::string_view field);
 
+// The decode and scale stages of the frame `input` read last (nothing for raw files).
+void RecordReadStages(const VideoInput& input, const FeatureSet& features,
+                      ServiceMetrics& metrics);
 
 }  // namespace ssimd
 

@@ -1,4 +1,3 @@
-#include "server/grpc_convert.h"
 #include "server/files_reactor.h"
 
 #include <unistd.h>
@@ -9,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "server/file_inputs.h"
+#include "server/grpc_convert.h"
 #include "server/input_resolver.h"
 
 namespace ssimd {
@@ -65,12 +65,14 @@ void FilesReactor::HostFetch() {
 void FilesReactor::Open() {
   absl::StatusOr<ClipSettings> settings = OpenInputs();
   if (!settings.ok()) {
+    ctx_->metrics->RecordDecodeError(settings.status());
     pipeline_.FetchFailed(settings.status());
     return;
   }
   pairer_ = std::make_unique<FramePairer>(
       reference_.get(), distorted_.get(),
       PairingOptions{request_.frame_count(), request_.require_equal_length()});
+  features_ = settings->features;
   pipeline_.FetchedConfig(*std::move(settings));
 }
 
@@ -185,6 +187,7 @@ void FilesReactor::ReadNext() {
   absl::StatusOr<bool> paired = pairer_->Next(&reference, &distorted);
   if (!paired.ok()) {
     // The frames read before a corrupt one are good: their results still reach the client.
+    ctx_->metrics->RecordDecodeError(paired.status());
     pipeline_.FetchFailedAfterPending(paired.status());
     return;
   }
@@ -193,6 +196,8 @@ void FilesReactor::ReadNext() {
     pipeline_.FetchedEnd();
     return;
   }
+  RecordReadStages(*reference_, features_, *ctx_->metrics);
+  RecordReadStages(*distorted_, features_, *ctx_->metrics);
   pipeline_.FetchedFrame(pipeline_.frames_fetched(),
                          PlanesFromStrings(std::move(reference), std::move(distorted)));
 }

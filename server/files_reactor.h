@@ -60,6 +60,7 @@ class FilesReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>,
   std::unique_ptr<VideoInput> reference_;
   std::unique_ptr<VideoInput> distorted_;
   std::unique_ptr<FramePairer> pairer_;
+  FeatureSet features_;  // the request's, for the decode and scale stages
   StreamPipeline pipeline_;
 };
 

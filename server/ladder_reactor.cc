@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/blocking_counter.h"
 #include "absl/time/clock.h"
+#include "base/prefixed_status.h"
 #include "base/status_macros.h"
 #include "engine/plane_pieces.h"
 #include "server/file_inputs.h"
@@ -116,6 +117,7 @@ absl::Status LadderReactor::Open() {
   }
   absl::StatusOr<ClipSettings> ladder = ParseClipOptions(request_.config(), ctx_->options, "config");
   absl::StatusOr<ScalerChoice> scaler = ParseUpscale(request_.upscale(), "upscale");
+  if (ladder.ok()) source_features_ = ladder->features;
   if (status.ok() && !ladder.ok()) status = ladder.status();
   if (status.ok() && !scaler.ok()) status = scaler.status();
   if (status.ok()) {
@@ -195,14 +197,17 @@ void LadderReactor::ScoreRung(Rung& rung, const std::string& source, uint64_t in
   rung.round_scored = false;
   absl::StatusOr<bool> got = rung.input->ReadLuma(&rung.luma);
   if (!got.ok()) {
-    rung.round_status = absl::Status(
-        got.status().code(), absl::StrCat("rendition ", rung.name, ": ", got.status().message()));
+    rung.round_status = PrefixedStatus(got.status(), absl::StrCat("rendition ", rung.name, ": "));
     return;
   }
   if (!*got) {
     rung.ended = true;
     return;
   }
+  RecordReadStages(*rung.input, rung.settings.features, *ctx_->metrics);
+  const ReadTimes times = rung.input->last_read_times();
+  rung.decode_seconds += times.decode_seconds;
+  rung.scale_seconds += times.scale_seconds;
   const PlanePieces reference(absl::MakeConstSpan(
       reinterpret_cast<const uint8_t*>(source.data()), source.size()));
   const PlanePieces distorted(absl::MakeConstSpan(
@@ -229,7 +234,9 @@ absl::Status LadderReactor::ScoreRounds() {
     if (limit > 0 && source_->frames_read() - request_.source_start_frame() >= limit) {
       return false;
     }
-    return source_->ReadLuma(luma);
+    absl::StatusOr<bool> got = source_->ReadLuma(luma);
+    if (got.ok() && *got) RecordReadStages(*source_, source_features_, *ctx_->metrics);
+    return got;
   };
   absl::StatusOr<bool> have = read_source(&source);
   for (uint64_t index = 0;; ++index) {
@@ -330,6 +337,7 @@ absl::Status LadderReactor::WriteSummaries() {
     // A rendition that ended, or one counted to its end, has been read whole.
     DescribeRendition(*rung->input, rung->ended || request_.frame_count() == 0, summary);
     ctx_->metrics->RecordRendition(ToRenditionRecord(rung->settings.title_id, *summary));
+    LogRendition(*rung, *summary);
     if (!Write(message)) return absl::CancelledError("the client went away");
   }
   v1::ScoreLadderResponse message;
@@ -339,6 +347,25 @@ absl::Status LadderReactor::WriteSummaries() {
   ladder->set_elapsed_seconds(absl::ToDoubleSeconds(absl::Now() - started_));
   if (!Write(message)) return absl::CancelledError("the client went away");
   return absl::OkStatus();
+}
+
+void LadderReactor::LogRendition(const Rung& rung, const v1::RenditionSummary& summary) const {
+  LogFields fields = {{"method", kMethod},
+                      {"peer", peer_},
+                      {"title", rung.settings.title_id},
+                      {"rendition", rung.name},
+                      {"codec", summary.codec()},
+                      {"size", absl::StrFormat("%dx%d", summary.width(), summary.height())},
+                      {"bitrate", absl::StrCat(summary.bitrate_bits_per_second())},
+                      {"frames", absl::StrCat(rung.pairs)},
+                      {"unmatched_source", absl::StrCat(rung.unmatched_source)},
+                      {"unmatched_rendition", absl::StrCat(rung.unmatched_rendition)},
+                      {"decode_seconds", absl::StrFormat("%.3f", rung.decode_seconds)},
+                      {"scale_seconds", absl::StrFormat("%.3f", rung.scale_seconds)}};
+  for (const auto& [metric, pooled] : summary.summary().pooled()) {
+    fields.emplace_back(absl::StrCat("mean_", metric), absl::StrFormat("%.6f", pooled.mean()));
+  }
+  LogEvent(spdlog::level::info, "rendition scored", fields);
 }
 
 bool LadderReactor::Write(const v1::ScoreLadderResponse& message) {
@@ -362,6 +389,7 @@ void LadderReactor::Conclude(const absl::Status& status) {
                           "shutdown)");
   }
   const std::string code = StatusCodeName(result.error_code());
+  ctx_->metrics->RecordDecodeError(status);
   ctx_->metrics->RecordRpc(kMethod, code);
   ctx_->metrics->StreamFinished();
   LogFields fields = {{"method", kMethod},

@@ -55,6 +55,8 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
     absl::Status round_status;
     bool round_scored = false;
     ScoreResult round_result;
+    double decode_seconds = 0;  // this rendition's decoding and upscaling, for its log line
+    double scale_seconds = 0;
   };
 
   void Run();
@@ -68,12 +70,15 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
   // Starts a write and waits for it; false when the stream is broken or cancelled.
   bool Write(const v1::ScoreLadderResponse& message);
   void Conclude(const absl::Status& status);
+  // One log line per scored rendition, with its name, file facts, scores and decode time.
+  void LogRendition(const Rung& rung, const v1::RenditionSummary& summary) const;
 
   ServiceContext* const ctx_;
   const v1::ScoreLadderRequest request_;
   const std::string peer_;
   const absl::Time started_;
   std::unique_ptr<VideoInput> source_;
+  FeatureSet source_features_;  // the request's, for the source's decode stage
   std::vector<std::unique_ptr<Rung>> rungs_;
   uint64_t source_frames_ = 0;  // paired with at least one rendition
   bool source_ended_ = false;

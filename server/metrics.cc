@@ -11,10 +11,10 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "base/status_macros.h"
-#include "server/logging.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "base/status_macros.h"
+#include "engine/media/decode_error.h"
 #include "prometheus/counter.h"
 #include "prometheus/exposer.h"
 #include "prometheus/family.h"
@@ -22,6 +22,7 @@
 #include "prometheus/histogram.h"
 #include "prometheus/registry.h"
 #include "prometheus/text_serializer.h"
+#include "server/logging.h"
 #include "server/metric_labels.h"
 #include "server/title_gauges.h"
 
@@ -107,6 +108,7 @@ struct ServiceMetrics::Impl {
   Family<Histogram>& frame_seconds;
   Family<Counter>& frames;
   Family<Counter>& fallbacks;
+  Family<Counter>& decode_errors;
   Family<Counter>& rpcs;
   Gauge& active_streams;
   Gauge& frames_in_flight;
@@ -136,8 +138,9 @@ struct ServiceMetrics::Impl {
 
 ServiceMetrics::Impl::Impl(const MetricsOptions& options)
     : stage_seconds(Build(prometheus::BuildHistogram(), *registry, "ssimd_frame_stage_seconds",
-                          "Seconds one frame spent in a stage: queue_wait, upload, compute, "
-                          "readback, host_finish (upload and readback on GPUs only).")),
+                          "Seconds one frame spent in a stage: decode and scale (encoded files), "
+                          "queue_wait, upload, compute, readback, host_finish (upload and "
+                          "readback on GPUs only).")),
       frame_seconds(Build(prometheus::BuildHistogram(), *registry, "ssimd_frame_seconds",
                           "Seconds one frame took in its backend, end to end (the frame's "
                           "timings.total).")),
@@ -146,6 +149,10 @@ ServiceMetrics::Impl::Impl(const MetricsOptions& options)
       fallbacks(Build(prometheus::BuildCounter(), *registry, "ssimd_fallbacks_total",
                       "Frames scored on the CPU although a GPU was preferred, by feature set and "
                       "reason category; the full reason is logged once per stream.")),
+      decode_errors(Build(prometheus::BuildCounter(), *registry, "ssimd_decode_errors_total",
+                          "ScoreFiles and ScoreLadder calls that failed on a file that could not "
+                          "be decoded, by kind (truncated, corrupt_stream, unsupported_codec, ...); "
+                          "the message names the file and frame.")),
       rpcs(Build(prometheus::BuildCounter(), *registry, "ssimd_rpcs_total",
                  "Finished RPCs, by method and gRPC status code.")),
       active_streams(Build(prometheus::BuildGauge(), *registry, "ssimd_active_streams",
@@ -310,6 +317,25 @@ void ServiceMetrics::RecordFrame(const FeatureSet& features, const ScoreResult& 
   }
   impl_->RecordStages(feature, backend.backend, result.timings);
   impl_->RecordScores(features, result.scores);
+}
+
+void ServiceMetrics::RecordInputStages(const FeatureSet& features,
+                                       std::optional<double> decode_seconds,
+                                       std::optional<double> scale_seconds) {
+  const std::string feature = FeatureSetLabel(features);
+  const std::pair<const char*, std::optional<double>> stages[] = {{"decode", decode_seconds},
+                                                                   {"scale", scale_seconds}};
+  for (const auto& [stage, seconds] : stages) {
+    if (!seconds.has_value()) continue;
+    impl_->stage_seconds.Add({{"stage", stage}, {"feature", feature}, {"backend", "cpu"}},
+                             LatencyBuckets())
+        .Observe(*seconds);
+  }
+}
+
+void ServiceMetrics::RecordDecodeError(const absl::Status& status) {
+  const std::optional<std::string> kind = DecodeErrorLabelOf(status);
+  if (kind.has_value()) impl_->decode_errors.Add({{"kind", *kind}}).Increment();
 }
 
 void ServiceMetrics::RecordRpc(std::string_view method, std::string_view status_code) {

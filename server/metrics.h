@@ -4,6 +4,7 @@
 #define SSIMD_SERVER_METRICS_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,15 @@ class ServiceMetrics {
   // One scored frame: frames by feature and backend, stage latencies, score histograms, and a
   // fallback (by feature and reason) when result.fallback_reason is set.
   void RecordFrame(const FeatureSet& features, const ScoreResult& result);
+  // One frame of an encoded file read for scoring: the decode stage and, for an upscaled
+  // rendition, the scale stage of ssimd_frame_stage_seconds, with backend "cpu" (FFmpeg decodes
+  // on the host). Stages left unset are not observed.
+  void RecordInputStages(const FeatureSet& features, std::optional<double> decode_seconds,
+                         std::optional<double> scale_seconds);
+  // A call that failed on a file that could not be decoded, counted in
+  // ssimd_decode_errors_total{kind} by the kind its status carries (engine/media/decode_error.h);
+  // statuses without a kind are not counted.
+  void RecordDecodeError(const absl::Status& status);
   // One finished RPC, by method ("ScoreClip", ...) and gRPC status code name ("OK", ...).
   void RecordRpc(std::string_view method, std::string_view status_code);
   void StreamStarted();

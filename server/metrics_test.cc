@@ -18,6 +18,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "engine/media/decode_error.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -544,6 +545,32 @@ TEST(ServiceMetricsTest, RenditionLabelsAreBoundedAndValid) {
   EXPECT_EQ(info.labels.at("rendition"), "bad\xEF\xBF\xBD");
   EXPECT_EQ(info.labels.at("codec"), "other");
   EXPECT_THAT(e.Find("ssimd_rendition_score", {{"feature", "float_ssim_l"}}), IsEmpty());
+}
+
+TEST(ServiceMetricsTest, DecodeAndScaleAreStagesOfTheCpu) {
+  ServiceMetrics metrics;
+  const FeatureSet features = FloatSsim();
+  metrics.RecordInputStages(features, 0.002, std::nullopt);  // the source: decoded only
+  metrics.RecordInputStages(features, 0.001, 0.003);         // a rendition: decoded and upscaled
+  const Exposition e = Parse(metrics.Serialize());
+  const std::map<std::string, std::string> decode = {
+      {"stage", "decode"}, {"feature", "float_ssim"}, {"backend", "cpu"}};
+  EXPECT_EQ(e.Value("ssimd_frame_stage_seconds_count", decode), 2);
+  EXPECT_NEAR(e.Value("ssimd_frame_stage_seconds_sum", decode), 0.003, 1e-12);
+  EXPECT_EQ(e.Value("ssimd_frame_stage_seconds_count", {{"stage", "scale"}}), 1);
+}
+
+TEST(ServiceMetricsTest, DecodeErrorsAreCountedByKindOnly) {
+  ServiceMetrics metrics;
+  metrics.RecordDecodeError(DecodeError(DecodeErrorKind::kTruncated, "cut.mp4: truncated"));
+  metrics.RecordDecodeError(DecodeError(DecodeErrorKind::kTruncated, "cut2.mp4: truncated"));
+  metrics.RecordDecodeError(DecodeError(DecodeErrorKind::kCorruptStream, "bad.mp4: frame 3"));
+  metrics.RecordDecodeError(absl::InvalidArgumentError("frame rates differ"));  // not a decoder's
+  metrics.RecordDecodeError(absl::OkStatus());
+  const Exposition e = Parse(metrics.Serialize());
+  EXPECT_EQ(e.Find("ssimd_decode_errors_total").size(), 2u);
+  EXPECT_EQ(e.Value("ssimd_decode_errors_total", {{"kind", "truncated"}}), 2);
+  EXPECT_EQ(e.Value("ssimd_decode_errors_total", {{"kind", "corrupt_stream"}}), 1);
 }
 
 TEST(ServiceMetricsTest, ZeroCapsKeepNoLadder) {

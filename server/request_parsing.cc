@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/prefixed_status.h"
 #include "base/status_macros.h"
 #include "engine/feature_table.h"
 #include "proto/pixel_format.h"
@@ -50,8 +51,8 @@ absl::Status CheckLabel(absl::string_view field, const std::string& value) {
 }  // namespace
 
 absl::Status WithField(const absl::Status& status, absl::string_view field) {
-  if (status.ok()) return status;
-  return absl::Status(status.code(), absl::StrCat(field, ": ", status.message()));
+  // Payloads (a decoder error's kind) stay with the status.
+  return PrefixedStatus(status, absl::StrCat(field, ": "));
 }
 
 absl::StatusOr<Geometry> ParseGeometry(const v1::Geometry& geometry, absl::string_view field) {

@@ -251,6 +251,14 @@ def ladder_panels(layout):
                    [target(f"8 * max by (rendition) (ssimd_rendition_bytes_per_second"
                            f"{{{TSEL}}})", "{{rendition}}")],
                    "bps"),
+        timeseries(layout, "Ladder: where the time goes",
+                   "Seconds per second spent in each stage, over all frames (so, busy cores): "
+                   "decode and scale are the encoded files' decoding and upscaling on the CPU "
+                   "(the source once per ladder, every rendition), the others the scoring "
+                   "stages. A ladder bound by decoding shows decode on top.",
+                   [target(f"sum by (stage) (rate(ssimd_frame_stage_seconds_sum{{{FSEL}}}"
+                           f"[{RATE}]))", "{{stage}}")],
+                   "s", stack=True),
         timeseries(layout, "Ladders tracked and evicted",
                    "Titles and renditions held in the ssimd_rendition_* series, and evictions "
                    "per second by reason: title_cap (a whole title, flag max_titles) or "
@@ -259,7 +267,7 @@ def ladder_panels(layout):
                     target(f"sum(ssimd_ladder_renditions_tracked{{{SEL}}})", "renditions", "B"),
                     target(f"sum by (reason) (rate(ssimd_ladder_evictions_total{{{SEL}}}"
                            f"[{RATE}]))", "evicted/s {{reason}}", "C")],
-                   "short", width=24),
+                   "short"),
     ]
 
 
@@ -301,7 +309,8 @@ def panels():
     for q in (0.5, 0.95, 0.99):
         out.append(timeseries(
             layout, f"Stage latency p{int(q * 100)}",
-            "Time per frame in each stage: queue_wait (waiting for a device slot or CPU worker), "
+            "Time per frame in each stage: decode and scale (encoded files' decoding and "
+            "upscaling, on the CPU), queue_wait (waiting for a device slot or CPU worker), "
             "upload (host to device), compute (kernels, or the CPU arithmetic), readback (device "
             "to host), host_finish (sums, means, dB).",
             [target(f"histogram_quantile({q}, sum by (le, stage, backend) "
@@ -328,7 +337,16 @@ def panels():
                    "Finished RPCs per second, by method and status code.",
                    [target(f"sum by (method, code) (rate(ssimd_rpcs_total{{{SEL}}}[{RATE}]))",
                            "{{method}} {{code}}")],
-                   "reqps", width=24),
+                   "reqps"),
+        timeseries(layout, "Decode errors by kind",
+                   "ScoreFiles and ScoreLadder calls per second that failed on a file that could "
+                   "not be decoded: not_media, truncated, no_video_stream, unsupported_codec, "
+                   "unsupported_format, over_limits, corrupt_stream, stream_change. The error "
+                   "message (in the client's status and the server's log) names the file and "
+                   "frame.",
+                   [target(f"sum by (kind) (rate(ssimd_decode_errors_total{{{SEL}}}[{RATE}]))",
+                           "{{kind}}")],
+                   "reqps", stack=True),
     ]
 
     out.append(row(layout, "Devices"))

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "engine/media/decode_error.h"
 #include "engine/media/pixel_formats.h"
 
 extern "C" {
@@ -167,18 +168,18 @@ absl::Status VideoDecoder::OpenStream(const DecodeLimits& limits) {
   if (rc < 0) {
     // avformat_open_input frees the context on failure.
     format_ = nullptr;
-    return absl::InvalidArgumentError(absl::StrFormat(
+    return DecodeError(DecodeErrorKind::kNotMedia, absl::StrFormat(
         "%s: not a media file FFmpeg can read (%s)", name_, AvErrorText(rc)));
   }
   rc = avformat_find_stream_info(format_, nullptr);
   if (rc < 0) {
-    return absl::InvalidArgumentError(absl::StrFormat(
+    return DecodeError(DecodeErrorKind::kTruncated, absl::StrFormat(
         "%s: cannot read the container's streams (%s); is the file truncated?", name_,
         AvErrorText(rc)));
   }
   rc = av_find_best_stream(format_, AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
   if (rc < 0) {
-    return absl::InvalidArgumentError(absl::StrFormat(
+    return DecodeError(DecodeErrorKind::kNoVideoStream, absl::StrFormat(
         "%s: the file has no video stream (%d stream(s), none of them video)", name_,
         format_->nb_streams));
   }
@@ -192,12 +193,12 @@ absl::Status VideoDecoder::OpenStream(const DecodeLimits& limits) {
   if (size > 0) info_.size_bytes = static_cast<uint64_t>(size);
   const AVCodec* codec = avcodec_find_decoder(par->codec_id);
   if (codec == nullptr) {
-    return absl::InvalidArgumentError(absl::StrFormat(
+    return DecodeError(DecodeErrorKind::kUnsupportedCodec, absl::StrFormat(
         "%s: the video codec %s is not supported by this server's FFmpeg", name_, info_.codec));
   }
   if (par->width > limits.max_dimension || par->height > limits.max_dimension ||
       static_cast<int64_t>(par->width) * par->height > limits.max_pixels) {
-    return absl::InvalidArgumentError(absl::StrFormat(
+    return DecodeError(DecodeErrorKind::kOverLimits, absl::StrFormat(
         "%s: the video is %dx%d, over this server's limits (%d pixels a side, %d pixels)", name_,
         par->width, par->height, limits.max_dimension, limits.max_pixels));
   }
@@ -205,7 +206,7 @@ absl::Status VideoDecoder::OpenStream(const DecodeLimits& limits) {
   if (codec_ == nullptr) return absl::ResourceExhaustedError("out of memory for a decoder");
   rc = avcodec_parameters_to_context(codec_.get(), par);
   if (rc < 0) {
-    return absl::InvalidArgumentError(absl::StrFormat(
+    return DecodeError(DecodeErrorKind::kUnsupportedCodec, absl::StrFormat(
         "%s: bad %s stream parameters (%s)", name_, info_.codec, AvErrorText(rc)));
   }
   // The decoder refuses to allocate pictures over the limit, whatever the stream says later.
@@ -219,7 +220,7 @@ absl::Status VideoDecoder::OpenStream(const DecodeLimits& limits) {
   codec_->pkt_timebase = stream->time_base;
   rc = avcodec_open2(codec_.get(), codec, nullptr);
   if (rc < 0) {
-    return absl::InvalidArgumentError(absl::StrFormat(
+    return DecodeError(DecodeErrorKind::kUnsupportedCodec, absl::StrFormat(
         "%s: cannot open the %s decoder (%s)", name_, info_.codec, AvErrorText(rc)));
   }
   info_.width = codec_->width;
@@ -239,20 +240,22 @@ absl::Status VideoDecoder::OpenStream(const DecodeLimits& limits) {
   return absl::OkStatus();
 }
 
-absl::Status VideoDecoder::FrameError(absl::string_view what, int code) const {
-  return absl::InvalidArgumentError(absl::StrFormat(
+absl::Status VideoDecoder::FrameError(DecodeErrorKind kind, absl::string_view what,
+                                      int code) const {
+  return DecodeError(kind, absl::StrFormat(
       "%s: frame %d: %s (%s); the frames before it were read", name_, frames_decoded_, what,
       AvErrorText(code)));
 }
 
 absl::Status VideoDecoder::CheckFrame(const AVFrame& frame) const {
   if (frame.width <= 0 || frame.height <= 0) {
-    return absl::InvalidArgumentError(
+    return DecodeError(
+        DecodeErrorKind::kCorruptStream,
         absl::StrFormat("%s: frame %d: the decoder returned an empty picture", name_,
                         frames_decoded_));
   }
   if ((frame.flags & AV_FRAME_FLAG_CORRUPT) != 0 || frame.decode_error_flags != 0) {
-    return absl::InvalidArgumentError(absl::StrFormat(
+    return DecodeError(DecodeErrorKind::kCorruptStream, absl::StrFormat(
         "%s: frame %d: the video stream is corrupt (the decoder marked the picture damaged); "
         "the frames before it were read",
         name_, frames_decoded_));
@@ -260,13 +263,13 @@ absl::Status VideoDecoder::CheckFrame(const AVFrame& frame) const {
   // The size and format of the first frame hold for the whole file: a ladder rendition that
   // changes resolution midway has no single upscale to the source.
   if (info_.width != 0 && (frame.width != info_.width || frame.height != info_.height)) {
-    return absl::InvalidArgumentError(absl::StrFormat(
+    return DecodeError(DecodeErrorKind::kStreamChange, absl::StrFormat(
         "%s: frame %d is %dx%d but the stream started at %dx%d; files that change size are not "
         "supported",
         name_, frames_decoded_, frame.width, frame.height, info_.width, info_.height));
   }
   if (frame.format != info_.pixel_format) {
-    return absl::InvalidArgumentError(absl::StrFormat(
+    return DecodeError(DecodeErrorKind::kStreamChange, absl::StrFormat(
         "%s: frame %d is %s but the stream started as %s; files that change pixel format are "
         "not supported",
         name_, frames_decoded_, PixelFormatName(static_cast<AVPixelFormat>(frame.format)),
@@ -277,6 +280,9 @@ absl::Status VideoDecoder::CheckFrame(const AVFrame& frame) const {
 
 absl::StatusOr<const AVFrame*> VideoDecoder::Next() {
   if (ended_) return nullptr;
+  auto Corrupt = [this](int rc) {
+    return FrameError(DecodeErrorKind::kCorruptStream, "the video stream is corrupt", rc);
+  };
   av_frame_unref(frame_.get());
   while (true) {
     int rc = avcodec_receive_frame(codec_.get(), frame_.get());
@@ -294,23 +300,27 @@ absl::StatusOr<const AVFrame*> VideoDecoder::Next() {
       ended_ = true;
       return nullptr;
     }
-    if (rc != AVERROR(EAGAIN)) return FrameError("the video stream is corrupt", rc);
-    if (draining_) return FrameError("the decoder stopped early", rc);
+    if (rc != AVERROR(EAGAIN)) return Corrupt(rc);
+    if (draining_) {
+      return FrameError(DecodeErrorKind::kCorruptStream, "the decoder stopped early", rc);
+    }
     rc = av_read_frame(format_, packet_.get());
     if (rc == AVERROR_EOF) {
       draining_ = true;
       rc = avcodec_send_packet(codec_.get(), nullptr);
-      if (rc < 0 && rc != AVERROR_EOF) return FrameError("the video stream is corrupt", rc);
+      if (rc < 0 && rc != AVERROR_EOF) return Corrupt(rc);
       continue;
     }
-    if (rc < 0) return FrameError("the container is corrupt or truncated", rc);
+    if (rc < 0) {
+      return FrameError(DecodeErrorKind::kTruncated, "the container is corrupt or truncated", rc);
+    }
     if (packet_->stream_index != stream_index_) {
       av_packet_unref(packet_.get());
       continue;
     }
     rc = avcodec_send_packet(codec_.get(), packet_.get());
     av_packet_unref(packet_.get());
-    if (rc < 0 && rc != AVERROR(EAGAIN)) return FrameError("the video stream is corrupt", rc);
+    if (rc < 0 && rc != AVERROR(EAGAIN)) return Corrupt(rc);
   }
 }
 

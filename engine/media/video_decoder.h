@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/media/av_handles.h"
+#include "engine/media/decode_error.h"
 #include "engine/picture.h"
 
 namespace ssimd {
@@ -82,7 +83,7 @@ class VideoDecoder {
                                                             const DecodeLimits& limits);
   absl::Status OpenStream(const DecodeLimits& limits);
   absl::Status CheckFrame(const AVFrame& frame) const;
-  absl::Status FrameError(absl::string_view what, int code) const;
+  absl::Status FrameError(DecodeErrorKind kind, absl::string_view what, int code) const;
 
   std::unique_ptr<Input> input_;
   const std::string name_;

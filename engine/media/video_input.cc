@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <chrono>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -9,6 +10,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "engine/media/decode_error.h"
 #include "engine/media/frame_planes.h"
 #include "engine/media/pixel_formats.h"
 
@@ -125,12 +127,14 @@ absl::StatusOr<std::unique_ptr<DecodedInput>> DecodedInput::Open(int fd, std::st
   absl::StatusOr<Geometry> geometry =
       GeometryForPixelFormat(info.pixel_format, info.width, info.height);
   if (!geometry.ok()) {
-    return absl::InvalidArgumentError(
+    return DecodeError(
+        DecodeErrorKind::kUnsupportedFormat,
         absl::StrFormat("%s: %s video: %s", name, info.codec, geometry.status().message()));
   }
   absl::Status valid = ValidateGeometry(*geometry);
   if (!valid.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(name, ": ", valid.message()));
+    return DecodeError(DecodeErrorKind::kUnsupportedFormat,
+                       absl::StrCat(name, ": ", valid.message()));
   }
   return std::unique_ptr<DecodedInput>(new DecodedInput(*std::move(decoder), *geometry));
 }
@@ -153,9 +157,14 @@ void DecodedInput::ScaleTo(const Geometry& target, const ScalerChoice& choice) {
 }
 
 absl::StatusOr<bool> DecodedInput::ReadLuma(std::string* luma) {
+  using Clock = std::chrono::steady_clock;
+  const auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
+  const Clock::time_point start = Clock::now();
   absl::StatusOr<const AVFrame*> frame = decoder_->Next();
   if (!frame.ok()) return frame.status();
   if (*frame == nullptr) return false;
+  const Clock::time_point decoded = Clock::now();
+  last_read_times_ = ReadTimes{/*decoded=*/true, /*scaled=*/false, seconds(decoded - start), 0};
   const AVFrame* picture = *frame;
   if (scaler_ != nullptr) {
     absl::StatusOr<const AVFrame*> scaled = scaler_->Convert(*picture);
@@ -165,6 +174,8 @@ absl::StatusOr<bool> DecodedInput::ReadLuma(std::string* luma) {
                                           scaled.status().message()));
     }
     picture = *scaled;
+    last_read_times_.scaled = true;
+    last_read_times_.scale_seconds = seconds(Clock::now() - decoded);
   }
   CopyLuma(*picture, luma);
   return true;

@@ -29,6 +29,15 @@ enum class InputKind {
 // By the name's extension, in any case.
 InputKind InputKindForPath(absl::string_view path);
 
+// Where one ReadLuma's time went, for the decode and scale stages of the server's metrics. Raw
+// files are only read: nothing is decoded or scaled.
+struct ReadTimes {
+  bool decoded = false;
+  bool scaled = false;
+  double decode_seconds = 0;  // demuxing and decoding
+  double scale_seconds = 0;   // upscaling and pixel-format conversion
+};
+
 // "1920x1080 8-bit", for messages.
 std::string GeometryText(const Geometry& geometry);
 
@@ -49,6 +58,8 @@ class VideoInput {
   virtual std::optional<uint64_t> EstimatedFrames() const { return std::nullopt; }
   // Codec, size and duration of the file; by default a raw file of geometry()'s size.
   virtual MediaInfo media_info() const;
+  // Of the last ReadLuma that returned a frame.
+  virtual ReadTimes last_read_times() const { return ReadTimes(); }
 
   // Skips `frames` frames; INVALID_ARGUMENT naming the file when it has fewer.
   virtual absl::Status Skip(uint64_t frames);
@@ -83,6 +94,7 @@ class DecodedInput final : public VideoInput {
   absl::StatusOr<bool> ReadLuma(std::string* luma) override;
   uint64_t frames_read() const override { return decoder_->frames_decoded(); }
   MediaInfo media_info() const override;
+  ReadTimes last_read_times() const override { return last_read_times_; }
 
  private:
   DecodedInput(std::unique_ptr<VideoDecoder> decoder, const Geometry& geometry);
@@ -91,6 +103,7 @@ class DecodedInput final : public VideoInput {
   const Geometry decoded_geometry_;
   Geometry geometry_;
   std::unique_ptr<PictureScaler> scaler_;
+  ReadTimes last_read_times_;
 };
 
 // Checks `distorted` against `reference` and, for an encoded distorted file, makes it deliver

@@ -6,7 +6,10 @@
 #include <fstream>
 #include <string>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/integration/test_server.h"
@@ -59,6 +62,22 @@ class ScoreFilesBadInputTest : public ::testing::Test {
     return out;
   }
 
+  // The sum of the server's `name` samples that have `label` ("key=\"value\""; "" for all).
+  double Metric(const std::string& name, const std::string& label) {
+    double total = 0;
+    for (absl::string_view line : absl::StrSplit(server_->metrics().Serialize(), '\n')) {
+      if (!absl::StartsWith(line, name + "{") || !absl::StrContains(line, label)) continue;
+      double value = 0;
+      EXPECT_TRUE(absl::SimpleAtod(line.substr(line.rfind(' ') + 1), &value)) << line;
+      total += value;
+    }
+    return total;
+  }
+
+  double DecodeErrors(const std::string& kind) {
+    return Metric("ssimd_decode_errors_total", kind.empty() ? "" : "kind=\"" + kind + "\"");
+  }
+
   std::string root_;
   std::unique_ptr<TestServer> server_;
 };
@@ -71,6 +90,7 @@ TEST_F(ScoreFilesBadInputTest, CorruptRenditionNamesTheFileAndFrameAfterEarlierR
   EXPECT_EQ(out.status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(out.status.message(), HasSubstr(absl::StrCat("damaged.mp4: frame ", out.frames)));
   EXPECT_GT(out.frames, 0);
+  EXPECT_EQ(DecodeErrors("corrupt_stream"), 1);
 }
 
 TEST_F(ScoreFilesBadInputTest, RefusalsSayWhatIsWrong) {
@@ -96,29 +116,43 @@ TEST_F(ScoreFilesBadInputTest, RefusalsSayWhatIsWrong) {
     std::string reference;
     std::string distorted;
     const char* message;
+    const char* kind;  // of ssimd_decode_errors_total; "" for refusals that are not decoding's
   };
   const Case cases[] = {
-      {"truncated mp4", "h264_1920x1080.mp4", "cut.mp4", "distorted_path: cut.mp4"},
-      {"not media", "noise.mkv", "h264_640x360.mp4", "reference_path: noise.mkv: not a media file"},
+      // mp4 keeps its index at the end: cut in half, FFmpeg cannot tell it is an mp4 at all.
+      {"truncated mp4", "h264_1920x1080.mp4", "cut.mp4", "distorted_path: cut.mp4", "not_media"},
+      {"not media", "noise.mkv", "h264_640x360.mp4", "reference_path: noise.mkv: not a media file",
+       "not_media"},
       {"unsupported codec", "h264_1920x1080.mp4", "unknown_codec.mp4",
-       "distorted_path: unknown_codec.mp4: the video codec none is not supported"},
-      {"audio only", "h264_1920x1080.mp4", "audio.wav", "audio.wav: the file has no video stream"},
-      {"bit depths differ", "h264_1920x1080.mp4", "hevc10_960x540.mkv", "is 10-bit but"},
+       "distorted_path: unknown_codec.mp4: the video codec none is not supported",
+       "unsupported_codec"},
+      {"audio only", "h264_1920x1080.mp4", "audio.wav", "audio.wav: the file has no video stream",
+       "no_video_stream"},
+      {"bit depths differ", "h264_1920x1080.mp4", "hevc10_960x540.mkv", "is 10-bit but", ""},
       {"frame rates differ", "rate25.y4m", "h264_640x360.mp4",
-       "runs at 24/1 frames per second but reference_path (rate25.y4m) at 25/1"},
+       "runs at 24/1 frames per second but reference_path (rate25.y4m) at 25/1", ""},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
+    const double errors_before = DecodeErrors("");
+    const double kind_before = DecodeErrors(c.kind);
     Outcome out = Run(c.reference, c.distorted);
     EXPECT_EQ(out.status.code(), absl::StatusCode::kInvalidArgument) << out.status;
     EXPECT_THAT(out.status.message(), HasSubstr(c.message));
     EXPECT_EQ(out.frames, 0);
+    // Counted once, by its kind; mismatched files are the request's fault, not a decoder's.
+    EXPECT_EQ(DecodeErrors(""), errors_before + (*c.kind != '\0' ? 1 : 0));
+    if (*c.kind != '\0') EXPECT_EQ(DecodeErrors(c.kind), kind_before + 1);
   }
-  // Still serving.
+  // Still serving; both files' frames are decoded, the rendition's upscaled too.
+  const double decoded_before = Metric("ssimd_frame_stage_seconds_count", "stage=\"decode\"");
+  const double scaled_before = Metric("ssimd_frame_stage_seconds_count", "stage=\"scale\"");
   Outcome good = Run("h264_1920x1080.mp4", "h264_426x240.mp4",
                      [](v1::ScoreFilesRequest* r) { r->set_frame_count(2); });
   EXPECT_TRUE(good.status.ok()) << good.status;
   EXPECT_EQ(good.frames, 2);
+  EXPECT_EQ(Metric("ssimd_frame_stage_seconds_count", "stage=\"decode\""), decoded_before + 4);
+  EXPECT_EQ(Metric("ssimd_frame_stage_seconds_count", "stage=\"scale\""), scaled_before + 2);
 }
 
 TEST_F(ScoreFilesBadInputTest, DifferentLengthsScoreTheCommonFramesOrFail) {

@@ -147,6 +147,32 @@ class LadderCardinalityTest(PromtoolLint, unittest.TestCase):
         finally:
             cls.server.stop()
         cls.samples = h.parse_exposition(cls.text)
+        cls.log = cls.server.json_lines()
+
+    def test_ladder_time_shows_as_decode_and_scale_stages(self):
+        frames = 24  # in every file
+        # Each ladder decodes its source once and each rendition once; only renditions upscale.
+        self.assertEqual(h.total(self.samples, "ssimd_frame_stage_seconds_count", stage="decode",
+                                 backend="cpu"),
+                         self.LADDER_TITLES * frames * (1 + len(self.RENDITIONS)))
+        self.assertEqual(h.total(self.samples, "ssimd_frame_stage_seconds_count", stage="scale",
+                                 backend="cpu"),
+                         self.LADDER_TITLES * frames * len(self.RENDITIONS))
+        self.assertGreater(h.total(self.samples, "ssimd_frame_stage_seconds_sum", stage="decode"),
+                           0)
+
+    def test_every_rendition_logs_one_line_with_its_name(self):
+        lines = [l for l in self.log if l.get("msg") == "rendition scored"]
+        self.assertEqual(sorted((l["title"], l["rendition"]) for l in lines),
+                         sorted((f"ladder-{t}", r) for t in range(self.LADDER_TITLES)
+                                for r in self.RENDITIONS))
+        for line in lines:
+            self.assertEqual(line["frames"], "24", line)
+            self.assertIn(line["codec"], ("h264", "vp9"), line)
+            self.assertRegex(line["size"], r"^\d+x\d+$")
+            self.assertGreater(float(line["decode_seconds"]), 0, line)
+            self.assertGreater(float(line["scale_seconds"]), 0, line)
+            self.assertGreater(float(line["mean_float_ssim"]), 0.5, line)
 
     def test_ladder_series_stay_at_the_caps(self):
         s = self.samples
