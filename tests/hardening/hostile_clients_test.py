@@ -84,7 +84,22 @@ def finished_lines(server):
     return [line for line in server.json_lines() if line.get("msg") == "stream finished"]
 
 
-class HostileClientTest(unittest.TestCase):
+class OneServerTest(unittest.TestCase):
+    """A test case around one ssimd_server that setUpClass starts with start_server."""
+
+    @classmethod
+    def start_server(cls, *flags):
+        cls.server = h.Server(*flags)
+        cls.channel = grpc.insecure_channel(cls.server.address)
+        cls.stub = ssimd_pb2_grpc.ScoringServiceStub(cls.channel)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.channel.close()
+        cls.server.stop()
+
+
+class HostileClientTest(OneServerTest):
     MAX_MESSAGE = 4 * MiB
 
     @classmethod
@@ -94,16 +109,9 @@ class HostileClientTest(unittest.TestCase):
             y4m.write(b"YUV4MPEG2 W64 H32 F25:1 Ip C420jpeg\n")
             for _ in range(2):
                 y4m.write(b"FRAME\n" + bytes([128]) * (64 * 32 * 3 // 2))
-        cls.server = h.Server("--backend=cpu", f"--max_message_bytes={cls.MAX_MESSAGE}",
-                              "--max_concurrent_streams=3", "--stream_idle_timeout=2s",
-                              f"--files_root={cls.root}")
-        cls.channel = grpc.insecure_channel(cls.server.address)
-        cls.stub = ssimd_pb2_grpc.ScoringServiceStub(cls.channel)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.channel.close()
-        cls.server.stop()
+        cls.start_server("--backend=cpu", f"--max_message_bytes={cls.MAX_MESSAGE}",
+                         "--max_concurrent_streams=3", "--stream_idle_timeout=2s",
+                         f"--files_root={cls.root}")
 
     def assert_still_serving(self):
         code, details, results = run_clip(self.stub, [config(), frame(0)])
@@ -279,7 +287,7 @@ def run_upload(stub, chunks, timeout=30):
         return error.code(), error.details(), None
 
 
-class HostileUploadTest(unittest.TestCase):
+class HostileUploadTest(OneServerTest):
     """UploadFile writes client bytes to the server's disk: limits hold on what is written, and
     whatever ends an upload early removes its partial file."""
 
@@ -288,16 +296,9 @@ class HostileUploadTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.spool = h.tmpdir()
-        cls.server = h.Server("--backend=cpu", f"--upload_dir={cls.spool}",
-                              f"--max_upload_bytes={cls.MAX_UPLOAD}", "--stream_idle_timeout=2s",
-                              "--max_concurrent_streams=2")
-        cls.channel = grpc.insecure_channel(cls.server.address)
-        cls.stub = ssimd_pb2_grpc.ScoringServiceStub(cls.channel)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.channel.close()
-        cls.server.stop()
+        cls.start_server("--backend=cpu", f"--upload_dir={cls.spool}",
+                         f"--max_upload_bytes={cls.MAX_UPLOAD}", "--stream_idle_timeout=2s",
+                         "--max_concurrent_streams=2")
 
     def spool_files(self):
         return [name for name in os.listdir(self.spool) if name.startswith("ssimd-upload-")]
