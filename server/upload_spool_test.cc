@@ -14,6 +14,7 @@
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "server/read_fd_for_test.h"
 
 namespace ssimd {
 namespace {
@@ -34,15 +35,6 @@ std::vector<std::string> FilesIn(const std::string& dir) {
   }
   closedir(d);
   return names;
-}
-
-std::string ReadAll(int fd) {
-  std::string out;
-  char buffer[4096];
-  ssize_t n;
-  while ((n = read(fd, buffer, sizeof(buffer))) > 0) out.append(buffer, n);
-  close(fd);
-  return out;
 }
 
 UploadSpoolOptions Options(const std::string& dir) {
@@ -68,7 +60,7 @@ TEST(UploadSpoolTest, StoredFileReadsBackUnderItsIdWithItsExtension) {
   EXPECT_EQ(receipt->size_bytes, 11);
   auto fd = (*spool)->OpenForRead(receipt->input, "reference_path");
   ASSERT_TRUE(fd.ok()) << fd.status();
-  EXPECT_EQ(ReadAll(*fd), "hello world");
+  EXPECT_EQ(ReadAndClose(*fd), "hello world");
 
   const std::vector<std::string> files = FilesIn(dir);
   ASSERT_EQ(files.size(), 1u);

@@ -15,6 +15,7 @@
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "server/read_fd_for_test.h"
 
 extern char** environ;
 
@@ -32,15 +33,6 @@ std::string ReadFile(const std::string& path) {
   std::stringstream out;
   out << in.rdbuf();
   return out.str();
-}
-
-std::string ReadAll(int fd) {
-  std::string out;
-  char buffer[65536];
-  ssize_t n;
-  while ((n = read(fd, buffer, sizeof(buffer))) > 0) out.append(buffer, n);
-  close(fd);
-  return out;
 }
 
 // server/http_fixture.py in a child process, for the whole test program.
@@ -103,14 +95,14 @@ std::string HttpFixture::base_;
 TEST_F(HttpFixture, FetchesTheFileItself) {
   auto fd = Source()->Fetch(absl::StrCat(base_, "/media/", kMediaFile), "distorted_path");
   ASSERT_TRUE(fd.ok()) << fd.status();
-  EXPECT_EQ(ReadAll(*fd), ReadFile(absl::StrCat(kMediaDir, "/", kMediaFile)));
+  EXPECT_EQ(ReadAndClose(*fd), ReadFile(absl::StrCat(kMediaDir, "/", kMediaFile)));
 }
 
 TEST_F(HttpFixture, FollowsARedirectThatStaysUnderAPrefix) {
   const std::string target = absl::StrCat(base_, "/media/", kMediaFile);
   auto fd = Source()->Fetch(absl::StrCat(base_, "/redirect?to=", target), "source_path");
   ASSERT_TRUE(fd.ok()) << fd.status();
-  EXPECT_EQ(ReadAll(*fd), ReadFile(absl::StrCat(kMediaDir, "/", kMediaFile)));
+  EXPECT_EQ(ReadAndClose(*fd), ReadFile(absl::StrCat(kMediaDir, "/", kMediaFile)));
 }
 
 TEST_F(HttpFixture, ARedirectOutsideThePrefixesIsDenied) {
@@ -151,7 +143,7 @@ TEST_F(HttpFixture, MoreThanTheByteLimitIsRefusedWithOrWithoutALength) {
   }
   auto fd = Source(1000)->Fetch(absl::StrCat(base_, "/unsized/1000"), "source_path");
   ASSERT_TRUE(fd.ok()) << fd.status();
-  EXPECT_EQ(ReadAll(*fd).size(), 1000u);
+  EXPECT_EQ(ReadAndClose(*fd).size(), 1000u);
 }
 
 TEST_F(HttpFixture, UrlsOutsideThePrefixesAreDeniedWithoutAConnection) {
