@@ -14,6 +14,13 @@
 #     bundle_bench/measure.sh OUT_DIR        the committed measurement (tools/bundle/measure.sh)
 #     bundle_bench/scaleout.sh OUT_DIR       three CPU replicas against one (16 cores, taskset)
 #
+#   tools/bundle_gpu.sh --ladder             ./bundle_ladder.tar.xz: the server and ssimd-score
+#                                            with their FFmpeg libraries, the ladder test set
+#                                            (tests/data/ladder) and its sources cut to 6 frames
+#                                            (from tools/ladder_sources.sh's cache, re-encoded
+#                                            losslessly as FFV1), compressed to travel
+#     tar -xJf bundle_ladder.tar.xz && bundle_ladder/ladder_parity.sh OUT_DIR
+#
 #   --reference DIR  copy DIR/expected_scores.json and DIR/clips/*.yuv.xz into the bundle (e.g.
 #                    ../shared/reference); without it the tests use the checked-in subset
 #                    tests/data/reference when run from the source tree's root.
@@ -23,18 +30,23 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage="usage: tools/bundle_gpu.sh [--bench] [--reference DIR]"
+usage="usage: tools/bundle_gpu.sh [--bench | --ladder] [--reference DIR]"
 bench=0
+ladder=0
 reference=""
 while (($#)); do
   case "$1" in
     --bench) bench=1; shift ;;
+    --ladder) ladder=1; shift ;;
     --reference) reference="${2:?$usage}"; shift 2 ;;
     *) echo "unknown argument: $1 ($usage)" >&2; exit 2 ;;
   esac
 done
 
-if ((bench)); then
+if ((ladder)); then
+  out=bundle_ladder
+  targets=(//server:ssimd_server //client:ssimd-score)
+elif ((bench)); then
   out=bundle_bench
   targets=(//server:ssimd_server //bench:ssimd-bench //engine/gpu:gpu_bench
            //engine/gpu:staging_benchmark //tools/fault_load:fault_load)
@@ -54,7 +66,7 @@ for target in "${targets[@]}"; do
   path="${target#//}"
   binaries+=("$bin_dir/${path%%:*}/${path##*:}")
 done
-((bench)) || binaries+=("$(command -v xz)")
+((bench || ladder)) || binaries+=("$(command -v xz)")
 for b in "${binaries[@]}"; do
   install -m 0755 "$b" "$out/bin/"
 done
@@ -83,4 +95,15 @@ fi
 install -m 0755 tools/bundle/run.sh "$out/run.sh"
 ((bench)) && install -m 0755 tools/bundle/measure.sh "$out/measure.sh"
 ((bench)) && install -m 0755 tools/bundle/scaleout.sh "$out/scaleout.sh"
+if ((ladder)); then
+  sources="${SSIMD_LADDER_SOURCES:-/var/cache/ssimd/ladder-sources}"
+  mkdir -p "$out/data"
+  cp tests/data/ladder/*.mp4 tests/data/ladder/*.mkv tests/data/ladder/*.webm \
+     tests/data/ladder/expected_scores*.json "$out/data/"
+  ffmpeg -v error -y -i "$sources/src_ffv1.mkv" -frames:v 6 -c:v ffv1 "$out/data/src_first6.mkv"
+  ffmpeg -v error -y -i "$sources/src10.y4m" -frames:v 6 -c:v ffv1 "$out/data/src10_first6.mkv"
+  install -m 0755 tools/bundle/ladder_parity.sh tools/bundle/ladder_parity_check.py "$out/"
+  tar -cf - "$out" | xz -T0 -6 >"$out.tar.xz"
+  echo "$out.tar.xz: $(du -sh "$out.tar.xz" | cut -f1)"
+fi
 echo "$out: $(du -sh "$out" | cut -f1) in $(find "$out" -type f | wc -l) files"
