@@ -16,7 +16,7 @@
 #
 #   tools/bundle_gpu.sh --ladder             ./bundle_ladder.tar.xz: the server and ssimd-score
 #                                            with their FFmpeg libraries, the ladder test set
-#                                            (tests/data/ladder) and its sources cut to 6 frames
+#                                            (tests/data/ladder) and its sources cut to 3 frames
 #                                            (from tools/ladder_sources.sh's cache, re-encoded
 #                                            losslessly as FFV1), compressed to travel
 #     tar -xJf bundle_ladder.tar.xz && bundle_ladder/ladder_parity.sh OUT_DIR
@@ -100,10 +100,10 @@ if ((ladder)); then
   mkdir -p "$out/data"
   cp tests/data/ladder/*.mp4 tests/data/ladder/*.mkv tests/data/ladder/*.webm \
      tests/data/ladder/expected_scores*.json "$out/data/"
-  ffmpeg -v error -y -i "$sources/src_ffv1.mkv" -frames:v 6 -c:v ffv1 "$out/data/src_first6.mkv"
-  ffmpeg -v error -y -i "$sources/src10.y4m" -frames:v 6 -c:v ffv1 "$out/data/src10_first6.mkv"
+  ffmpeg -v error -y -i "$sources/src_ffv1.mkv" -frames:v 3 -c:v ffv1 "$out/data/src_first3.mkv"
+  ffmpeg -v error -y -i "$sources/src10.y4m" -frames:v 3 -c:v ffv1 "$out/data/src10_first3.mkv"
   install -m 0755 tools/bundle/ladder_parity.sh tools/bundle/ladder_parity_check.py "$out/"
-  tar -cf - "$out" | xz -T0 -6 >"$out.tar.xz"
+  tar -cf - "$out" | xz -T0 -9e >"$out.tar.xz"
   echo "$out.tar.xz: $(du -sh "$out.tar.xz" | cut -f1)"
 fi
 echo "$out: $(du -sh "$out" | cut -f1) in $(find "$out" -type f | wc -l) files"

@@ -37,8 +37,8 @@ for backend in gpu cpu; do
            --feature ssim --json -o "$dir" -q)
     [[ $rounding == accurate_rnd ]] && flags+=(--accurate_rnd)
     for depth in 8 10; do
-      if [[ $depth == 8 ]]; then source=src_first6.mkv; list=("${renditions8[@]}")
-      else source=src10_first6.mkv; list=("${renditions10[@]}"); fi
+      if [[ $depth == 8 ]]; then source=src_first3.mkv; list=("${renditions8[@]}")
+      else source=src10_first3.mkv; list=("${renditions10[@]}"); fi
       args=()
       for r in "${list[@]}"; do args+=(-d "$r"); done
       start=$(date +%s%N)
