@@ -86,7 +86,9 @@ TEST(FloatSsimPixel, FlatWindowsHaveUnitContrastAndStructure) {
       const SsimPixelTerms t = FloatSsimPixel(FlatMoments(a, b));
       EXPECT_EQ(t.c, 1.0) << a << " " << b;
       EXPECT_EQ(t.s, 1.0) << a << " " << b;
-      if (a != b) EXPECT_LT(t.l, 1.0) << a << " " << b;
+      if (a != b) {
+        EXPECT_LT(t.l, 1.0) << a << " " << b;
+      }
       EXPECT_EQ(t.ssim, (t.l * t.c) * t.s);
     }
   }

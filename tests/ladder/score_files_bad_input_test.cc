@@ -142,7 +142,9 @@ TEST_F(ScoreFilesBadInputTest, RefusalsSayWhatIsWrong) {
     EXPECT_EQ(out.frames, 0);
     // Counted once, by its kind; mismatched files are the request's fault, not a decoder's.
     EXPECT_EQ(DecodeErrors(""), errors_before + (*c.kind != '\0' ? 1 : 0));
-    if (*c.kind != '\0') EXPECT_EQ(DecodeErrors(c.kind), kind_before + 1);
+    if (*c.kind != '\0') {
+      EXPECT_EQ(DecodeErrors(c.kind), kind_before + 1);
+    }
   }
   // Still serving; both files' frames are decoded, the rendition's upscaled too.
   const double decoded_before = Metric("ssimd_frame_stage_seconds_count", "stage=\"decode\"");
