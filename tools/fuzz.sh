@@ -48,7 +48,8 @@ declare -A SOURCES=(
   [feature_args]="engine/features.cc engine/feature_table.cc base/client_text.cc engine/picture.cc"
   [y4m_reader]="engine/io/frame_reader.cc engine/io/y4m_header.cc engine/picture.cc"
   [yuv_reader]="engine/io/frame_reader.cc engine/io/y4m_header.cc engine/picture.cc"
-  [media_decoder]="engine/media/video_decoder.cc engine/media/picture_scaler.cc
+  [media_decoder]="engine/media/video_decoder.cc engine/media/decode_error.cc
+                   engine/media/picture_scaler.cc
                    engine/media/pixel_formats.cc engine/media/frame_planes.cc
                    engine/media/av_handles.cc engine/picture.cc"
   [request]="engine/features.cc engine/feature_table.cc base/client_text.cc engine/picture.cc
@@ -56,7 +57,7 @@ declare -A SOURCES=(
              engine/scorer.cc engine/plane_pieces.cc
              engine/cpu/cpu_scorer.cc engine/cpu/float_ssim.cc engine/cpu/integer_ssim.cc
              engine/cpu/sample_plane.cc engine/cpu/thread_pool.cc server/request_parsing.cc
-             server/clip_accumulator.cc server/wire_split.cc server/wire_request.cc PROTO"
+             proto/clip_accumulator.cc server/wire_split.cc server/wire_request.cc PROTO"
 )
 ALL_TARGETS=(feature_args y4m_reader yuv_reader media_decoder request)
 if [[ ${#SELECTED[@]} -eq 0 ]]; then SELECTED=("${ALL_TARGETS[@]}"); fi
