@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -124,6 +125,10 @@ absl::StatusOr<std::unique_ptr<FrameReader>> FrameReader::FromFd(
     return absl::InvalidArgumentError(absl::StrCat(name, ": ", valid.message()));
   }
   std::unique_ptr<FrameReader> reader(new FrameReader(file, std::move(name), format, geometry));
+  struct stat st;
+  if (::fstat(::fileno(file), &st) == 0 && S_ISREG(st.st_mode)) {
+    reader->regular_file_size_ = static_cast<uint64_t>(st.st_size);
+  }
   reader->header_bytes_ = header_bytes;
   reader->frame_rate_ = std::move(frame_rate);
   return reader;
@@ -152,6 +157,20 @@ size_t FrameReader::ReadBytes(char* dst, size_t size) {
     done += n;
   }
   return done;
+}
+
+size_t FrameReader::SkipChroma(size_t bytes) {
+  if (regular_file_size_.has_value()) {
+    const off_t at = ::ftello(file_);
+    if (at >= 0) {
+      const uint64_t left =
+          *regular_file_size_ > static_cast<uint64_t>(at) ? *regular_file_size_ - at : 0;
+      const size_t skipped = static_cast<size_t>(std::min<uint64_t>(left, bytes));
+      if (::fseeko(file_, static_cast<off_t>(skipped), SEEK_CUR) == 0) return skipped;
+    }
+  }
+  chroma_scratch_.resize(bytes);
+  return ReadBytes(chroma_scratch_.data(), bytes);
 }
 
 absl::Status FrameReader::Truncated(size_t expected, size_t got) const {
@@ -184,8 +203,7 @@ absl::StatusOr<bool> FrameReader::ReadLuma(std::string* luma) {
   const size_t got = ReadBytes(luma->data(), luma_bytes);
   if (got == 0 && format_ == FileFormat::kRawYuv) return false;
   if (got < luma_bytes) return Truncated(luma_bytes + chroma_bytes, got);
-  chroma_scratch_.resize(chroma_bytes);
-  const size_t got_chroma = ReadBytes(chroma_scratch_.data(), chroma_bytes);
+  const size_t got_chroma = SkipChroma(chroma_bytes);
   if (got_chroma < chroma_bytes) return Truncated(luma_bytes + chroma_bytes, luma_bytes + got_chroma);
   ++frames_read_;
   return true;

@@ -65,6 +65,9 @@ class FrameReader {
   // At the start of a .y4m frame: consumes "FRAME[ params]\n". false at a clean end of file.
   absl::StatusOr<bool> ReadFrameHeader();
   absl::Status Truncated(size_t expected, size_t got) const;
+  // Moves past a frame's chroma: seeks in regular files (a third of a 4:2:0 frame's bytes not
+  // copied), reads elsewhere. Returns how many of `bytes` the file still held.
+  size_t SkipChroma(size_t bytes);
 
   std::FILE* file_;
   const std::string name_;
@@ -74,6 +77,7 @@ class FrameReader {
   uint64_t header_bytes_ = 0;
   std::string frame_rate_;
   std::string chroma_scratch_;
+  std::optional<uint64_t> regular_file_size_;  // set for regular files, which can be seeked
 };
 
 }  // namespace ssimd

@@ -1,5 +1,7 @@
 #include "engine/io/frame_reader.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -114,6 +116,26 @@ TEST(FrameReaderTest, Y4mSkip) {
   ASSERT_TRUE(*(*reader)->ReadLuma(&luma));
   EXPECT_EQ(luma, RawFrame(g, 9));
   EXPECT_THAT(std::string((*reader)->Skip(5).message()), HasSubstr("has only 2"));
+}
+
+// A pipe cannot be seeked past the chroma: it is read and dropped, with the same checks.
+TEST(FrameReaderTest, RawYuvFromAPipeReadsPastTheChroma) {
+  const Geometry g{4, 4, 8, ChromaFormat::k420};
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const std::string bytes = RawFrame(g, 0) + RawFrame(g, 1) + RawFrame(g, 2).substr(0, 20);
+  ASSERT_EQ(::write(fds[1], bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
+  ::close(fds[1]);
+  auto reader = FrameReader::FromFd(fds[0], "pipe.yuv", FileFormat::kRawYuv, g);
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  std::string luma;
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_TRUE(*(*reader)->ReadLuma(&luma));
+    EXPECT_EQ(luma, RawFrame(g, i).substr(0, 16));
+  }
+  auto third = (*reader)->ReadLuma(&luma);
+  ASSERT_FALSE(third.ok());
+  EXPECT_THAT(std::string(third.status().message()), HasSubstr("after 20 of its 24 bytes"));
 }
 
 TEST(FrameReaderTest, Y4mTruncatedAndDamaged) {
