@@ -53,10 +53,7 @@ absl::StatusOr<ScalerChoice> ParseUpscale(const v1::UpscaleOptions& upscale,
 void RecordReadStages(const VideoInput& input, const FeatureSet& features,
                       ServiceMetrics& metrics) {
   const ReadTimes times = input.last_read_times();
-  if (!times.decoded) return;
-  metrics.RecordInputStages(features, times.decode_seconds,
-                            times.scaled ? std::optional<double>(times.scale_seconds)
-                                         : std::nullopt);
+  metrics.RecordInputStages(features, times.decode_seconds, times.scale_seconds);
 }
 
 }  // namespace ssimd

@@ -30,7 +30,7 @@ absl::StatusOr<std::unique_ptr<VideoInput>> OpenFileInput(
 absl::StatusOr<ScalerChoice> ParseUpscale(const v1::UpscaleOptions& upscale,
                                           absl::string_view field);
 
-// The decode and scale stages of the frame `input` read last (nothing for raw files).
+// The decode and scale stages of the frame `input` read last (none for raw files).
 void RecordReadStages(const VideoInput& input, const FeatureSet& features,
                       ServiceMetrics& metrics);
 

@@ -206,8 +206,8 @@ void LadderReactor::ScoreRung(Rung& rung, const std::string& source, uint64_t in
   }
   RecordReadStages(*rung.input, rung.settings.features, *ctx_->metrics);
   const ReadTimes times = rung.input->last_read_times();
-  rung.decode_seconds += times.decode_seconds;
-  rung.scale_seconds += times.scale_seconds;
+  rung.decode_seconds += times.decode_seconds.value_or(0);
+  rung.scale_seconds += times.scale_seconds.value_or(0);
   const PlanePieces reference(absl::MakeConstSpan(
       reinterpret_cast<const uint8_t*>(source.data()), source.size()));
   const PlanePieces distorted(absl::MakeConstSpan(

@@ -322,6 +322,7 @@ void ServiceMetrics::RecordFrame(const FeatureSet& features, const ScoreResult& 
 void ServiceMetrics::RecordInputStages(const FeatureSet& features,
                                        std::optional<double> decode_seconds,
                                        std::optional<double> scale_seconds) {
+  if (!decode_seconds.has_value() && !scale_seconds.has_value()) return;  // a raw file's frame
   const std::string feature = FeatureSetLabel(features);
   const std::pair<const char*, std::optional<double>> stages[] = {{"decode", decode_seconds},
                                                                    {"scale", scale_seconds}};

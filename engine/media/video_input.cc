@@ -164,7 +164,7 @@ absl::StatusOr<bool> DecodedInput::ReadLuma(std::string* luma) {
   if (!frame.ok()) return frame.status();
   if (*frame == nullptr) return false;
   const Clock::time_point decoded = Clock::now();
-  last_read_times_ = ReadTimes{/*decoded=*/true, /*scaled=*/false, seconds(decoded - start), 0};
+  last_read_times_ = ReadTimes{seconds(decoded - start), std::nullopt};
   const AVFrame* picture = *frame;
   if (scaler_ != nullptr) {
     absl::StatusOr<const AVFrame*> scaled = scaler_->Convert(*picture);
@@ -174,7 +174,6 @@ absl::StatusOr<bool> DecodedInput::ReadLuma(std::string* luma) {
                                           scaled.status().message()));
     }
     picture = *scaled;
-    last_read_times_.scaled = true;
     last_read_times_.scale_seconds = seconds(Clock::now() - decoded);
   }
   CopyLuma(*picture, luma);

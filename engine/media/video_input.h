@@ -29,13 +29,11 @@ enum class InputKind {
 // By the name's extension, in any case.
 InputKind InputKindForPath(absl::string_view path);
 
-// Where one ReadLuma's time went, for the decode and scale stages of the server's metrics. Raw
-// files are only read: nothing is decoded or scaled.
+// Where one ReadLuma's time went, for the decode and scale stages of the server's metrics; a stage
+// that did not happen is unset (raw files are only read, pictures of the target size not scaled).
 struct ReadTimes {
-  bool decoded = false;
-  bool scaled = false;
-  double decode_seconds = 0;  // demuxing and decoding
-  double scale_seconds = 0;   // upscaling and pixel-format conversion
+  std::optional<double> decode_seconds;  // demuxing and decoding
+  std::optional<double> scale_seconds;   // upscaling and pixel-format conversion
 };
 
 // "1920x1080 8-bit", for messages.
