@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "absl/strings/str_format.h"
+#include "engine/picture.h"
 
 namespace ssimd {
 
@@ -28,16 +29,25 @@ void FramePairer::ReadSideBySide(std::string* reference, std::string* distorted,
                                  absl::StatusOr<bool>* got_reference,
                                  absl::StatusOr<bool>* got_distorted) {
   // Each read copies or decodes a whole frame, and the two inputs share nothing: reading them at
-  // once halves the time a pair takes to arrive, which bounds ScoreFiles on raw files
-  // (bench/results/2026-12-04-h200-scorefiles-raw). Without a thread to spare, one after the other.
+  // once nearly halves the time a pair takes to arrive, which bounds ScoreFiles on raw files
+  // (bench/results/2026-12-04c-h200-scorefiles-raw). Starting a thread costs tens of
+  // microseconds, more than reading a small frame takes: those, and pairs read when no thread can
+  // be started, are read one after the other.
+  constexpr size_t kSideBySideLumaBytes = size_t{256} << 10;
   std::thread distorted_reader;
-  try {
-    distorted_reader = std::thread([&] { *got_distorted = distorted_->ReadLuma(distorted); });
-  } catch (const std::system_error&) {
-    *got_distorted = distorted_->ReadLuma(distorted);
+  if (LumaBytes(reference_->geometry()) >= kSideBySideLumaBytes) {
+    try {
+      distorted_reader = std::thread([&] { *got_distorted = distorted_->ReadLuma(distorted); });
+    } catch (const std::system_error&) {
+      // read below, on this thread
+    }
   }
   *got_reference = reference_->ReadLuma(reference);
-  if (distorted_reader.joinable()) distorted_reader.join();
+  if (distorted_reader.joinable()) {
+    distorted_reader.join();
+  } else {
+    *got_distorted = distorted_->ReadLuma(distorted);
+  }
 }
 
 absl::StatusOr<bool> FramePairer::Finish(bool reference_ended, bool distorted_ended) {
