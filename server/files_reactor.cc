@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "engine/media/read_ahead_input.h"
 #include "server/file_inputs.h"
 #include "server/grpc_convert.h"
 #include "server/input_resolver.h"
@@ -123,7 +124,18 @@ absl::StatusOr<ClipSettings> FilesReactor::OpenInputs() {
       ctx_->dispatcher->CheckRequest(settings->geometry, settings->features, settings->backend),
       "config"));
   SSIMD_RETURN_IF_ERROR(SkipToStart());
+  ReadAhead();
   return settings;
+}
+
+void FilesReactor::ReadAhead() {
+  const size_t depth = ReadAheadDepth(reference_->geometry());
+  // Enough for every buffer in circulation: the frames waiting on both sides, the pairs being
+  // scored, and the pair in hand.
+  buffers_ = std::make_shared<LumaBufferPool>(
+      2 * depth + 2 * static_cast<size_t>(ctx_->options.max_frames_in_flight) + 2);
+  reference_ = std::make_unique<ReadAheadInput>(std::move(reference_), depth, buffers_);
+  distorted_ = std::make_unique<ReadAheadInput>(std::move(distorted_), depth, buffers_);
 }
 
 absl::StatusOr<std::optional<Geometry>> FilesReactor::RequestedGeometry() const {
@@ -198,8 +210,10 @@ void FilesReactor::ReadNext() {
   }
   RecordReadStages(*reference_, features_, *ctx_->metrics);
   RecordReadStages(*distorted_, features_, *ctx_->metrics);
-  pipeline_.FetchedFrame(pipeline_.frames_fetched(),
-                         PlanesFromStrings(std::move(reference), std::move(distorted)));
+  pipeline_.FetchedFrame(
+      pipeline_.frames_fetched(),
+      PlanesFromStrings(std::move(reference), std::move(distorted),
+                        [buffers = buffers_](std::string done) { buffers->Give(std::move(done)); }));
 }
 
 void FilesReactor::HostWrite(const v1::ScoreClipResponse* response) {

@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/media/frame_pairing.h"
+#include "engine/media/luma_buffer_pool.h"
 #include "engine/media/video_input.h"
 #include "grpcpp/grpcpp.h"
 #include "proto/ssimd/v1/ssimd.pb.h"
@@ -49,6 +50,8 @@ class FilesReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>,
   absl::StatusOr<std::optional<Geometry>> RequestedGeometry() const;
   absl::Status CheckRawFilesHaveGeometry(const std::optional<Geometry>& geometry) const;
   absl::Status SkipToStart();
+  // Past the start offsets: both inputs from now on read ahead, into recycled buffers.
+  void ReadAhead();
 
   ServiceContext* const ctx_;
   grpc::CallbackServerContext* const call_;
@@ -59,6 +62,7 @@ class FilesReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>,
   const std::string distorted_name_;
   std::unique_ptr<VideoInput> reference_;
   std::unique_ptr<VideoInput> distorted_;
+  std::shared_ptr<LumaBufferPool> buffers_;  // shared with the frames being scored
   std::unique_ptr<FramePairer> pairer_;
   FeatureSet features_;  // the request's, for the decode and scale stages
   StreamPipeline pipeline_;

@@ -13,6 +13,7 @@
 #include "base/prefixed_status.h"
 #include "base/status_macros.h"
 #include "engine/plane_pieces.h"
+#include "engine/media/read_ahead_input.h"
 #include "server/file_inputs.h"
 #include "server/grpc_convert.h"
 #include "server/input_resolver.h"
@@ -155,6 +156,7 @@ absl::Status LadderReactor::Open() {
   if (absl::Status s = source_->Skip(request_.source_start_frame()); !s.ok()) {
     return WithField(s, "source_path");
   }
+  ReadAhead();
   std::vector<std::string> listed;
   for (const auto& rung : rungs_) listed.push_back(rung->name);
   LogEvent(spdlog::level::info, "ladder started",
@@ -191,6 +193,19 @@ absl::Status LadderReactor::OpenRung(int index, const ClipSettings& ladder,
     return WithField(s, RungField(index));
   }
   return WithField(rung.input->Skip(rendition.start_frame()), field);
+}
+
+void LadderReactor::ReadAhead() {
+  // Two frames per input: one decoding while the round scores, one waiting. A ladder has many
+  // inputs, so each gets less than a ScoreFiles input does; the rounds keep them in step anyway.
+  constexpr size_t kDepth = 2;
+  // Buffers in circulation: per input, the frames waiting and the one in hand (the source has
+  // two in hand: this round's and the next).
+  buffers_ = std::make_shared<LumaBufferPool>((rungs_.size() + 1) * (kDepth + 1) + 1);
+  source_ = std::make_unique<ReadAheadInput>(std::move(source_), kDepth, buffers_);
+  for (auto& rung : rungs_) {
+    rung->input = std::make_unique<ReadAheadInput>(std::move(rung->input), kDepth, buffers_);
+  }
 }
 
 void LadderReactor::ScoreRung(Rung& rung, const std::string& source, uint64_t index) {

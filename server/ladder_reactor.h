@@ -18,6 +18,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "engine/media/picture_scaler.h"
+#include "engine/media/luma_buffer_pool.h"
 #include "engine/media/video_input.h"
 #include "engine/scorer.h"
 #include "grpcpp/grpcpp.h"
@@ -62,6 +63,8 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
   void Run();
   absl::Status Open();
   absl::Status OpenRung(int index, const ClipSettings& ladder, const ScalerChoice& scaler);
+  // Past the start offsets: every input from now on decodes ahead, into recycled buffers.
+  void ReadAhead();
   absl::Status ScoreRounds();
   // One rendition's part of a round, on the worker pool.
   void ScoreRung(Rung& rung, const std::string& source, uint64_t index);
@@ -77,6 +80,7 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
   const v1::ScoreLadderRequest request_;
   const std::string peer_;
   const absl::Time started_;
+  std::shared_ptr<LumaBufferPool> buffers_;
   std::unique_ptr<VideoInput> source_;
   FeatureSet source_features_;  // the request's, for the source's decode stage
   std::vector<std::unique_ptr<Rung>> rungs_;

@@ -1,5 +1,6 @@
 #include "server/wire_request.h"
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -65,9 +66,20 @@ absl::StatusOr<ReceivedPairMessage> ParseWholePairRequest(const Chunks& chunks) 
 
 }  // namespace
 
-ReceivedPlanes PlanesFromStrings(std::string reference, std::string distorted) {
-  auto strings = std::make_shared<std::pair<std::string, std::string>>(std::move(reference),
-                                                                        std::move(distorted));
+ReceivedPlanes PlanesFromStrings(std::string reference, std::string distorted,
+                                 std::function<void(std::string)> give_back) {
+  using Strings = std::pair<std::string, std::string>;
+  auto owned = std::make_unique<Strings>(std::move(reference), std::move(distorted));
+  std::shared_ptr<Strings> strings;
+  if (give_back) {
+    strings.reset(owned.release(), [give_back = std::move(give_back)](Strings* done) {
+      give_back(std::move(done->first));
+      give_back(std::move(done->second));
+      delete done;
+    });
+  } else {
+    strings = std::move(owned);
+  }
   ReceivedPlanes planes;
   planes.reference = PlanePieces(Bytes(strings->first));
   planes.distorted = PlanePieces(Bytes(strings->second));

@@ -9,6 +9,7 @@
 #define SSIMD_SERVER_WIRE_REQUEST_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,7 +29,9 @@ struct ReceivedPlanes {
 };
 
 // Planes that are whole strings already (e.g. read from files), moved into storage of their own.
-ReceivedPlanes PlanesFromStrings(std::string reference, std::string distorted);
+// When the planes are no longer used, `give_back` (if set) receives both strings, for reuse.
+ReceivedPlanes PlanesFromStrings(std::string reference, std::string distorted,
+                                 std::function<void(std::string)> give_back = nullptr);
 
 struct ReceivedClipMessage {
   // Set for a `frame` message: its index and planes.

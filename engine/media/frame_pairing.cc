@@ -1,10 +1,6 @@
 #include "engine/media/frame_pairing.h"
 
-#include <system_error>
-#include <thread>
-
 #include "absl/strings/str_format.h"
-#include "engine/picture.h"
 
 namespace ssimd {
 
@@ -15,39 +11,13 @@ FramePairer::FramePairer(VideoInput* reference, VideoInput* distorted,
 absl::StatusOr<bool> FramePairer::Next(std::string* reference, std::string* distorted) {
   if (done_) return false;
   if (options_.frame_count > 0 && pairs_ == options_.frame_count) return Finish(false, false);
-  absl::StatusOr<bool> got_reference = false;
-  absl::StatusOr<bool> got_distorted = false;
-  ReadSideBySide(reference, distorted, &got_reference, &got_distorted);
+  absl::StatusOr<bool> got_reference = reference_->ReadLuma(reference);
   if (!got_reference.ok()) return got_reference.status();
+  absl::StatusOr<bool> got_distorted = distorted_->ReadLuma(distorted);
   if (!got_distorted.ok()) return got_distorted.status();
   if (!*got_reference || !*got_distorted) return Finish(!*got_reference, !*got_distorted);
   ++pairs_;
   return true;
-}
-
-void FramePairer::ReadSideBySide(std::string* reference, std::string* distorted,
-                                 absl::StatusOr<bool>* got_reference,
-                                 absl::StatusOr<bool>* got_distorted) {
-  // Each read copies or decodes a whole frame, and the two inputs share nothing: reading them at
-  // once nearly halves the time a pair takes to arrive, which bounds ScoreFiles on raw files
-  // (bench/results/2026-12-04c-h200-scorefiles-raw). Starting a thread costs tens of
-  // microseconds, more than reading a small frame takes: those, and pairs read when no thread can
-  // be started, are read one after the other.
-  constexpr size_t kSideBySideLumaBytes = size_t{256} << 10;
-  std::thread distorted_reader;
-  if (LumaBytes(reference_->geometry()) >= kSideBySideLumaBytes) {
-    try {
-      distorted_reader = std::thread([&] { *got_distorted = distorted_->ReadLuma(distorted); });
-    } catch (const std::system_error&) {
-      // read below, on this thread
-    }
-  }
-  *got_reference = reference_->ReadLuma(reference);
-  if (distorted_reader.joinable()) {
-    distorted_reader.join();
-  } else {
-    *got_distorted = distorted_->ReadLuma(distorted);
-  }
 }
 
 absl::StatusOr<bool> FramePairer::Finish(bool reference_ended, bool distorted_ended) {

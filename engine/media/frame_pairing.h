@@ -24,8 +24,9 @@ struct UnmatchedFrames {
 
 class FramePairer {
  public:
-  // Both inputs must outlive the pairer and already be past their start offsets. Next reads the
-  // two on separate threads: they must not share state.
+  // Both inputs must outlive the pairer and already be past their start offsets. Next reads one
+  // after the other: inputs that should be read at the same time are ReadAheadInputs
+  // (engine/media/read_ahead_input.h).
   FramePairer(VideoInput* reference, VideoInput* distorted, const PairingOptions& options);
 
   // The next pair's luma planes into *reference / *distorted; false once pairing is over (then
@@ -36,9 +37,6 @@ class FramePairer {
   const UnmatchedFrames& unmatched() const { return unmatched_; }
 
  private:
-  // The next frame of both inputs, read at the same time.
-  void ReadSideBySide(std::string* reference, std::string* distorted,
-                      absl::StatusOr<bool>* got_reference, absl::StatusOr<bool>* got_distorted);
   absl::StatusOr<bool> Finish(bool reference_ended, bool distorted_ended);
 
   VideoInput* const reference_;
