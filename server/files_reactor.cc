@@ -129,13 +129,18 @@ absl::StatusOr<ClipSettings> FilesReactor::OpenInputs() {
 }
 
 void FilesReactor::ReadAhead() {
+  // Raw files on disk are read by several threads per side: one thread copying out of the page
+  // cache falls short of what the GPU scores at 4K (bench/results/2026-12-04d-h200-raw-readahead).
+  constexpr int kPositionalReaders = 4;
   const size_t depth = ReadAheadDepth(reference_->geometry());
   // Enough for every buffer in circulation: the frames waiting on both sides, the pairs being
   // scored, and the pair in hand.
   buffers_ = std::make_shared<LumaBufferPool>(
       2 * depth + 2 * static_cast<size_t>(ctx_->options.max_frames_in_flight) + 2);
-  reference_ = std::make_unique<ReadAheadInput>(std::move(reference_), depth, buffers_);
-  distorted_ = std::make_unique<ReadAheadInput>(std::move(distorted_), depth, buffers_);
+  reference_ = std::make_unique<ReadAheadInput>(std::move(reference_), depth, buffers_,
+                                                kPositionalReaders);
+  distorted_ = std::make_unique<ReadAheadInput>(std::move(distorted_), depth, buffers_,
+                                                kPositionalReaders);
 }
 
 absl::StatusOr<std::optional<Geometry>> FilesReactor::RequestedGeometry() const {

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -21,6 +22,8 @@ namespace {
 // The header line is short in practice (about 50 bytes); a cap keeps a file that is not a y4m
 // at all from being read whole in search of a newline.
 constexpr size_t kMaxY4mLine = 4096;
+// A frame's line without parameters.
+constexpr absl::string_view kY4mFrameLine = "FRAME\n";
 
 absl::Status ErrnoStatus(int err, const std::string& what) {
   const std::string message = absl::StrCat(what, ": ", std::strerror(err));
@@ -131,16 +134,68 @@ absl::StatusOr<std::unique_ptr<FrameReader>> FrameReader::FromFd(
   }
   reader->header_bytes_ = header_bytes;
   reader->frame_rate_ = std::move(frame_rate);
+  reader->positional_ = reader->CanReadPositionally();
   return reader;
+}
+
+bool FrameReader::CanReadPositionally() const {
+  if (!regular_file_size_.has_value()) return false;
+  if (format_ == FileFormat::kRawYuv) return true;
+  // A frame line with parameters shifts every later frame; a file of bare lines has exactly this
+  // size, and its first line says whether the others are likely bare too (each is checked as it
+  // is read).
+  const uint64_t size = *regular_file_size_;
+  if (size < header_bytes_ || (size - header_bytes_) % FrameStride() != 0) return false;
+  if (size == header_bytes_) return true;
+  char line[kY4mFrameLine.size()];
+  return ::pread(::fileno(file_), line, sizeof(line), static_cast<off_t>(header_bytes_)) ==
+             static_cast<ssize_t>(sizeof(line)) &&
+         absl::string_view(line, sizeof(line)) == kY4mFrameLine;
+}
+
+uint64_t FrameReader::FrameStride() const {
+  return (format_ == FileFormat::kY4m ? kY4mFrameLine.size() : 0) + FrameBytes(geometry_);
+}
+
+absl::StatusOr<bool> FrameReader::ReadLumaAt(uint64_t index, std::string* luma) const {
+  const uint64_t size = *regular_file_size_;
+  const uint64_t start = header_bytes_ + index * FrameStride();
+  if (start >= size) return false;
+  const int fd = ::fileno(file_);
+  uint64_t at = start;
+  if (format_ == FileFormat::kY4m) {
+    char line[kY4mFrameLine.size()];
+    const ssize_t got = ::pread(fd, line, sizeof(line), static_cast<off_t>(at));
+    if (got != static_cast<ssize_t>(sizeof(line)) ||
+        absl::string_view(line, sizeof(line)) != kY4mFrameLine) {
+      return NotAFrameLine(index, absl::string_view(line, got > 0 ? got : 0));
+    }
+    at += sizeof(line);
+  }
+  const size_t luma_bytes = LumaBytes(geometry_);
+  luma->resize(luma_bytes);
+  const size_t frame_bytes = FrameBytes(geometry_);
+  const uint64_t in_file = std::min<uint64_t>(size - at, frame_bytes);
+  if (in_file < frame_bytes) return TruncatedAt(index, frame_bytes, in_file);
+  size_t done = 0;
+  while (done < luma_bytes) {
+    const ssize_t n = ::pread(fd, luma->data() + done, luma_bytes - done,
+                              static_cast<off_t>(at + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return ErrnoStatus(errno, absl::StrFormat("%s: cannot read frame %d", name_, index));
+    // The file shrank since it was opened.
+    if (n == 0) return TruncatedAt(index, frame_bytes, done);
+    done += static_cast<size_t>(n);
+  }
+  return true;
 }
 
 std::optional<uint64_t> FrameReader::EstimatedFrames() const {
   struct stat st;
   if (::fstat(::fileno(file_), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-  const uint64_t frame_header = format_ == FileFormat::kY4m ? 6 : 0;  // "FRAME\n"
   const uint64_t size = static_cast<uint64_t>(st.st_size);
   if (size < header_bytes_) return 0;
-  return (size - header_bytes_) / (FrameBytes(geometry_) + frame_header);
+  return (size - header_bytes_) / FrameStride();
 }
 
 FrameReader::FrameReader(std::FILE* file, std::string name, FileFormat format,
@@ -173,22 +228,24 @@ size_t FrameReader::SkipChroma(size_t bytes) {
   return ReadBytes(chroma_scratch_.data(), bytes);
 }
 
-absl::Status FrameReader::Truncated(size_t expected, size_t got) const {
+absl::Status FrameReader::TruncatedAt(uint64_t index, size_t expected, size_t got) const {
   return absl::InvalidArgumentError(absl::StrFormat(
-      "%s: frame %d is truncated: the file ends after %d of its %d bytes (%s)", name_,
-      frames_read_, got, expected, GeometryText(geometry_)));
+      "%s: frame %d is truncated: the file ends after %d of its %d bytes (%s)", name_, index, got,
+      expected, GeometryText(geometry_)));
+}
+
+absl::Status FrameReader::NotAFrameLine(uint64_t index, absl::string_view found) const {
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "%s: frame %d does not start with a y4m FRAME line (found \"%s\"); the file is damaged or "
+      "its header does not describe its frames",
+      name_, index, absl::CHexEscape(found.substr(0, 32))));
 }
 
 absl::StatusOr<bool> FrameReader::ReadFrameHeader() {
   std::string line;
   auto got = ReadLine(file_, name_, &line);
   if (!got.ok() || !*got) return got;
-  if (line != "FRAME" && !absl::StartsWith(line, "FRAME ")) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "%s: frame %d does not start with a y4m FRAME line (found \"%s\"); the file is damaged or "
-        "its header does not describe its frames",
-        name_, frames_read_, line.substr(0, 32)));
-  }
+  if (line != "FRAME" && !absl::StartsWith(line, "FRAME ")) return NotAFrameLine(frames_read_, line);
   return true;
 }
 

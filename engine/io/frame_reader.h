@@ -57,6 +57,15 @@ class FrameReader {
   // Skips `frames` frames; INVALID_ARGUMENT when the file has fewer.
   absl::Status Skip(uint64_t frames);
 
+  // True when every frame sits at an offset known from its index, so that frames can be read in
+  // any order and from several threads at once: a regular file that is raw .yuv, or .y4m whose
+  // size is its header plus whole frames that each start with a bare "FRAME" line.
+  bool positional() const { return positional_; }
+  // Frame `index`'s luma (counting from the file's first frame) into *luma, like ReadLuma but
+  // without moving the reader: false past the last frame, the same errors otherwise. Safe to
+  // call from several threads; only for positional() readers.
+  absl::StatusOr<bool> ReadLumaAt(uint64_t index, std::string* luma) const;
+
  private:
   FrameReader(std::FILE* file, std::string name, FileFormat format, const Geometry& geometry);
 
@@ -64,7 +73,12 @@ class FrameReader {
   size_t ReadBytes(char* dst, size_t size);
   // At the start of a .y4m frame: consumes "FRAME[ params]\n". false at a clean end of file.
   absl::StatusOr<bool> ReadFrameHeader();
-  absl::Status Truncated(size_t expected, size_t got) const;
+  absl::Status Truncated(size_t expected, size_t got) const { return TruncatedAt(frames_read_, expected, got); }
+  absl::Status TruncatedAt(uint64_t index, size_t expected, size_t got) const;
+  absl::Status NotAFrameLine(uint64_t index, absl::string_view found) const;
+  // Bytes from one frame's start to the next's: its "FRAME\n" line (in .y4m) and its planes.
+  uint64_t FrameStride() const;
+  bool CanReadPositionally() const;
   // Moves past a frame's chroma: seeks in regular files (a third of a 4:2:0 frame's bytes not
   // copied), reads elsewhere. Returns how many of `bytes` the file still held.
   size_t SkipChroma(size_t bytes);
@@ -78,6 +92,7 @@ class FrameReader {
   std::string frame_rate_;
   std::string chroma_scratch_;
   std::optional<uint64_t> regular_file_size_;  // set for regular files, which can be seeked
+  bool positional_ = false;
 };
 
 }  // namespace ssimd

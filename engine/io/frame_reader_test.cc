@@ -4,7 +4,9 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
@@ -168,6 +170,80 @@ TEST(FrameReaderTest, Y4mGeometryMustMatchWhenGiven) {
   WriteFile(path, "YUV4MPEG2 W4 H2 C420p10\n");
   auto reader = FrameReader::Open(path, Geometry{4, 2, 8, ChromaFormat::k420});
   EXPECT_THAT(std::string(reader.status().message()), HasSubstr("the y4m header says 4x2 10-bit"));
+}
+
+// Every frame read by position equals the frame read in order, whatever the order.
+void ExpectPositionalEqualsSequential(const std::string& path, const std::optional<Geometry>& g,
+                                      int frames) {
+  auto in_order = FrameReader::Open(path, g);
+  auto by_position = FrameReader::Open(path, g);
+  ASSERT_TRUE(in_order.ok() && by_position.ok());
+  ASSERT_TRUE((*by_position)->positional());
+  std::vector<std::string> expected(frames);
+  for (std::string& frame : expected) ASSERT_TRUE(*(*in_order)->ReadLuma(&frame));
+  for (int i = frames - 1; i >= 0; --i) {
+    std::string luma;
+    absl::StatusOr<bool> got = (*by_position)->ReadLumaAt(i, &luma);
+    ASSERT_TRUE(got.ok() && *got) << i;
+    EXPECT_EQ(luma, expected[i]) << i;
+  }
+  std::string luma;
+  EXPECT_FALSE(*(*by_position)->ReadLumaAt(frames, &luma));
+  EXPECT_FALSE(*(*by_position)->ReadLumaAt(frames + 100, &luma));
+}
+
+TEST(FrameReaderTest, PositionalReadsOfRawAndY4m) {
+  const Geometry g{5, 3, 8, ChromaFormat::k420};
+  const std::string raw = TempPath("positional.yuv");
+  WriteFile(raw, RawFrame(g, 0) + RawFrame(g, 40) + RawFrame(g, 80));
+  ExpectPositionalEqualsSequential(raw, g, 3);
+
+  const Geometry g10{4, 2, 10, ChromaFormat::k422};
+  const std::string y4m = TempPath("positional.y4m");
+  WriteFile(y4m, absl::StrCat("YUV4MPEG2 W4 H2 F25:1 C422p10\n", "FRAME\n", RawFrame(g10, 1),
+                              "FRAME\n", RawFrame(g10, 2), "FRAME\n", RawFrame(g10, 3)));
+  ExpectPositionalEqualsSequential(y4m, std::nullopt, 3);
+}
+
+TEST(FrameReaderTest, Y4mWithFrameParametersOrStraySizesIsReadInOrderOnly) {
+  const Geometry g{4, 2, 8, ChromaFormat::k420};
+  const std::string params = TempPath("params.y4m");
+  WriteFile(params, absl::StrCat("YUV4MPEG2 W4 H2\n", "FRAME Ixyz\n", RawFrame(g, 1)));
+  auto reader = FrameReader::Open(params, std::nullopt);
+  ASSERT_TRUE(reader.ok());
+  EXPECT_FALSE((*reader)->positional());
+  const std::string stray = TempPath("stray.y4m");
+  WriteFile(stray, absl::StrCat("YUV4MPEG2 W4 H2\n", "FRAME\n", RawFrame(g, 1), "x"));
+  reader = FrameReader::Open(stray, std::nullopt);
+  ASSERT_TRUE(reader.ok());
+  EXPECT_FALSE((*reader)->positional());
+}
+
+TEST(FrameReaderTest, PositionalReadsReportTruncationAndDamageLikeReadsInOrder) {
+  const Geometry g{4, 4, 8, ChromaFormat::k420};
+  const std::string raw = TempPath("positional_short.yuv");
+  WriteFile(raw, RawFrame(g, 0) + RawFrame(g, 1).substr(0, 20));
+  auto reader = FrameReader::Open(raw, g);
+  ASSERT_TRUE(reader.ok());
+  std::string luma;
+  absl::StatusOr<bool> got = (*reader)->ReadLumaAt(1, &luma);
+  ASSERT_FALSE(got.ok());
+  EXPECT_THAT(std::string(got.status().message()), HasSubstr("frame 1 is truncated"));
+  EXPECT_THAT(std::string(got.status().message()), HasSubstr("after 20 of its 24 bytes"));
+  ASSERT_TRUE(*(*reader)->ReadLumaAt(0, &luma));
+
+  // Same size as two bare frames, but the second line is something else.
+  const Geometry small{4, 2, 8, ChromaFormat::k420};
+  const std::string damaged = TempPath("positional_damaged.y4m");
+  WriteFile(damaged, absl::StrCat("YUV4MPEG2 W4 H2\n", "FRAME\n", RawFrame(small, 0),
+                                  "FRAMX\n", RawFrame(small, 1)));
+  reader = FrameReader::Open(damaged, std::nullopt);
+  ASSERT_TRUE(reader.ok());
+  ASSERT_TRUE((*reader)->positional());
+  got = (*reader)->ReadLumaAt(1, &luma);
+  ASSERT_FALSE(got.ok());
+  EXPECT_THAT(std::string(got.status().message()),
+              HasSubstr("frame 1 does not start with a y4m FRAME line (found \"FRAMX\\n\")"));
 }
 
 TEST(FrameReaderTest, MissingFileIsNotFound) {

@@ -15,67 +15,85 @@ size_t ReadAheadDepth(const Geometry& geometry) {
 }
 
 ReadAheadInput::ReadAheadInput(std::unique_ptr<VideoInput> inner, size_t depth,
-                               std::shared_ptr<LumaBufferPool> buffers)
+                               std::shared_ptr<LumaBufferPool> buffers, int positional_readers)
     : inner_(std::move(inner)),
       depth_(std::max<size_t>(1, depth)),
       buffers_(std::move(buffers)),
-      frames_returned_(inner_->frames_read()) {}
+      readers_wanted_(inner_->positional() ? std::max(1, positional_readers) : 1),
+      next_to_return_(inner_->frames_read()),
+      next_to_claim_(next_to_return_) {}
 
 ReadAheadInput::~ReadAheadInput() {
   {
     absl::MutexLock lock(&mutex_);
     stop_ = true;
   }
-  if (reader_.joinable()) reader_.join();
+  for (std::thread& reader : readers_) reader.join();
+}
+
+void ReadAheadInput::Start() {
+  started_ = true;
+  try {
+    for (int i = 0; i < readers_wanted_; ++i) readers_.emplace_back([this] { ReadLoop(); });
+  } catch (const std::system_error&) {
+    // Fewer threads than asked for still read every frame; none means reading inline.
+  }
+}
+
+void ReadAheadInput::ReadOne(uint64_t index, ReadFrame* frame) {
+  if (buffers_ != nullptr && frame->luma.empty()) frame->luma = buffers_->Take();
+  // An input read in order has one reader, which claims its indices in order.
+  frame->got = inner_->positional() ? inner_->ReadLumaAt(index, &frame->luma)
+                                    : inner_->ReadLuma(&frame->luma);
+  frame->times = inner_->positional() ? ReadTimes() : inner_->last_read_times();
 }
 
 void ReadAheadInput::ReadLoop() {
   for (;;) {
+    uint64_t index;
     {
       absl::MutexLock lock(&mutex_);
-      mutex_.Await(absl::Condition(this, &ReadAheadInput::StoppedOrRoom));
+      mutex_.Await(absl::Condition(this, &ReadAheadInput::MayClaim));
       if (stop_) return;
+      index = next_to_claim_++;
     }
     ReadFrame frame;
-    if (buffers_ != nullptr) frame.luma = buffers_->Take();
-    frame.got = inner_->ReadLuma(&frame.luma);
-    frame.times = inner_->last_read_times();
+    ReadOne(index, &frame);
     const bool last = !frame.got.ok() || !*frame.got;
     absl::MutexLock lock(&mutex_);
-    ready_.push_back(std::move(frame));
-    if (last) return;
+    if (last) last_index_ = std::min(last_index_, index);
+    ready_.emplace(index, std::move(frame));
   }
+}
+
+uint64_t ReadAheadInput::frames_read() const {
+  absl::MutexLock lock(&mutex_);
+  return next_to_return_;
 }
 
 absl::StatusOr<bool> ReadAheadInput::ReadLuma(std::string* luma) {
   if (ended_.has_value()) return *ended_;
-  if (!started_) {
-    started_ = true;
-    try {
-      reader_ = std::thread([this] { ReadLoop(); });
-    } catch (const std::system_error&) {
-      // No thread to spare: read on the caller's thread, as without read-ahead.
-    }
-  }
+  if (!started_) Start();
   ReadFrame frame;
-  if (reader_.joinable()) {
-    absl::MutexLock lock(&mutex_);
-    mutex_.Await(absl::Condition(this, &ReadAheadInput::FrameReady));
-    frame = std::move(ready_.front());
-    ready_.pop_front();
-  } else {
+  if (readers_.empty()) {
     frame.luma = std::move(*luma);
-    frame.got = inner_->ReadLuma(&frame.luma);
-    frame.times = inner_->last_read_times();
+    ReadOne(frames_read(), &frame);
+  } else {
+    absl::MutexLock lock(&mutex_);
+    mutex_.Await(absl::Condition(this, &ReadAheadInput::NextReady));
+    auto it = ready_.find(next_to_return_);
+    frame = std::move(it->second);
+    ready_.erase(it);
   }
   if (!frame.got.ok() || !*frame.got) {
     ended_ = frame.got;
     return frame.got;
   }
-  if (buffers_ != nullptr && reader_.joinable()) buffers_->Give(std::move(*luma));
+  if (buffers_ != nullptr && !readers_.empty()) buffers_->Give(std::move(*luma));
   *luma = std::move(frame.luma);
   last_times_ = frame.times;
-  ++frames_returned_;
+  absl::MutexLock lock(&mutex_);
+  ++next_to_return_;
   return true;
 }
 

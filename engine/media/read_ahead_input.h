@@ -1,17 +1,18 @@
-// Reads an input's next frames on a thread of its own while the frames before them are scored, so
-// that reading (a copy out of the page cache, or decoding and scaling) overlaps with scoring and
-// the two inputs of a pair are read at the same time. At most `depth` frames wait; memory stays
-// flat however long the file.
+// Reads an input's next frames on threads of their own while the frames before them are scored,
+// so that reading (a copy out of the page cache, or decoding and scaling) overlaps with scoring
+// and the two inputs of a pair are read at the same time. At most `depth` frames wait; memory
+// stays flat however long the file.
 #ifndef SSIMD_ENGINE_MEDIA_READ_AHEAD_INPUT_H_
 #define SSIMD_ENGINE_MEDIA_READ_AHEAD_INPUT_H_
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
@@ -27,12 +28,14 @@ size_t ReadAheadDepth(const Geometry& geometry);
 
 class ReadAheadInput final : public VideoInput {
  public:
-  // Wraps `inner`, which must be past its start offset: the reading thread starts with the first
-  // ReadLuma. Frames are read into buffers from `buffers` (may be null); ReadLuma gives the
-  // caller's previous buffer back to it.
+  // Wraps `inner`, which must be past its start offset: reading starts with the first ReadLuma.
+  // One thread reads an input that must be read in order; `positional_readers` threads share
+  // the frames of a positional() one (a copy out of the page cache runs at one core's memory
+  // bandwidth, which one 4K stream exceeds). Frames are read into buffers from `buffers` (may be
+  // null); ReadLuma gives the caller's previous buffer back to it.
   ReadAheadInput(std::unique_ptr<VideoInput> inner, size_t depth,
-                 std::shared_ptr<LumaBufferPool> buffers);
-  // Stops the reading thread after the frame it is reading.
+                 std::shared_ptr<LumaBufferPool> buffers, int positional_readers = 1);
+  // Stops the reading threads after the frames they are reading.
   ~ReadAheadInput() override;
   ReadAheadInput(const ReadAheadInput&) = delete;
   ReadAheadInput& operator=(const ReadAheadInput&) = delete;
@@ -44,10 +47,11 @@ class ReadAheadInput final : public VideoInput {
   MediaInfo media_info() const override { return inner_->media_info(); }
   // The frames returned or skipped so far, and the read times of the last of them: what the
   // inner input said when it read that frame.
-  uint64_t frames_read() const override { return frames_returned_; }
+  uint64_t frames_read() const override;
   ReadTimes last_read_times() const override { return last_times_; }
 
-  // The inner input's next frame, in order; its end or error once, and again on every later call.
+  // The inner input's next frame, in order; its end or error once every frame before it has been
+  // returned, and again on every later call.
   absl::StatusOr<bool> ReadLuma(std::string* luma) override;
 
  private:
@@ -57,23 +61,32 @@ class ReadAheadInput final : public VideoInput {
     ReadTimes times;
   };
 
+  void Start();
   void ReadLoop();
-  bool StoppedOrRoom() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-    return stop_ || ready_.size() < depth_;
+  // The inner input's frame `index`, read into `frame`.
+  void ReadOne(uint64_t index, ReadFrame* frame);
+  bool MayClaim() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    return stop_ || (next_to_claim_ <= last_index_ && next_to_claim_ < next_to_return_ + depth_);
   }
-  bool FrameReady() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) { return !ready_.empty(); }
+  bool NextReady() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    return ready_.count(next_to_return_) > 0;
+  }
 
   const std::unique_ptr<VideoInput> inner_;
   const size_t depth_;
   const std::shared_ptr<LumaBufferPool> buffers_;
-  uint64_t frames_returned_;  // the inner input's skipped frames included
+  const int readers_wanted_;
   ReadTimes last_times_;
   std::optional<absl::StatusOr<bool>> ended_;  // the end or error already returned
   bool started_ = false;
-  std::thread reader_;  // not joinable when no thread could be started: then reads are inline
+  std::vector<std::thread> readers_;  // empty when no thread could be started: then reads inline
 
   mutable absl::Mutex mutex_;
-  std::deque<ReadFrame> ready_ ABSL_GUARDED_BY(mutex_);
+  uint64_t next_to_return_ ABSL_GUARDED_BY(mutex_);  // by the inner input's count
+  uint64_t next_to_claim_ ABSL_GUARDED_BY(mutex_);
+  // The first index whose read ended the input (its end or an error): none is read past it.
+  uint64_t last_index_ ABSL_GUARDED_BY(mutex_) = UINT64_MAX;
+  std::map<uint64_t, ReadFrame> ready_ ABSL_GUARDED_BY(mutex_);
   bool stop_ ABSL_GUARDED_BY(mutex_) = false;
 };
 

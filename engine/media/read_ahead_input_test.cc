@@ -3,6 +3,7 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -30,6 +31,10 @@ class NumberedInput : public VideoInput {
   }
   // Read by the test while the reading thread writes it.
   std::atomic<int> read_{0};
+
+ protected:
+  int frames() const { return frames_; }
+  int bad() const { return bad_; }
 
  private:
   const int frames_;
@@ -109,6 +114,53 @@ TEST(ReadAheadInputTest, ReadsIntoBuffersTheCallerGaveBack) {
     reused = reused || luma.data() == first;
   }
   EXPECT_TRUE(reused);
+}
+
+// Frames that can be read in any order, from several threads: frame i is 64 bytes of i, frame
+// `bad` fails, and reads take a little while so that the readers overlap.
+class PositionalInput : public NumberedInput {
+ public:
+  using NumberedInput::NumberedInput;
+  bool positional() const override { return true; }
+  absl::StatusOr<bool> ReadLumaAt(uint64_t index, std::string* luma) const override {
+    std::this_thread::sleep_for(std::chrono::microseconds(50 * (index % 3)));
+    ++reads_;
+    if (static_cast<int>(index) == bad()) return absl::InvalidArgumentError("positional: corrupt");
+    if (static_cast<int>(index) >= frames()) return false;
+    luma->assign(64, static_cast<char>(index));
+    return true;
+  }
+  mutable std::atomic<int> reads_{0};
+};
+
+TEST(ReadAheadInputTest, SeveralReadersOfAPositionalInputReturnItsFramesInOrder) {
+  auto owned = std::make_unique<PositionalInput>(300);
+  PositionalInput* inner = owned.get();
+  // Two frames skipped before the input was wrapped: it starts at frame 2.
+  std::string luma;
+  ASSERT_TRUE(*inner->ReadLuma(&luma));
+  ASSERT_TRUE(*inner->ReadLuma(&luma));
+  ReadAheadInput input(std::move(owned), 8, std::make_shared<LumaBufferPool>(16), 4);
+  EXPECT_EQ(input.frames_read(), 2u);
+  for (int i = 2; i < 300; ++i) {
+    absl::StatusOr<bool> got = input.ReadLuma(&luma);
+    ASSERT_TRUE(got.ok() && *got) << i;
+    ASSERT_EQ(luma, std::string(64, static_cast<char>(i))) << i;
+  }
+  EXPECT_FALSE(*input.ReadLuma(&luma));
+  EXPECT_EQ(input.frames_read(), 300u);
+  EXPECT_EQ(inner->read_, 2);  // the in-order reads were only the skipped frames
+  EXPECT_GE(inner->reads_, 299);
+}
+
+TEST(ReadAheadInputTest, SeveralReadersStopAtTheFirstErrorInOrder) {
+  ReadAheadInput input(std::make_unique<PositionalInput>(300, 37), 8, nullptr, 4);
+  std::string luma;
+  for (int i = 0; i < 37; ++i) ASSERT_TRUE(*input.ReadLuma(&luma)) << i;
+  absl::StatusOr<bool> got = input.ReadLuma(&luma);
+  ASSERT_FALSE(got.ok());
+  EXPECT_THAT(got.status().message(), HasSubstr("positional: corrupt"));
+  EXPECT_EQ(input.frames_read(), 37u);
 }
 
 TEST(ReadAheadInputTest, PassesTheInnerInputsDescriptionThrough) {

@@ -40,6 +40,10 @@ class RawInput final : public VideoInput {
   absl::StatusOr<bool> ReadLuma(std::string* luma) override { return reader_->ReadLuma(luma); }
   uint64_t frames_read() const override { return reader_->frames_read(); }
   absl::Status Skip(uint64_t frames) override { return reader_->Skip(frames); }
+  bool positional() const override { return reader_->positional(); }
+  absl::StatusOr<bool> ReadLumaAt(uint64_t index, std::string* luma) const override {
+    return reader_->ReadLumaAt(index, luma);
+  }
   std::optional<uint64_t> EstimatedFrames() const override { return reader_->EstimatedFrames(); }
   MediaInfo media_info() const override {
     MediaInfo info = VideoInput::media_info();
@@ -84,6 +88,11 @@ absl::Status VideoInput::Skip(uint64_t frames) {
     }
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<bool> VideoInput::ReadLumaAt(uint64_t, std::string*) const {
+  return absl::FailedPreconditionError(
+      absl::StrCat(name(), ": frames of this input can only be read in order"));
 }
 
 MediaInfo VideoInput::media_info() const {

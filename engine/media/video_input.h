@@ -59,6 +59,13 @@ class VideoInput {
   // Of the last ReadLuma that returned a frame.
   virtual ReadTimes last_read_times() const { return ReadTimes(); }
 
+  // True when frames can be read in any order and from several threads at once through
+  // ReadLumaAt (raw files on disk, engine/io/frame_reader.h).
+  virtual bool positional() const { return false; }
+  // Frame `index` (counting from the file's first frame, skipped ones included), as ReadLuma
+  // would return it; does not move the input. Only where positional().
+  virtual absl::StatusOr<bool> ReadLumaAt(uint64_t index, std::string* luma) const;
+
   // Skips `frames` frames; INVALID_ARGUMENT naming the file when it has fewer.
   virtual absl::Status Skip(uint64_t frames);
   // Reads to the end (at most `limit` more frames when limit > 0); returns how many there were.

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# A whole ladder through ScoreLadder (CPU decoding, --backend given) against what a user runs
+# today: each rendition decoded and upscaled by ffmpeg (`-vf scale=W:H:flags=bicubic`, in the
+# source's pixel format) and piped into libvmaf's `vmaf -n`, all renditions at once. Same files,
+# same features (float_ssim and ssim), same machine, alternating, ROUNDS rounds; prints the wall
+# time of each, then holds every ssimd value to libvmaf's expected scores bit for bit and to the
+# pipeline's own output (vmaf prints six decimals).
+#
+#   bench/ladder_vs_pipeline.sh LADDER_DIR SOURCES_DIR VMAF OUT_DIR [ROUNDS]
+#
+# LADDER_DIR: renditions, ladder.tsv and expected_scores.json (tests/data/ladder, or a longer
+# ladder from its make_ladder.sh); SOURCES_DIR: src.y4m and src10.y4m (tools/ladder_sources.sh).
+# SSIMD_BIN: directory with ssimd_server and ssimd-score (default: bazel-bin's); SSIMD_BACKEND:
+# cpu (default), gpu or auto; VMAF_THREADS: --threads of each vmaf (default: cores / renditions,
+# at least 1); FFMPEG: the ffmpeg command (default: ffmpeg).
+set -euo pipefail
+usage="usage: bench/ladder_vs_pipeline.sh LADDER_DIR SOURCES_DIR VMAF OUT_DIR [ROUNDS]"
+ladder=$(cd "${1:?$usage}" && pwd)
+sources=$(cd "${2:?$usage}" && pwd)
+vmaf=${3:?$usage}
+out=$(mkdir -p "${4:?$usage}" && cd "$4" && pwd)
+rounds=${5:-3}
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=${SSIMD_BIN:-$here/bazel-bin}
+server_bin=$bin/ssimd_server; [[ -x $server_bin ]] || server_bin=$bin/server/ssimd_server
+score_bin=$bin/ssimd-score; [[ -x $score_bin ]] || score_bin=$bin/client/ssimd-score
+ffmpeg=${FFMPEG:-ffmpeg}
+backend=${SSIMD_BACKEND:-cpu}
+count=$(($(wc -l <"$ladder/ladder.tsv") - 1))
+threads=${VMAF_THREADS:-$(( $(nproc) / count > 0 ? $(nproc) / count : 1 ))}
+
+# One folder below the server's files root: the renditions and both sources.
+files=$out/files
+mkdir -p "$files"
+cp "$ladder"/*.mp4 "$ladder"/*.mkv "$ladder"/*.webm "$files/" 2>/dev/null || true
+cp "$sources/src.y4m" "$sources/src10.y4m" "$files/"
+
+port=$((50800 + RANDOM % 1000))
+"$server_bin" --address=127.0.0.1:$port --metrics_address=127.0.0.1:0 --backend="$backend" \
+  --files_root="$files" --log_level=warn >"$out/server.log" 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true' EXIT
+sleep 2
+
+ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+
+pipeline() {  # all renditions at once, each ffmpeg | vmaf
+  local dir=$1 pids=() name src w h file fmt scale depth
+  mkdir -p "$dir"
+  while IFS=$'\t' read -r name src w h file; do
+    [[ $name == rendition ]] && continue
+    depth=8; fmt=yuv420p
+    [[ $src == src10.y4m ]] && { depth=10; fmt=yuv420p10le; }
+    scale=()
+    [[ $w != 1920 || $h != 1080 ]] && scale=(-vf scale=1920:1080:flags=bicubic)
+    ( "$ffmpeg" -hide_banner -nostdin -loglevel error -i "$files/$file" "${scale[@]}" \
+        -pix_fmt $fmt -f yuv4mpegpipe - |
+      "$vmaf" -r "$files/$src" -d /dev/stdin -n --feature float_ssim --feature ssim \
+        --threads "$threads" -q --json -o "$dir/$name.json" >/dev/null ) &
+    pids+=($!)
+  done <"$ladder/ladder.tsv"
+  for p in "${pids[@]}"; do wait "$p"; done
+}
+
+scoreladder() {  # one ScoreLadder call per source, both at once
+  local dir=$1 args8=() args10=() name src w h file
+  mkdir -p "$dir"
+  while IFS=$'\t' read -r name src w h file; do
+    [[ $name == rendition ]] && continue
+    if [[ $src == src10.y4m ]]; then args10+=(-d "$name=$file"); else args8+=(-d "$name=$file"); fi
+  done <"$ladder/ladder.tsv"
+  local flags=(--server 127.0.0.1:$port --server_files --backend "$backend"
+               --feature float_ssim --feature ssim --json -o "$dir" -q)
+  "$score_bin" --ladder -r src.y4m "${args8[@]}" "${flags[@]}" >"$dir/table-8.txt" &
+  local a=$!
+  "$score_bin" --ladder -r src10.y4m "${args10[@]}" "${flags[@]}" >"$dir/table-10.txt" &
+  local b=$!
+  wait $a; wait $b
+}
+
+echo "$count renditions, $(nproc) cores, vmaf --threads $threads, ssimd --backend $backend" |
+  tee "$out/times.txt"
+for round in $(seq "$rounds"); do
+  s=$(date +%s%N); pipeline "$out/pipeline"; echo "round $round pipeline: $(ms "$s") ms" | tee -a "$out/times.txt"
+  s=$(date +%s%N); scoreladder "$out/ssimd"; echo "round $round ScoreLadder: $(ms "$s") ms" | tee -a "$out/times.txt"
+done
+
+python3 "$here/tools/bundle/ladder_parity_check.py" "$ladder/expected_scores.json" "$out/ssimd" \
+  | tee "$out/check.txt"
+python3 - "$out" <<'PY' | tee -a "$out/check.txt"
+import json, os, sys
+out = sys.argv[1]
+same = total = 0
+for name in sorted(os.listdir(f"{out}/pipeline")):
+    lib = json.load(open(f"{out}/pipeline/{name}"))["frames"]
+    ours = json.load(open(f"{out}/ssimd/{name}"))["frames"]
+    for a, b in zip(ours, lib):
+        for m in ("float_ssim", "ssim"):
+            total += 1
+            same += f"{a['metrics'][m]:.6f}" == f"{b['metrics'][m]:.6f}"
+print(f"ssimd against the pipeline's vmaf output (six decimals): {same} of {total} values equal")
+PY
