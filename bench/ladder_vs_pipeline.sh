@@ -54,7 +54,7 @@ pipeline() {  # all renditions at once, each ffmpeg | vmaf
     scale=()
     [[ $w != 1920 || $h != 1080 ]] && scale=(-vf scale=1920:1080:flags=bicubic)
     ( "$ffmpeg" -hide_banner -nostdin -loglevel error -i "$files/$file" "${scale[@]}" \
-        -pix_fmt $fmt -f yuv4mpegpipe - |
+        -pix_fmt $fmt -strict -1 -f yuv4mpegpipe - |
       "$vmaf" -r "$files/$src" -d /dev/stdin -n --feature float_ssim --feature ssim \
         --threads "$threads" -q --json -o "$dir/$name.json" >/dev/null ) &
     pids+=($!)
