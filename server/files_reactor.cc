@@ -215,10 +215,10 @@ void FilesReactor::ReadNext() {
   }
   RecordReadStages(*reference_, features_, *ctx_->metrics);
   RecordReadStages(*distorted_, features_, *ctx_->metrics);
-  pipeline_.FetchedFrame(
-      pipeline_.frames_fetched(),
-      PlanesFromStrings(std::move(reference), std::move(distorted),
-                        [buffers = buffers_](std::string done) { buffers->Give(std::move(done)); }));
+  // The planes' buffers go back to the readers once the pair is scored.
+  auto give_back = [buffers = buffers_](std::string done) { buffers->Give(std::move(done)); };
+  pipeline_.FetchedFrame(pipeline_.frames_fetched(),
+                         PlanesFromStrings(std::move(reference), std::move(distorted), give_back));
 }
 
 void FilesReactor::HostWrite(const v1::ScoreClipResponse* response) {

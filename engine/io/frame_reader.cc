@@ -182,7 +182,9 @@ absl::StatusOr<bool> FrameReader::ReadLumaAt(uint64_t index, std::string* luma) 
     const ssize_t n = ::pread(fd, luma->data() + done, luma_bytes - done,
                               static_cast<off_t>(at + done));
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return ErrnoStatus(errno, absl::StrFormat("%s: cannot read frame %d", name_, index));
+    if (n < 0) {
+      return ErrnoStatus(errno, absl::StrFormat("%s: cannot read frame %d", name_, index));
+    }
     // The file shrank since it was opened.
     if (n == 0) return TruncatedAt(index, frame_bytes, done);
     done += static_cast<size_t>(n);
@@ -245,7 +247,9 @@ absl::StatusOr<bool> FrameReader::ReadFrameHeader() {
   std::string line;
   auto got = ReadLine(file_, name_, &line);
   if (!got.ok() || !*got) return got;
-  if (line != "FRAME" && !absl::StartsWith(line, "FRAME ")) return NotAFrameLine(frames_read_, line);
+  if (line != "FRAME" && !absl::StartsWith(line, "FRAME ")) {
+    return NotAFrameLine(frames_read_, line);
+  }
   return true;
 }
 

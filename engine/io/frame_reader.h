@@ -73,7 +73,9 @@ class FrameReader {
   size_t ReadBytes(char* dst, size_t size);
   // At the start of a .y4m frame: consumes "FRAME[ params]\n". false at a clean end of file.
   absl::StatusOr<bool> ReadFrameHeader();
-  absl::Status Truncated(size_t expected, size_t got) const { return TruncatedAt(frames_read_, expected, got); }
+  absl::Status Truncated(size_t expected, size_t got) const {
+    return TruncatedAt(frames_read_, expected, got);
+  }
   absl::Status TruncatedAt(uint64_t index, size_t expected, size_t got) const;
   absl::Status NotAFrameLine(uint64_t index, absl::string_view found) const;
   // Bytes from one frame's start to the next's: its "FRAME\n" line (in .y4m) and its planes.
