@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <deque>
 #include <set>
 #include <utility>
 
@@ -199,107 +201,138 @@ void LadderReactor::ReadAhead() {
   // Two frames per input: one decoding while the round scores, one waiting. A ladder has many
   // inputs, so each gets less than a ScoreFiles input does; the rounds keep them in step anyway.
   constexpr size_t kDepth = 2;
-  // Buffers in circulation: per input, the frames waiting and the one in hand (the source has
-  // two in hand: this round's and the next).
-  buffers_ = std::make_shared<LumaBufferPool>((rungs_.size() + 1) * (kDepth + 1) + 1);
+  // Buffers in circulation: per input, the frames waiting and one per round in flight.
+  buffers_ = std::make_shared<LumaBufferPool>((rungs_.size() + 1) * (kDepth + RoundsInFlight()));
   source_ = std::make_unique<ReadAheadInput>(std::move(source_), kDepth, buffers_);
   for (auto& rung : rungs_) {
     rung->input = std::make_unique<ReadAheadInput>(std::move(rung->input), kDepth, buffers_);
   }
 }
 
-void LadderReactor::ScoreRung(Rung& rung, const std::string& source, uint64_t index) {
-  rung.round_scored = false;
-  absl::StatusOr<bool> got = rung.input->ReadLuma(&rung.luma);
-  if (!got.ok()) {
-    rung.round_status = PrefixedStatus(got.status(), absl::StrCat("rendition ", rung.name, ": "));
-    return;
+size_t LadderReactor::RoundsInFlight() const {
+  // Enough rounds to give every worker a pair when the ladder has fewer renditions than the pool
+  // has threads; at least two, so that writing one round overlaps with scoring the next; at most
+  // four (each holds a source frame and a picture per rendition).
+  const size_t rungs = std::max<size_t>(1, rungs_.size());
+  const size_t workers = static_cast<size_t>(std::max(1, ctx_->pool->size()));
+  return std::clamp<size_t>((workers + rungs - 1) / rungs, 2, 4);
+}
+
+absl::StatusOr<bool> LadderReactor::ReadSource(std::string* luma) {
+  const uint64_t limit = request_.frame_count();
+  if (limit > 0 && source_->frames_read() - request_.source_start_frame() >= limit) return false;
+  absl::StatusOr<bool> got = source_->ReadLuma(luma);
+  if (got.ok() && *got) RecordReadStages(*source_, source_features_, *ctx_->metrics);
+  return got;
+}
+
+absl::Status LadderReactor::ReadRenditions(Round& round) {
+  for (auto& rung : rungs_) {
+    if (rung->ended) {
+      ++rung->unmatched_source;  // this source frame has no partner in it
+      continue;
+    }
+    RungWork work;
+    work.rung = rung.get();
+    absl::StatusOr<bool> got = rung->input->ReadLuma(&work.luma);
+    if (!got.ok()) {
+      return PrefixedStatus(got.status(), absl::StrCat("rendition ", rung->name, ": "));
+    }
+    if (!*got) {
+      rung->ended = true;
+      ++rung->unmatched_source;
+      continue;
+    }
+    RecordReadStages(*rung->input, rung->settings.features, *ctx_->metrics);
+    const ReadTimes times = rung->input->last_read_times();
+    rung->decode_seconds += times.decode_seconds.value_or(0);
+    rung->scale_seconds += times.scale_seconds.value_or(0);
+    round.work.push_back(std::move(work));
   }
-  if (!*got) {
-    rung.ended = true;
-    return;
-  }
-  RecordReadStages(*rung.input, rung.settings.features, *ctx_->metrics);
-  const ReadTimes times = rung.input->last_read_times();
-  rung.decode_seconds += times.decode_seconds.value_or(0);
-  rung.scale_seconds += times.scale_seconds.value_or(0);
+  return absl::OkStatus();
+}
+
+void LadderReactor::ScoreWork(RungWork& work, const std::string& source, uint64_t index) {
+  const Rung& rung = *work.rung;
   const PlanePieces reference(absl::MakeConstSpan(
       reinterpret_cast<const uint8_t*>(source.data()), source.size()));
   const PlanePieces distorted(absl::MakeConstSpan(
-      reinterpret_cast<const uint8_t*>(rung.luma.data()), rung.luma.size()));
+      reinterpret_cast<const uint8_t*>(work.luma.data()), work.luma.size()));
   absl::StatusOr<ScoreResult> result = ctx_->dispatcher->ScorePieces(
       rung.settings.geometry, rung.settings.features, {&reference, &distorted},
       rung.settings.backend);
   if (!result.ok()) {
-    rung.round_status = absl::Status(
+    work.status = absl::Status(
         result.status().code(),
         absl::StrFormat("rendition %s: frame %d: %s", rung.name, index, result.status().message()));
     return;
   }
   ctx_->metrics->RecordFrame(rung.settings.features, *result);
-  rung.round_result = *std::move(result);
-  rung.round_scored = true;
+  work.result = *std::move(result);
 }
 
 absl::Status LadderReactor::ScoreRounds() {
-  const uint64_t limit = request_.frame_count();
-  std::string source;
-  std::string next;
-  auto read_source = [&](std::string* luma) -> absl::StatusOr<bool> {
-    if (limit > 0 && source_->frames_read() - request_.source_start_frame() >= limit) {
-      return false;
-    }
-    absl::StatusOr<bool> got = source_->ReadLuma(luma);
-    if (got.ok() && *got) RecordReadStages(*source_, source_features_, *ctx_->metrics);
-    return got;
-  };
-  absl::StatusOr<bool> have = read_source(&source);
+  std::deque<std::unique_ptr<Round>> in_flight;
+  absl::Status status = PlayRounds(in_flight);
+  // Rounds left behind by an error still have tasks working on them.
+  for (auto& round : in_flight) round->pending->Wait();
+  return status;
+}
+
+absl::Status LadderReactor::PlayRounds(std::deque<std::unique_ptr<Round>>& in_flight) {
+  const size_t rounds = RoundsInFlight();
   for (uint64_t index = 0;; ++index) {
-    if (!have.ok()) return WithField(have.status(), "source_path");
-    if (!*have) {
+    if (cancelled_.load(std::memory_order_acquire)) return absl::CancelledError("cancelled");
+    auto round = std::make_unique<Round>();
+    round->index = index;
+    absl::StatusOr<bool> have = ReadSource(&round->source);
+    // A source or rendition that fails: the rounds before it are delivered first.
+    if (!have.ok() || !*have) {
+      SSIMD_RETURN_IF_ERROR(FinishRounds(in_flight, 0));
+      if (!have.ok()) return WithField(have.status(), "source_path");
       source_ended_ = true;
       return absl::OkStatus();
     }
-    if (cancelled_.load(std::memory_order_acquire)) return absl::CancelledError("cancelled");
-    std::vector<Rung*> active;
-    for (auto& rung : rungs_) {
-      if (rung->ended) {
-        ++rung->unmatched_source;  // this source frame has no partner in it
-      } else {
-        active.push_back(rung.get());
-      }
+    if (absl::Status read = ReadRenditions(*round); !read.ok()) {
+      SSIMD_RETURN_IF_ERROR(FinishRounds(in_flight, 0));
+      return read;
     }
     // Every rendition ended: CountUnmatched counts the rest of the source.
-    if (active.empty()) return absl::OkStatus();
-    absl::BlockingCounter pending(static_cast<int>(active.size()));
-    for (Rung* rung : active) {
-      ctx_->pool->Submit([this, rung, &source, index, &pending] {
-        ScoreRung(*rung, source, index);
-        pending.DecrementCount();
+    if (round->work.empty()) return FinishRounds(in_flight, 0);
+    round->pending = std::make_unique<absl::BlockingCounter>(static_cast<int>(round->work.size()));
+    for (RungWork& work : round->work) {
+      ctx_->pool->Submit([this, &work, r = round.get()] {
+        ScoreWork(work, r->source, r->index);
+        r->pending->DecrementCount();
       });
     }
-    // The next source frame decodes while the renditions work on this one.
-    have = read_source(&next);
-    pending.Wait();
-    bool paired = false;
-    for (Rung* rung : active) {
-      if (!rung->round_status.ok()) return rung->round_status;
-      if (rung->ended) {
-        ++rung->unmatched_source;
-        continue;
-      }
-      paired = true;
-      rung->accumulator.Add(rung->round_result.scores, rung->round_result.backend,
-                            !rung->round_result.fallback_reason.empty());
-      v1::ScoreLadderResponse message;
-      message.mutable_frame()->set_rendition(rung->name);
-      FillFrameResult(rung->pairs, rung->round_result, message.mutable_frame()->mutable_result());
-      ++rung->pairs;
-      if (!Write(message)) return absl::CancelledError("the client went away");
-    }
-    if (paired) ++source_frames_;
-    std::swap(source, next);
+    in_flight.push_back(std::move(round));
+    SSIMD_RETURN_IF_ERROR(FinishRounds(in_flight, rounds - 1));
   }
+}
+
+absl::Status LadderReactor::FinishRounds(std::deque<std::unique_ptr<Round>>& in_flight,
+                                         size_t keep) {
+  while (in_flight.size() > keep) {
+    Round& round = *in_flight.front();
+    round.pending->Wait();
+    for (RungWork& work : round.work) {
+      if (!work.status.ok()) return work.status;
+      Rung& rung = *work.rung;
+      rung.accumulator.Add(work.result.scores, work.result.backend,
+                           !work.result.fallback_reason.empty());
+      v1::ScoreLadderResponse message;
+      message.mutable_frame()->set_rendition(rung.name);
+      FillFrameResult(rung.pairs, work.result, message.mutable_frame()->mutable_result());
+      ++rung.pairs;
+      if (!Write(message)) return absl::CancelledError("the client went away");
+      buffers_->Give(std::move(work.luma));
+    }
+    ++source_frames_;  // a round exists only when some rendition had a frame for it
+    buffers_->Give(std::move(round.source));
+    in_flight.pop_front();
+  }
+  return absl::OkStatus();
 }
 
 absl::Status LadderReactor::CountUnmatched() {

@@ -1,13 +1,15 @@
 // ScoreLadder: one source and up to 32 renditions read from the files root. The source is decoded
-// once per frame and shared by every rendition; the renditions are decoded, upscaled and scored in
-// parallel on the worker pool, one source frame (a "round") at a time, so memory stays at one
-// source frame plus one picture per rendition whatever the length. A driver thread per call runs
-// the rounds and writes the results, waiting for each write, so a slow client holds the ladder
-// back rather than filling memory.
+// once per frame and shared by every rendition; every input decodes (and upscales) ahead on a
+// thread of its own, and each source frame (a "round") is scored against every rendition in
+// parallel on the worker pool, a few rounds at once, so memory stays at a few source frames plus
+// a few pictures per rendition whatever the length. A driver thread per call runs the rounds and
+// writes the results in order, waiting for each write, so a slow client holds the ladder back
+// rather than filling memory (docs/adr/0073).
 #ifndef SSIMD_SERVER_LADDER_REACTOR_H_
 #define SSIMD_SERVER_LADDER_REACTOR_H_
 
 #include <atomic>
+#include <deque>
 #include <memory>
 #include <string>
 #include <thread>
@@ -15,6 +17,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
+#include "absl/synchronization/blocking_counter.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "engine/media/picture_scaler.h"
@@ -42,7 +45,7 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
   void OnDone() override;
 
  private:
-  // One rendition: its input, settings, pooled scores, and this round's work.
+  // One rendition: its input, settings and pooled scores. Only the driver thread touches it.
   struct Rung {
     std::string name;
     std::unique_ptr<VideoInput> input;
@@ -52,10 +55,6 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
     uint64_t pairs = 0;
     uint64_t unmatched_source = 0;
     uint64_t unmatched_rendition = 0;
-    std::string luma;
-    absl::Status round_status;
-    bool round_scored = false;
-    ScoreResult round_result;
     double decode_seconds = 0;  // this rendition's decoding and upscaling, for its log line
     double scale_seconds = 0;
   };
@@ -65,9 +64,32 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
   absl::Status OpenRung(int index, const ClipSettings& ladder, const ScalerChoice& scaler);
   // Past the start offsets: every input from now on decodes ahead, into recycled buffers.
   void ReadAhead();
+  // One rendition's part of a round: the picture read for it, then (on the worker pool) its score.
+  struct RungWork {
+    Rung* rung = nullptr;
+    std::string luma;
+    absl::Status status;  // scoring failed
+    ScoreResult result;
+  };
+  // One source frame and the renditions with a picture to pair with it.
+  struct Round {
+    uint64_t index = 0;
+    std::string source;
+    std::vector<RungWork> work;  // not resized once scoring started
+    std::unique_ptr<absl::BlockingCounter> pending;
+  };
+
+  // Several rounds score at once (RoundsInFlight); their results are written in order.
   absl::Status ScoreRounds();
-  // One rendition's part of a round, on the worker pool.
-  void ScoreRung(Rung& rung, const std::string& source, uint64_t index);
+  absl::Status PlayRounds(std::deque<std::unique_ptr<Round>>& in_flight);
+  size_t RoundsInFlight() const;
+  absl::StatusOr<bool> ReadSource(std::string* luma);
+  // The next picture of every rendition still going, on the driver thread (the decoding itself
+  // runs ahead on the inputs' threads); a rendition that has ended counts the frame unmatched.
+  absl::Status ReadRenditions(Round& round);
+  void ScoreWork(RungWork& work, const std::string& source, uint64_t index);
+  // Writes the oldest rounds' results until at most `keep` rounds are in flight.
+  absl::Status FinishRounds(std::deque<std::unique_ptr<Round>>& in_flight, size_t keep);
   absl::Status CountUnmatched();
   absl::Status WriteSummaries();
   // Starts a write and waits for it; false when the stream is broken or cancelled.
