@@ -231,6 +231,11 @@ TEST(FrameReaderTest, PositionalReadsReportTruncationAndDamageLikeReadsInOrder) 
   EXPECT_THAT(std::string(got.status().message()), HasSubstr("frame 1 is truncated"));
   EXPECT_THAT(std::string(got.status().message()), HasSubstr("after 20 of its 24 bytes"));
   ASSERT_TRUE(*(*reader)->ReadLumaAt(0, &luma));
+  // Word for word what reading in order says (RawYuvTruncatedLastFrame).
+  auto in_order = FrameReader::Open(raw, g);
+  ASSERT_TRUE(in_order.ok());
+  ASSERT_TRUE(*(*in_order)->ReadLuma(&luma));
+  EXPECT_EQ((*in_order)->ReadLuma(&luma).status(), got.status());
 
   // Same size as two bare frames, but the second line is something else.
   const Geometry small{4, 2, 8, ChromaFormat::k420};
