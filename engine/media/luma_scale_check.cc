@@ -1,0 +1,156 @@
+#include "engine/media/luma_scale_check.h"
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "engine/media/av_handles.h"
+#include "engine/media/luma_scale_host.h"
+#include "engine/media/pixel_formats.h"
+
+extern "C" {
+#include <libavutil/pixdesc.h>
+}
+
+namespace ssimd {
+namespace {
+
+// Luma depth of a planar, little-endian, limited-range YUV format; 0 for anything else.
+int PlannableLumaDepth(AVPixelFormat format) {
+  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(format);
+  if (d == nullptr || d->nb_components < 3) return 0;
+  constexpr uint64_t kExcluded = AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL |
+                                 AV_PIX_FMT_FLAG_FLOAT | AV_PIX_FMT_FLAG_BAYER |
+                                 AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_ALPHA;
+  if ((d->flags & AV_PIX_FMT_FLAG_PLANAR) == 0 || (d->flags & kExcluded) != 0) return 0;
+  // The "yuvj" formats are full range: libswscale converts their range.
+  if (format == AV_PIX_FMT_YUVJ420P || format == AV_PIX_FMT_YUVJ422P ||
+      format == AV_PIX_FMT_YUVJ444P || format == AV_PIX_FMT_YUVJ440P ||
+      format == AV_PIX_FMT_YUVJ411P) {
+    return 0;
+  }
+  if (d->comp[0].plane != 0 || d->comp[0].step != (d->comp[0].depth > 8 ? 2 : 1)) return 0;
+  return d->comp[0].depth;
+}
+
+// Noise over the whole range, with stripes of black and white that make the kernels overshoot
+// and clip: every rounding path of both passes gets exercised.
+void FillCheckPicture(AVFrame* frame, int bit_depth) {
+  const uint32_t peak = (1u << bit_depth) - 1;
+  uint64_t state = 0x9e3779b97f4a7c15ull ^ (static_cast<uint64_t>(frame->width) << 32) ^
+                   static_cast<uint64_t>(frame->height);
+  for (int y = 0; y < frame->height; ++y) {
+    uint8_t* row = frame->data[0] + static_cast<size_t>(y) * frame->linesize[0];
+    for (int x = 0; x < frame->width; ++x) {
+      state ^= state << 13;
+      state ^= state >> 7;
+      state ^= state << 17;
+      uint32_t v = static_cast<uint32_t>(state >> 40) & peak;
+      if (((x >> 4) + (y >> 4)) % 5 == 0) v = ((x ^ y) & 1) != 0 ? peak : 0;
+      if (bit_depth == 8) {
+        row[x] = static_cast<uint8_t>(v);
+      } else {
+        row[2 * x] = static_cast<uint8_t>(v & 0xff);
+        row[2 * x + 1] = static_cast<uint8_t>(v >> 8);
+      }
+    }
+  }
+  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(static_cast<AVPixelFormat>(frame->format));
+  const uint32_t mid = 1u << (bit_depth - 1);
+  for (int plane = 1; plane < 3; ++plane) {
+    const int rows = AV_CEIL_RSHIFT(frame->height, d->log2_chroma_h);
+    const int columns = AV_CEIL_RSHIFT(frame->width, d->log2_chroma_w);
+    for (int y = 0; y < rows; ++y) {
+      uint8_t* row = frame->data[plane] + static_cast<size_t>(y) * frame->linesize[plane];
+      for (int x = 0; x < columns; ++x) {
+        if (bit_depth == 8) {
+          row[x] = static_cast<uint8_t>(mid);
+        } else {
+          row[2 * x] = static_cast<uint8_t>(mid & 0xff);
+          row[2 * x + 1] = static_cast<uint8_t>(mid >> 8);
+        }
+      }
+    }
+  }
+}
+
+bool SameLuma(const LumaScalePlan& plan, const std::vector<uint8_t>& mine, const AVFrame& theirs) {
+  const size_t row_bytes = static_cast<size_t>(plan.dst_width) * (plan.bit_depth > 8 ? 2 : 1);
+  for (int y = 0; y < plan.dst_height; ++y) {
+    if (std::memcmp(mine.data() + y * row_bytes,
+                    theirs.data[0] + static_cast<size_t>(y) * theirs.linesize[0],
+                    row_bytes) != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+FilterAlignment BuildAlignment() {
+#if defined(__x86_64__) || defined(__aarch64__)
+  return FilterAlignment{4, 2};
+#else
+  return FilterAlignment{1, 1};
+#endif
+}
+
+}  // namespace
+
+VerticalRounding ExpectedVerticalRounding(const ScalerChoice& choice) {
+#if defined(__x86_64__)
+  return choice.accurate_rounding ? VerticalRounding::kWide : VerticalRounding::kPackedWords;
+#else
+  (void)choice;
+  return VerticalRounding::kWide;
+#endif
+}
+
+absl::StatusOr<LumaScalePlan> PlanCheckedAgainstLibswscale(const LumaScaleRequest& request) {
+  const int depth = PlannableLumaDepth(request.src_format);
+  if (depth == 0 || depth != PlannableLumaDepth(request.dst_format)) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "%s -> %s: only planar limited-range YUV of one luma depth is scaled off the CPU",
+        PixelFormatName(request.src_format), PixelFormatName(request.dst_format)));
+  }
+  if (request.src_range == AVCOL_RANGE_JPEG) {
+    return absl::FailedPreconditionError(
+        "full-range input: libswscale converts its range, which is done on the CPU");
+  }
+  const VerticalRounding expected = ExpectedVerticalRounding(request.choice);
+  absl::StatusOr<LumaScalePlan> plan =
+      PlanLumaScale(request.src_width, request.src_height, request.dst_width, request.dst_height,
+                    depth, request.choice, expected, BuildAlignment());
+  if (!plan.ok()) return plan.status();
+
+  AvFramePtr input(av_frame_alloc());
+  if (input == nullptr) return absl::ResourceExhaustedError("out of memory for a test picture");
+  input->width = request.src_width;
+  input->height = request.src_height;
+  input->format = request.src_format;
+  input->color_range = request.src_range;
+  if (av_frame_get_buffer(input.get(), 0) < 0) {
+    return absl::ResourceExhaustedError("out of memory for a test picture");
+  }
+  FillCheckPicture(input.get(), depth);
+  PictureScaler scaler(request.dst_width, request.dst_height, request.dst_format, request.choice);
+  absl::StatusOr<const AVFrame*> theirs = scaler.Convert(*input);
+  if (!theirs.ok()) return theirs.status();
+
+  const size_t row_bytes = static_cast<size_t>(plan->dst_width) * (depth > 8 ? 2 : 1);
+  std::vector<uint8_t> mine(row_bytes * plan->dst_height);
+  // The expected rounding first; the other one only if libswscale turns out to use it here.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    ScaleLumaOnHost(*plan, input->data[0], input->linesize[0], mine.data(), row_bytes);
+    if (SameLuma(*plan, mine, **theirs)) return plan;
+    if (depth != 8) break;
+    plan->rounding = plan->rounding == VerticalRounding::kWide ? VerticalRounding::kPackedWords
+                                                               : VerticalRounding::kWide;
+  }
+  return absl::FailedPreconditionError(absl::StrFormat(
+      "%dx%d -> %dx%d with %s: libswscale's bytes on this machine differ from the plan's",
+      request.src_width, request.src_height, request.dst_width, request.dst_height,
+      SwsFlagsText(request.choice)));
+}
+
+}  // namespace ssimd

@@ -1,0 +1,41 @@
+// A LumaScalePlan that is known to give this machine's libswscale bytes: the plan is built, run on
+// the host over a test picture of the same geometry and formats, and compared with libswscale's
+// output (through PictureScaler, the scaler the CPU path uses). libswscale's rounding depends on
+// the CPU (docs/adr/0070), so no plan is trusted for a machine it was not checked on.
+#ifndef SSIMD_ENGINE_MEDIA_LUMA_SCALE_CHECK_H_
+#define SSIMD_ENGINE_MEDIA_LUMA_SCALE_CHECK_H_
+
+#include "absl/status/statusor.h"
+#include "engine/media/luma_scale_plan.h"
+#include "engine/media/picture_scaler.h"
+
+extern "C" {
+#include <libavutil/pixfmt.h>
+}
+
+namespace ssimd {
+
+struct LumaScaleRequest {
+  int src_width = 0;
+  int src_height = 0;
+  AVPixelFormat src_format = AV_PIX_FMT_NONE;
+  // The decoded pictures' stated range: a full-range input makes libswscale convert the range,
+  // which no plan reproduces.
+  AVColorRange src_range = AVCOL_RANGE_UNSPECIFIED;
+  int dst_width = 0;
+  int dst_height = 0;
+  AVPixelFormat dst_format = AV_PIX_FMT_NONE;
+  ScalerChoice choice;
+};
+
+// The rounding this build expects libswscale to use for 8-bit output (x86-64: packed words unless
+// accurate_rnd; elsewhere the wide C rounding). The check confirms or corrects it.
+VerticalRounding ExpectedVerticalRounding(const ScalerChoice& choice);
+
+// The plan, once it reproduced libswscale's luma on a test picture; FAILED_PRECONDITION saying
+// why otherwise (formats or geometry the plan does not cover, or bytes that differ).
+absl::StatusOr<LumaScalePlan> PlanCheckedAgainstLibswscale(const LumaScaleRequest& request);
+
+}  // namespace ssimd
+
+#endif  // SSIMD_ENGINE_MEDIA_LUMA_SCALE_CHECK_H_

@@ -1,0 +1,62 @@
+// The integer filters libswscale (FFmpeg 5.1) builds to scale a luma plane, rebuilt here so that
+// the same scaling can run elsewhere (the host model, GPU kernels) with libswscale's exact bytes.
+// The construction follows libswscale's filter initialisation step by step: fixed-point kernel
+// weights, trimming of near-zero taps, alignment of the tap count, folding of taps that fall
+// outside the picture, and error-diffusing normalisation (docs/adr/0080 has the details and the
+// limits). Whether a plan really matches the libswscale of the machine is checked, not assumed:
+// engine/media/luma_scale_check.h.
+#ifndef SSIMD_ENGINE_MEDIA_LUMA_SCALE_PLAN_H_
+#define SSIMD_ENGINE_MEDIA_LUMA_SCALE_PLAN_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/media/picture_scaler.h"
+#include "kernels/luma_scale_math.h"
+
+namespace ssimd {
+
+// One direction of the separable filter: output sample i reads `taps` input samples from
+// first_input[i] on, weighted by coefficients[i * taps ...].
+struct ScaleFilter1D {
+  int taps = 0;
+  std::vector<int32_t> first_input;
+  std::vector<int16_t> coefficients;
+};
+
+// Tap-count alignment libswscale applies on x86 (horizontal 4, vertical 2); 1 elsewhere.
+struct FilterAlignment {
+  int horizontal = 4;
+  int vertical = 2;
+};
+
+struct LumaScalePlan {
+  int src_width = 0;
+  int src_height = 0;
+  int dst_width = 0;
+  int dst_height = 0;
+  int bit_depth = 8;  // of input and output alike
+  ScaleFilter1D horizontal;  // coefficients sum to 2^14
+  ScaleFilter1D vertical;    // coefficients sum to 2^12
+  VerticalRounding rounding = VerticalRounding::kWide;
+};
+
+// libswscale's filter for `src_size` -> `dst_size` samples: coefficients summing to `unit`, tap
+// count a multiple of `alignment` (before the exception libswscale makes for one tap).
+absl::StatusOr<ScaleFilter1D> BuildSwscaleFilter(int src_size, int dst_size, ScalerKind kind,
+                                                 int unit, int alignment);
+
+// The plan for one geometry. FAILED_PRECONDITION for what the plan does not cover (libswscale
+// takes other code paths there, which stay on the CPU): equal heights (a one-tap vertical pass),
+// equal sizes (nothing to scale), pictures under 16 samples a side, depths other than 8 and
+// 10..14, and filters too long for libswscale's single pass.
+absl::StatusOr<LumaScalePlan> PlanLumaScale(int src_width, int src_height, int dst_width,
+                                            int dst_height, int bit_depth,
+                                            const ScalerChoice& choice,
+                                            VerticalRounding rounding,
+                                            const FilterAlignment& alignment = FilterAlignment());
+
+}  // namespace ssimd
+
+#endif  // SSIMD_ENGINE_MEDIA_LUMA_SCALE_PLAN_H_
