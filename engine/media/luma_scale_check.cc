@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_format.h"
 #include "engine/media/av_handles.h"
-#include "engine/media/luma_scale_host.h"
+#include "engine/luma_scale_host.h"
 #include "engine/media/pixel_formats.h"
 
 extern "C" {

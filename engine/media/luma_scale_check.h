@@ -6,7 +6,7 @@
 #define SSIMD_ENGINE_MEDIA_LUMA_SCALE_CHECK_H_
 
 #include "absl/status/statusor.h"
-#include "engine/media/luma_scale_plan.h"
+#include "engine/luma_scale_plan.h"
 #include "engine/media/picture_scaler.h"
 
 extern "C" {

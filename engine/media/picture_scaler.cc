@@ -11,43 +11,12 @@ extern "C" {
 namespace ssimd {
 namespace {
 
-struct NamedKind {
-  ScalerKind kind;
-  const char* name;
-};
-constexpr NamedKind kKinds[] = {
-    {ScalerKind::kBicubic, "bicubic"}, {ScalerKind::kBilinear, "bilinear"},
-    {ScalerKind::kLanczos, "lanczos"}, {ScalerKind::kSpline, "spline"},
-    {ScalerKind::kNeighbor, "neighbor"},
-};
-
 // The scale filter places 4:2:0 chroma the MPEG-2 way (vertically centred between luma rows,
 // position 128 in 1/256 units), but only for 8-bit yuv420p; every other format keeps libswscale's
 // default. Chroma only: luma does not depend on it.
 constexpr int kMpeg2ChromaPosition = 128;
 
 }  // namespace
-
-std::string ScalerKindName(ScalerKind kind) {
-  for (const NamedKind& k : kKinds) {
-    if (k.kind == kind) return k.name;
-  }
-  return "bicubic";
-}
-
-absl::StatusOr<ScalerKind> ParseScalerKind(absl::string_view name) {
-  for (const NamedKind& k : kKinds) {
-    if (name == k.name) return k.kind;
-  }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unknown scaler \"", name, "\"; expected bicubic, bilinear, lanczos, spline or neighbor"));
-}
-
-std::string SwsFlagsText(const ScalerChoice& choice) {
-  std::string text = ScalerKindName(choice.kind);
-  if (choice.accurate_rounding) text += "+accurate_rnd";
-  return text;
-}
 
 PictureScaler::PictureScaler(int width, int height, AVPixelFormat format,
                              const ScalerChoice& choice)

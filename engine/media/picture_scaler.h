@@ -10,26 +10,10 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
 #include "engine/media/av_handles.h"
+#include "engine/scaler_choice.h"
 
 namespace ssimd {
-
-enum class ScalerKind { kBicubic, kBilinear, kLanczos, kSpline, kNeighbor };
-
-struct ScalerChoice {
-  ScalerKind kind = ScalerKind::kBicubic;
-  // libswscale's accurate_rnd: every CPU gives the C code's bytes. Without it the x86 SIMD paths
-  // (AVX2, SSE2, ...) round differently, so plain bicubic bytes depend on the machine.
-  bool accurate_rounding = false;
-};
-
-// "bicubic", "bilinear", "lanczos", "spline", "neighbor": libswscale's names.
-std::string ScalerKindName(ScalerKind kind);
-// INVALID_ARGUMENT listing the names for anything else.
-absl::StatusOr<ScalerKind> ParseScalerKind(absl::string_view name);
-// The scale filter's flags= value for `choice`, e.g. "bicubic+accurate_rnd".
-std::string SwsFlagsText(const ScalerChoice& choice);
 
 class PictureScaler {
  public:

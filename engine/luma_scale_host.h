@@ -1,13 +1,13 @@
 // A luma plane scaled on the host with a LumaScalePlan: the same per-sample arithmetic as the GPU
 // kernels (kernels/luma_scale_math.h), run in plain loops. It is the reference the kernels are
 // tested against and what the run-time check compares with libswscale.
-#ifndef SSIMD_ENGINE_MEDIA_LUMA_SCALE_HOST_H_
-#define SSIMD_ENGINE_MEDIA_LUMA_SCALE_HOST_H_
+#ifndef SSIMD_ENGINE_LUMA_SCALE_HOST_H_
+#define SSIMD_ENGINE_LUMA_SCALE_HOST_H_
 
 #include <cstddef>
 #include <cstdint>
 
-#include "engine/media/luma_scale_plan.h"
+#include "engine/luma_scale_plan.h"
 
 namespace ssimd {
 
@@ -17,4 +17,4 @@ void ScaleLumaOnHost(const LumaScalePlan& plan, const uint8_t* src, size_t src_s
 
 }  // namespace ssimd
 
-#endif  // SSIMD_ENGINE_MEDIA_LUMA_SCALE_HOST_H_
+#endif  // SSIMD_ENGINE_LUMA_SCALE_HOST_H_

@@ -1,4 +1,4 @@
-#include "engine/media/luma_scale_plan.h"
+#include "engine/luma_scale_plan.h"
 
 #include <algorithm>
 #include <climits>

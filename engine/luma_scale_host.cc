@@ -1,4 +1,4 @@
-#include "engine/media/luma_scale_host.h"
+#include "engine/luma_scale_host.h"
 
 #include <cstring>
 #include <vector>

@@ -5,14 +5,14 @@
 // outside the picture, and error-diffusing normalisation (docs/adr/0080 has the details and the
 // limits). Whether a plan really matches the libswscale of the machine is checked, not assumed:
 // engine/media/luma_scale_check.h.
-#ifndef SSIMD_ENGINE_MEDIA_LUMA_SCALE_PLAN_H_
-#define SSIMD_ENGINE_MEDIA_LUMA_SCALE_PLAN_H_
+#ifndef SSIMD_ENGINE_LUMA_SCALE_PLAN_H_
+#define SSIMD_ENGINE_LUMA_SCALE_PLAN_H_
 
 #include <cstdint>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "engine/media/picture_scaler.h"
+#include "engine/scaler_choice.h"
 #include "kernels/luma_scale_math.h"
 
 namespace ssimd {
@@ -59,4 +59,4 @@ absl::StatusOr<LumaScalePlan> PlanLumaScale(int src_width, int src_height, int d
 
 }  // namespace ssimd
 
-#endif  // SSIMD_ENGINE_MEDIA_LUMA_SCALE_PLAN_H_
+#endif  // SSIMD_ENGINE_LUMA_SCALE_PLAN_H_
