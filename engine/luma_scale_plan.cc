@@ -246,6 +246,19 @@ absl::StatusOr<ScaleFilter1D> BuildSwscaleFilter(int src_size, int dst_size, Sca
   return filter;
 }
 
+absl::Status CheckPlanFits(const LumaScalePlan& plan, int width, int height, int bit_depth) {
+  if (plan.dst_width == width && plan.dst_height == height && plan.bit_depth == bit_depth) {
+    return absl::OkStatus();
+  }
+  return absl::InternalError(absl::StrFormat(
+      "an upscale to %dx%d %d-bit was paired with %dx%d %d-bit pictures", plan.dst_width,
+      plan.dst_height, plan.bit_depth, width, height, bit_depth));
+}
+
+size_t PlanInputBytes(const LumaScalePlan& plan) {
+  return static_cast<size_t>(plan.src_width) * plan.src_height * (plan.bit_depth > 8 ? 2 : 1);
+}
+
 absl::StatusOr<LumaScalePlan> PlanLumaScale(int src_width, int src_height, int dst_width,
                                             int dst_height, int bit_depth,
                                             const ScalerChoice& choice,

@@ -42,6 +42,13 @@ struct LumaScalePlan {
   VerticalRounding rounding = VerticalRounding::kWide;
 };
 
+// OK when `plan` scales to a `width` x `height` picture of `bit_depth`; INTERNAL otherwise (a
+// caller paired a plan with the wrong stream).
+absl::Status CheckPlanFits(const LumaScalePlan& plan, int width, int height, int bit_depth);
+
+// Bytes of the packed input plane the plan reads.
+size_t PlanInputBytes(const LumaScalePlan& plan);
+
 // libswscale's filter for `src_size` -> `dst_size` samples: coefficients summing to `unit`, tap
 // count a multiple of `alignment` (before the exception libswscale makes for one tap).
 absl::StatusOr<ScaleFilter1D> BuildSwscaleFilter(int src_size, int dst_size, ScalerKind kind,

@@ -42,10 +42,16 @@ class PlanePieces {
   size_t size_ = 0;
 };
 
+struct LumaScalePlan;  // engine/luma_scale_plan.h
+
 // The two planes of a frame pair, in pieces.
 struct PiecewiseFramePair {
   const PlanePieces* reference = nullptr;
   const PlanePieces* distorted = nullptr;
+  // When set, `distorted` holds the picture before its upscale (the plan's source size, the
+  // pair's bit depth), and the backend brings it to the pair's size with the plan: on a GPU the
+  // smaller picture is what crosses the bus, and the scaling runs beside the scoring.
+  const LumaScalePlan* distorted_upscale = nullptr;
 };
 
 }  // namespace ssimd

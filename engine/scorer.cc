@@ -2,9 +2,35 @@
 
 #include <vector>
 
+#include "absl/strings/str_format.h"
+#include "engine/luma_scale_host.h"
+#include "engine/luma_scale_plan.h"
 #include "engine/scratch.h"
 
 namespace ssimd {
+namespace {
+
+// The plan's host model, for backends that score packed planes on the host (the CPU) or a frame
+// that fell back to one: the same bytes a device's kernels or libswscale would give.
+absl::Status UpscaleOnHost(const Geometry& geometry, const LumaScalePlan& plan,
+                           absl::Span<const uint8_t> small, std::vector<uint8_t>& out) {
+  if (absl::Status fits = CheckPlanFits(plan, geometry.width, geometry.height, geometry.bit_depth);
+      !fits.ok()) {
+    return fits;
+  }
+  if (small.size() != PlanInputBytes(plan)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "distorted luma before its upscale has %d bytes; %dx%d %d-bit needs %d", small.size(),
+        plan.src_width, plan.src_height, plan.bit_depth, PlanInputBytes(plan)));
+  }
+  const size_t row_bytes = static_cast<size_t>(geometry.width) * BytesPerSample(geometry.bit_depth);
+  out.resize(row_bytes * geometry.height);
+  ScaleLumaOnHost(plan, small.data(), PlanInputBytes(plan) / plan.src_height, out.data(),
+                  row_bytes);
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 absl::StatusOr<ScoreResult> Scorer::ScorePieces(const Geometry& geometry,
                                                 const FeatureSet& features,
@@ -12,16 +38,23 @@ absl::StatusOr<ScoreResult> Scorer::ScorePieces(const Geometry& geometry,
   // The calling thread's gather buffers, kept for its next frame unless they grew very large.
   thread_local std::vector<uint8_t> reference_scratch;
   thread_local std::vector<uint8_t> distorted_scratch;
+  thread_local std::vector<uint8_t> upscaled_scratch;
   absl::StatusOr<LumaView> reference =
       MakeLumaView(geometry, pair.reference->Gather(reference_scratch), "reference luma");
+  absl::Span<const uint8_t> distorted_bytes = pair.distorted->Gather(distorted_scratch);
+  if (reference.ok() && pair.distorted_upscale != nullptr) {
+    absl::Status scaled = UpscaleOnHost(geometry, *pair.distorted_upscale, distorted_bytes,
+                                        upscaled_scratch);
+    if (!scaled.ok()) reference = scaled;
+    distorted_bytes = absl::MakeConstSpan(upscaled_scratch);
+  }
   absl::StatusOr<LumaView> distorted =
-      reference.ok()
-          ? MakeLumaView(geometry, pair.distorted->Gather(distorted_scratch), "distorted luma")
-          : reference;
+      reference.ok() ? MakeLumaView(geometry, distorted_bytes, "distorted luma") : reference;
   absl::StatusOr<ScoreResult> result =
       distorted.ok() ? Score(geometry, features, FramePair{*reference, *distorted})
                      : absl::StatusOr<ScoreResult>(distorted.status());
-  for (std::vector<uint8_t>* scratch : {&reference_scratch, &distorted_scratch}) {
+  for (std::vector<uint8_t>* scratch :
+       {&reference_scratch, &distorted_scratch, &upscaled_scratch}) {
     if (BytesOf(*scratch) > kKeptScratchBytes) *scratch = std::vector<uint8_t>();
   }
   return result;

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "engine/luma_scale_host.h"
+#include "engine/luma_scale_plan.h"
 #include "gtest/gtest.h"
 
 namespace ssimd {
@@ -60,6 +62,44 @@ TEST(ScorerTest, ScorePiecesRefusesPlanesOfTheWrongSize) {
   EXPECT_NE(result.status().message().find("distorted luma"), std::string::npos)
       << result.status();
   EXPECT_TRUE(scorer.reference.empty());  // Score was not called
+}
+
+// A distorted plane with an upscale plan reaches Score at the pair's size, as the plan's host
+// model scales it; a plane of the wrong size, or a plan for another size, is refused.
+TEST(ScorerTest, ScorePiecesUpscalesTheDistortedPlaneWithItsPlan) {
+  const Geometry big{48, 40, 8, ChromaFormat::k420};
+  absl::StatusOr<LumaScalePlan> plan = PlanLumaScale(
+      20, 18, 48, 40, 8, ScalerChoice{ScalerKind::kBicubic, false}, VerticalRounding::kPackedWords);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  std::string small(20 * 18, '\0');
+  for (size_t i = 0; i < small.size(); ++i) small[i] = static_cast<char>((i * 37) % 251);
+  const std::string ref(48 * 40, 'r');
+  std::string expected(48 * 40, '\0');
+  ScaleLumaOnHost(*plan, reinterpret_cast<const uint8_t*>(small.data()), 20,
+                  reinterpret_cast<uint8_t*>(expected.data()), 48);
+  PlanePieces ref_pieces(Span(ref, 0, ref.size()));
+  PlanePieces small_pieces;
+  small_pieces.Add(Span(small, 0, 100));
+  small_pieces.Add(Span(small, 100, small.size() - 100));
+  RecordingScorer scorer;
+  auto result =
+      scorer.ScorePieces(big, FeatureSet{}, {&ref_pieces, &small_pieces, &plan.value()});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(scorer.distorted, expected);
+  EXPECT_NE(scorer.distorted, std::string(48 * 40, '\0'));
+
+  PlanePieces short_pieces(Span(small, 0, small.size() - 1));
+  result = scorer.ScorePieces(big, FeatureSet{}, {&ref_pieces, &short_pieces, &plan.value()});
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(result.status().message().find("before its upscale"), std::string::npos)
+      << result.status();
+
+  const Geometry other{48, 41, 8, ChromaFormat::k420};
+  const std::string other_ref(48 * 41, 'r');
+  PlanePieces other_ref_pieces(Span(other_ref, 0, other_ref.size()));
+  result =
+      scorer.ScorePieces(other, FeatureSet{}, {&other_ref_pieces, &small_pieces, &plan.value()});
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kInternal);
 }
 
 }  // namespace

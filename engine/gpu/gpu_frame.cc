@@ -20,6 +20,7 @@
 #include "kernels/float_ssim_math.h"
 #include "kernels/integer_ssim_kernels.h"
 #include "kernels/integer_ssim_math.h"
+#include "kernels/luma_scale_kernels.h"
 #include "kernels/ssim_constants.h"
 
 namespace ssimd {
@@ -248,12 +249,51 @@ struct ReadbackLayout {
   size_t ssim_doubles = 0;   // ssim block sums or exact outcome, from float_doubles
 };
 
-// Both planes packed into pinned staging, each copied to the device as soon as it is staged.
+size_t AlignUp(size_t bytes) { return (bytes + 255) & ~size_t{255}; }
+
+// Where an upscale's pieces lie: the filter arrays in staging and on the device, in one block
+// after the distorted plane; the device also holds the intermediate rows after them.
+struct UpscaleLayout {
+  size_t plane = 0;  // bytes of the distorted plane before its upscale
+  size_t h_first = 0, h_coefficients = 0, v_first = 0, v_coefficients = 0;  // offsets
+  size_t filters_end = 0;  // bytes of plane plus filters (what is uploaded)
+  size_t intermediate = 0;  // offset on the device
+  size_t device_bytes = 0;
+};
+
+UpscaleLayout LayOutUpscale(const LumaScalePlan& plan) {
+  UpscaleLayout l;
+  l.plane = PlanInputBytes(plan);
+  l.h_first = AlignUp(l.plane);
+  l.h_coefficients = AlignUp(l.h_first + sizeof(int32_t) * plan.horizontal.first_input.size());
+  l.v_first =
+      AlignUp(l.h_coefficients + sizeof(int16_t) * plan.horizontal.coefficients.size());
+  l.v_coefficients = AlignUp(l.v_first + sizeof(int32_t) * plan.vertical.first_input.size());
+  l.filters_end = l.v_coefficients + sizeof(int16_t) * plan.vertical.coefficients.size();
+  l.intermediate = AlignUp(l.filters_end);
+  l.device_bytes =
+      l.intermediate + sizeof(int16_t) * static_cast<size_t>(plan.src_height) * plan.dst_width;
+  return l;
+}
+
+template <typename T>
+void CopyArray(const std::vector<T>& from, uint8_t* to) {
+  std::memcpy(to, from.data(), sizeof(T) * from.size());
+}
+
+// Both planes packed into pinned staging, each copied to the device as soon as it is staged. A
+// distorted plane with an upscale goes, with the plan's filters, into the slot's upscale buffer;
+// the scaling itself is enqueued by EnqueueUpscale.
 absl::Status UploadPlanes(StreamSlot& slot, const Geometry& geometry, StagePlane stage,
-                          FramePlans& plans) {
+                          const LumaScalePlan* upscale, FramePlans& plans) {
   const size_t plane_bytes = LumaBytes(geometry);
-  SSIMD_RETURN_IF_ERROR(slot.upload.Reserve(2 * plane_bytes, "luma staging"));
+  const UpscaleLayout layout = upscale != nullptr ? LayOutUpscale(*upscale) : UpscaleLayout();
+  const size_t distorted_staging = upscale != nullptr ? layout.filters_end : plane_bytes;
+  SSIMD_RETURN_IF_ERROR(slot.upload.Reserve(plane_bytes + distorted_staging, "luma staging"));
   SSIMD_RETURN_IF_ERROR(slot.luma.Reserve(2 * plane_bytes, "luma"));
+  if (upscale != nullptr) {
+    SSIMD_RETURN_IF_ERROR(slot.upscale.Reserve(layout.device_bytes, "upscale"));
+  }
   uint8_t* staging = slot.upload.as<uint8_t>();
   plans.ref = slot.luma.as<uint8_t>();
   plans.dist = plans.ref + plane_bytes;
@@ -262,11 +302,44 @@ absl::Status UploadPlanes(StreamSlot& slot, const Geometry& geometry, StagePlane
   SSIMD_HIP_RETURN_IF_ERROR(
       hipMemcpyAsync(plans.ref, staging, plane_bytes, hipMemcpyHostToDevice, slot.stream),
       "uploading the reference luma");
-  SSIMD_RETURN_IF_ERROR(stage(1, staging + plane_bytes));
-  SSIMD_HIP_RETURN_IF_ERROR(hipMemcpyAsync(plans.dist, staging + plane_bytes, plane_bytes,
-                                           hipMemcpyHostToDevice, slot.stream),
-                            "uploading the distorted luma");
+  uint8_t* distorted = staging + plane_bytes;
+  SSIMD_RETURN_IF_ERROR(stage(1, distorted));
+  if (upscale != nullptr) {
+    CopyArray(upscale->horizontal.first_input, distorted + layout.h_first);
+    CopyArray(upscale->horizontal.coefficients, distorted + layout.h_coefficients);
+    CopyArray(upscale->vertical.first_input, distorted + layout.v_first);
+    CopyArray(upscale->vertical.coefficients, distorted + layout.v_coefficients);
+  }
+  SSIMD_HIP_RETURN_IF_ERROR(
+      hipMemcpyAsync(upscale != nullptr ? slot.upscale.as<uint8_t>() : plans.dist, distorted,
+                     distorted_staging, hipMemcpyHostToDevice, slot.stream),
+      "uploading the distorted luma");
   SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[1], slot.stream), "recording an event");
+  return absl::OkStatus();
+}
+
+// libswscale's scaling of the uploaded distorted plane into the frame's distorted plane.
+absl::Status EnqueueUpscale(StreamSlot& slot, const LumaScalePlan& plan, FramePlans& plans) {
+  const UpscaleLayout layout = LayOutUpscale(plan);
+  uint8_t* base = slot.upscale.as<uint8_t>();
+  LumaScaleLaunch launch;
+  launch.src = base;
+  launch.src_pitch = layout.plane / plan.src_height;
+  launch.src_width = plan.src_width;
+  launch.src_height = plan.src_height;
+  launch.bit_depth = plan.bit_depth;
+  launch.horizontal = {reinterpret_cast<const int32_t*>(base + layout.h_first),
+                       reinterpret_cast<const int16_t*>(base + layout.h_coefficients),
+                       plan.horizontal.taps};
+  launch.vertical = {reinterpret_cast<const int32_t*>(base + layout.v_first),
+                     reinterpret_cast<const int16_t*>(base + layout.v_coefficients),
+                     plan.vertical.taps};
+  launch.rounding = plan.rounding;
+  launch.intermediate = reinterpret_cast<int16_t*>(base + layout.intermediate);
+  launch.dst = plans.dist;
+  launch.dst_width = plan.dst_width;
+  launch.dst_height = plan.dst_height;
+  SSIMD_HIP_RETURN_IF_ERROR(LaunchLumaScale(launch, slot.stream), "upscaling the distorted luma");
   return absl::OkStatus();
 }
 
@@ -387,12 +460,16 @@ absl::Status FinishFloatSsimScores(StreamSlot& slot, const Geometry& geometry,
 }  // namespace
 
 absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
-                              const FeatureSet& features, StagePlane stage, GpuTestHooks* hooks,
+                              const FeatureSet& features, StagePlane stage,
+                              const LumaScalePlan* distorted_upscale, GpuTestHooks* hooks,
                               ScoreResult& result, GpuFrameReport& report) {
   SSIMD_HIP_RETURN_IF_ERROR(hipSetDevice(slot.device), "selecting the device");
   StreamDrain drain(slot.stream);
   FramePlans plans;
-  SSIMD_RETURN_IF_ERROR(UploadPlanes(slot, geometry, stage, plans));
+  SSIMD_RETURN_IF_ERROR(UploadPlanes(slot, geometry, stage, distorted_upscale, plans));
+  if (distorted_upscale != nullptr) {
+    SSIMD_RETURN_IF_ERROR(EnqueueUpscale(slot, *distorted_upscale, plans));
+  }
   SSIMD_RETURN_IF_ERROR(EnqueueKernels(slot, geometry, features, hooks, plans));
   ReadbackLayout layout;
   SSIMD_RETURN_IF_ERROR(EnqueueReadback(slot, features, plans, layout));

@@ -10,6 +10,7 @@
 #include "engine/features.h"
 #include "engine/gpu/gpu_test_hooks.h"
 #include "engine/gpu/stream_slot.h"
+#include "engine/luma_scale_plan.h"
 #include "engine/picture.h"
 #include "engine/scorer.h"
 
@@ -24,15 +25,18 @@ struct GpuFrameReport {
 };
 
 // Copies plane `index` of the frame (0 = reference, 1 = distorted) into `staging` as packed rows
-// (LumaBytes of the geometry), checking its samples: StageLumaPlane or StageLumaPieces.
+// (LumaBytes of the geometry, or for a distorted plane with an upscale, PlanInputBytes of the
+// plan), checking its samples: StageLumaPlane or StageLumaPieces.
 using StagePlane = absl::FunctionRef<absl::Status(int index, uint8_t* staging)>;
 
 // Scores one frame on `slot` (already leased; the request already passed the context gate),
-// taking its planes from `stage`. Fills scores and the upload / compute / readback / host_finish
-// timings. On error the slot's stream is drained before returning, so the slot can be leased
-// again at once.
+// taking its planes from `stage`. With `distorted_upscale` (checked to fit the geometry), the
+// distorted plane is uploaded at the plan's source size and upscaled on the device (its time
+// counts as compute). Fills scores and the upload / compute / readback / host_finish timings. On
+// error the slot's stream is drained before returning, so the slot can be leased again at once.
 absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
-                              const FeatureSet& features, StagePlane stage, GpuTestHooks* hooks,
+                              const FeatureSet& features, StagePlane stage,
+                              const LumaScalePlan* distorted_upscale, GpuTestHooks* hooks,
                               ScoreResult& result, GpuFrameReport& report);
 
 }  // namespace ssimd

@@ -101,7 +101,7 @@ class HipGpuScorer final : public GpuScorer {
     // Sample ranges are checked on the way into pinned staging (staging.cc), not here.
     SSIMD_RETURN_IF_ERROR(CheckLumaView(geometry, pair.reference, "reference"));
     SSIMD_RETURN_IF_ERROR(CheckLumaView(geometry, pair.distorted, "distorted"));
-    return ScoreStaged(geometry, features, start, [&](int index, uint8_t* staging) {
+    return ScoreStaged(geometry, features, start, nullptr, [&](int index, uint8_t* staging) {
       return StageLumaPlane(index == 0 ? pair.reference : pair.distorted, staging,
                             kPlaneNames[index]);
     });
@@ -112,16 +112,28 @@ class HipGpuScorer final : public GpuScorer {
                                           const PiecewiseFramePair& pair) override {
     const auto start = Clock::now();
     SSIMD_RETURN_IF_ERROR(CheckContext(geometry, features));
-    // Sizes are checked before a slot is leased, so a bad frame holds none.
-    for (int index = 0; index < 2; ++index) {
-      const PlanePieces& plane = index == 0 ? *pair.reference : *pair.distorted;
-      SSIMD_RETURN_IF_ERROR(CheckLumaBytes(geometry, plane.size(),
-                                           absl::StrCat(kPlaneNames[index], " luma")));
+    // A distorted plane with an upscale arrives at the plan's source size.
+    Geometry distorted_geometry = geometry;
+    if (pair.distorted_upscale != nullptr) {
+      const LumaScalePlan& plan = *pair.distorted_upscale;
+      SSIMD_RETURN_IF_ERROR(
+          CheckPlanFits(plan, geometry.width, geometry.height, geometry.bit_depth));
+      distorted_geometry.width = plan.src_width;
+      distorted_geometry.height = plan.src_height;
     }
-    return ScoreStaged(geometry, features, start, [&](int index, uint8_t* staging) {
-      return StageLumaPieces(geometry, index == 0 ? *pair.reference : *pair.distorted, staging,
-                             kPlaneNames[index]);
-    });
+    // Sizes are checked before a slot is leased, so a bad frame holds none.
+    SSIMD_RETURN_IF_ERROR(CheckLumaBytes(geometry, pair.reference->size(), "reference luma"));
+    SSIMD_RETURN_IF_ERROR(
+        CheckLumaBytes(distorted_geometry, pair.distorted->size(),
+                       pair.distorted_upscale != nullptr ? "distorted luma before its upscale"
+                                                         : "distorted luma"));
+    return ScoreStaged(geometry, features, start, pair.distorted_upscale,
+                       [&](int index, uint8_t* staging) {
+                         return index == 0 ? StageLumaPieces(geometry, *pair.reference, staging,
+                                                             kPlaneNames[0])
+                                           : StageLumaPieces(distorted_geometry, *pair.distorted,
+                                                             staging, kPlaneNames[1]);
+                       });
   }
 
   bool Healthy() const override { return pool_.AnyUsable(); }
@@ -170,7 +182,9 @@ class HipGpuScorer final : public GpuScorer {
 
   // Leases a slot and scores the frame whose planes `stage` copies into the slot's staging.
   absl::StatusOr<ScoreResult> ScoreStaged(const Geometry& geometry, const FeatureSet& features,
-                                          Clock::time_point start, StagePlane stage) {
+                                          Clock::time_point start,
+                                          const LumaScalePlan* distorted_upscale,
+                                          StagePlane stage) {
     absl::StatusOr<SlotPool::Lease> lease = pool_.Acquire();
     if (!lease.ok()) return lease.status();
     PoolEntry& entry = *entries_[lease->entry()];
@@ -181,7 +195,8 @@ class HipGpuScorer final : public GpuScorer {
     result.timings.queue_wait = lease->wait_seconds();
     GpuFrameReport report;
     const absl::Status status =
-        ScoreFrameOnSlot(slot, geometry, features, stage, hooks_.get(), result, report);
+        ScoreFrameOnSlot(slot, geometry, features, stage, distorted_upscale, hooks_.get(), result,
+                         report);
     if (!status.ok()) {
       if (status.code() == absl::StatusCode::kInvalidArgument) return status;
       return DeviceFailure(*lease, status);

@@ -25,6 +25,7 @@
 #include "engine/dispatcher.h"
 #include "engine/gpu/exact_sum.h"
 #include "engine/gpu/gpu_test_hooks.h"
+#include "engine/luma_scale_plan.h"
 #include "engine/synthetic_picture.h"
 #include "gtest/gtest.h"
 #include "kernels/decimate.h"
@@ -331,6 +332,67 @@ TEST(GpuPiecesTest, BadPiecesAreRefusedAsOnTheCpuAndNoSlotStaysTaken) {
   result = Gpu().scorer->ScorePieces(g, FloatSsim(0), {&bad, &dist_pieces});
   EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument) << result.status();
   EXPECT_EQ(result.status(), Cpu().Score(g, FloatSsim(0), PairOf(ref, dist)).status());
+  for (const GpuDeviceStats& stats : Gpu().scorer->Stats()) EXPECT_EQ(stats.slots_in_use, 0);
+}
+
+// ---- Upscaled distorted planes ------------------------------------------------------------------
+
+// A distorted plane sent at its own size with a libswscale plan: upscaled by the device's kernels
+// it must score as upscaled by the plan's host model (which equals libswscale,
+// engine/media/luma_scale_check_test), bit for bit. Any byte the kernels got wrong would move
+// the exact scores.
+TEST(GpuUpscaleTest, UpscaledOnTheDeviceScoresAsUpscaledOnTheHost) {
+  SKIP_WITHOUT_GPU();
+  struct Case {
+    int src_width, src_height, dst_width, dst_height, bit_depth;
+    ScalerKind kind;
+    VerticalRounding rounding;
+  };
+  const Case cases[] = {
+      {426, 240, 1920, 1080, 8, ScalerKind::kBicubic, VerticalRounding::kPackedWords},
+      {640, 360, 1920, 1080, 8, ScalerKind::kBicubic, VerticalRounding::kWide},
+      {1280, 720, 1920, 1080, 8, ScalerKind::kBilinear, VerticalRounding::kPackedWords},
+      {960, 540, 1920, 1080, 10, ScalerKind::kBicubic, VerticalRounding::kWide},
+      {1280, 720, 3840, 2160, 8, ScalerKind::kLanczos, VerticalRounding::kPackedWords},
+      {853, 480, 1920, 1080, 12, ScalerKind::kSpline, VerticalRounding::kWide},
+  };
+  int k = 0;
+  for (const Case& c : cases) {
+    const Geometry g = MakeGeometry(c.dst_width, c.dst_height, c.bit_depth);
+    const Geometry small = MakeGeometry(c.src_width, c.src_height, c.bit_depth);
+    absl::StatusOr<LumaScalePlan> plan =
+        PlanLumaScale(c.src_width, c.src_height, c.dst_width, c.dst_height, c.bit_depth,
+                      ScalerChoice{c.kind, false}, c.rounding);
+    ASSERT_TRUE(plan.ok()) << plan.status();
+    const Picture ref = MakePicture(g, Content::kSmooth, 1200 + k);
+    const Picture dist = MakePicture(small, Content::kSmooth, 1300 + k);
+    ++k;
+    FeatureSet features = FloatSsim(0, true);
+    features.ssim = IntegerSsim(false, true).ssim;
+    const PlanePieces ref_pieces = Cut(ref, ref.bytes.size());
+    const PlanePieces dist_pieces = Cut(dist, 4097);
+    const PiecewiseFramePair pair{&ref_pieces, &dist_pieces, &plan.value()};
+    absl::StatusOr<ScoreResult> cpu = Cpu().ScorePieces(g, features, pair);
+    ASSERT_TRUE(cpu.ok()) << cpu.status();
+    absl::StatusOr<ScoreResult> gpu = Gpu().scorer->ScorePieces(g, features, pair);
+    ASSERT_TRUE(gpu.ok()) << gpu.status();
+    EXPECT_EQ(gpu->backend.rfind("gpu:", 0), 0u) << gpu->backend;
+    ExpectSameScores(cpu->scores, gpu->scores,
+                     absl::StrFormat("%dx%d upscaled with %s to %s", c.src_width, c.src_height,
+                                     ScalerKindName(c.kind), Describe(g, features)));
+    g_tally.frames.fetch_add(1);
+  }
+  // A plane of the wrong size before its upscale is refused before a slot is taken.
+  absl::StatusOr<LumaScalePlan> plan = PlanLumaScale(
+      640, 360, 1920, 1080, 8, ScalerChoice{ScalerKind::kBicubic, false}, VerticalRounding::kWide);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const Picture ref = MakePicture(MakeGeometry(1920, 1080, 8), Content::kSmooth, 1);
+  const Picture wrong = MakePicture(MakeGeometry(640, 361, 8), Content::kSmooth, 2);
+  const PlanePieces ref_pieces = Cut(ref, ref.bytes.size());
+  const PlanePieces wrong_pieces = Cut(wrong, wrong.bytes.size());
+  absl::StatusOr<ScoreResult> refused = Gpu().scorer->ScorePieces(
+      MakeGeometry(1920, 1080, 8), FloatSsim(0), {&ref_pieces, &wrong_pieces, &plan.value()});
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument) << refused.status();
   for (const GpuDeviceStats& stats : Gpu().scorer->Stats()) EXPECT_EQ(stats.slots_in_use, 0);
 }
 

@@ -34,6 +34,8 @@ struct StreamSlot {
   GrowableBuffer moments;      // ssim: five int64 planes of horizontal moments
   GrowableBuffer ssim_partials;
   GrowableBuffer ssim_terms;  // ssim: per-pixel terms for the ordered host sum
+  // A distorted plane before its upscale, the scaler's filters and its intermediate rows.
+  GrowableBuffer upscale;
 
  private:
   explicit StreamSlot(std::atomic<int64_t>* device_bytes);

@@ -2,7 +2,12 @@
 
 #include <cstdint>
 #include <cstring>
+#include <map>
+#include <tuple>
 #include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 
 #include "absl/strings/str_format.h"
 #include "engine/media/av_handles.h"
@@ -106,51 +111,127 @@ VerticalRounding ExpectedVerticalRounding(const ScalerChoice& choice) {
 #endif
 }
 
-absl::StatusOr<LumaScalePlan> PlanCheckedAgainstLibswscale(const LumaScaleRequest& request) {
+std::string UpscaleRefusalLabel(UpscaleRefusal refusal) {
+  switch (refusal) {
+    case UpscaleRefusal::kNone: return "none";
+    case UpscaleRefusal::kFormat: return "format";
+    case UpscaleRefusal::kScaler: return "scaler";
+    case UpscaleRefusal::kGeometry: return "geometry";
+    case UpscaleRefusal::kMismatch: return "mismatch";
+    case UpscaleRefusal::kError: return "error";
+  }
+  return "error";
+}
+
+namespace {
+
+CheckedPlan Refused(UpscaleRefusal refusal, absl::Status why) {
+  CheckedPlan out;
+  out.refusal = refusal;
+  out.why = std::move(why);
+  return out;
+}
+
+}  // namespace
+
+CheckedPlan PlanCheckedAgainstLibswscale(const LumaScaleRequest& request) {
   const int depth = PlannableLumaDepth(request.src_format);
   if (depth == 0 || depth != PlannableLumaDepth(request.dst_format)) {
-    return absl::FailedPreconditionError(absl::StrFormat(
-        "%s -> %s: only planar limited-range YUV of one luma depth is scaled off the CPU",
-        PixelFormatName(request.src_format), PixelFormatName(request.dst_format)));
+    return Refused(UpscaleRefusal::kFormat,
+                   absl::FailedPreconditionError(absl::StrFormat(
+                       "%s -> %s: only planar limited-range YUV of one luma depth is scaled off "
+                       "the CPU",
+                       PixelFormatName(request.src_format), PixelFormatName(request.dst_format))));
   }
   if (request.src_range == AVCOL_RANGE_JPEG) {
-    return absl::FailedPreconditionError(
-        "full-range input: libswscale converts its range, which is done on the CPU");
+    return Refused(UpscaleRefusal::kFormat,
+                   absl::FailedPreconditionError(
+                       "full-range input: libswscale converts its range, which is done on the CPU"));
+  }
+  if (request.choice.kind == ScalerKind::kNeighbor) {
+    return Refused(UpscaleRefusal::kScaler,
+                   absl::FailedPreconditionError(
+                       "neighbor: libswscale's one-tap passes are not reproduced off the CPU"));
+  }
+  if (static_cast<int64_t>(request.src_width) * request.src_height >=
+      static_cast<int64_t>(request.dst_width) * request.dst_height) {
+    return Refused(UpscaleRefusal::kGeometry,
+                   absl::FailedPreconditionError(absl::StrFormat(
+                       "%dx%d -> %dx%d is not an upscale: the CPU scales it", request.src_width,
+                       request.src_height, request.dst_width, request.dst_height)));
   }
   const VerticalRounding expected = ExpectedVerticalRounding(request.choice);
   absl::StatusOr<LumaScalePlan> plan =
       PlanLumaScale(request.src_width, request.src_height, request.dst_width, request.dst_height,
                     depth, request.choice, expected, BuildAlignment());
-  if (!plan.ok()) return plan.status();
+  if (!plan.ok()) {
+    return Refused(plan.status().code() == absl::StatusCode::kFailedPrecondition
+                       ? UpscaleRefusal::kGeometry
+                       : UpscaleRefusal::kError,
+                   plan.status());
+  }
 
   AvFramePtr input(av_frame_alloc());
-  if (input == nullptr) return absl::ResourceExhaustedError("out of memory for a test picture");
+  if (input == nullptr) {
+    return Refused(UpscaleRefusal::kError,
+                   absl::ResourceExhaustedError("out of memory for a test picture"));
+  }
   input->width = request.src_width;
   input->height = request.src_height;
   input->format = request.src_format;
   input->color_range = request.src_range;
   if (av_frame_get_buffer(input.get(), 0) < 0) {
-    return absl::ResourceExhaustedError("out of memory for a test picture");
+    return Refused(UpscaleRefusal::kError,
+                   absl::ResourceExhaustedError("out of memory for a test picture"));
   }
   FillCheckPicture(input.get(), depth);
   PictureScaler scaler(request.dst_width, request.dst_height, request.dst_format, request.choice);
   absl::StatusOr<const AVFrame*> theirs = scaler.Convert(*input);
-  if (!theirs.ok()) return theirs.status();
+  if (!theirs.ok()) return Refused(UpscaleRefusal::kError, theirs.status());
 
   const size_t row_bytes = static_cast<size_t>(plan->dst_width) * (depth > 8 ? 2 : 1);
   std::vector<uint8_t> mine(row_bytes * plan->dst_height);
   // The expected rounding first; the other one only if libswscale turns out to use it here.
   for (int attempt = 0; attempt < 2; ++attempt) {
     ScaleLumaOnHost(*plan, input->data[0], input->linesize[0], mine.data(), row_bytes);
-    if (SameLuma(*plan, mine, **theirs)) return plan;
+    if (SameLuma(*plan, mine, **theirs)) {
+      CheckedPlan out;
+      out.plan = std::make_shared<const LumaScalePlan>(*std::move(plan));
+      return out;
+    }
     if (depth != 8) break;
     plan->rounding = plan->rounding == VerticalRounding::kWide ? VerticalRounding::kPackedWords
                                                                : VerticalRounding::kWide;
   }
-  return absl::FailedPreconditionError(absl::StrFormat(
-      "%dx%d -> %dx%d with %s: libswscale's bytes on this machine differ from the plan's",
-      request.src_width, request.src_height, request.dst_width, request.dst_height,
-      SwsFlagsText(request.choice)));
+  return Refused(UpscaleRefusal::kMismatch,
+                 absl::FailedPreconditionError(absl::StrFormat(
+                     "%dx%d -> %dx%d with %s: libswscale's bytes on this machine differ from the "
+                     "plan's",
+                     request.src_width, request.src_height, request.dst_width,
+                     request.dst_height, SwsFlagsText(request.choice))));
+}
+
+CheckedPlan CachedPlanCheckedAgainstLibswscale(const LumaScaleRequest& request) {
+  using Key = std::tuple<int, int, int, int, int, int, int, int, bool>;
+  constexpr size_t kKept = 256;
+  static absl::Mutex mu;
+  static auto* const cache ABSL_GUARDED_BY(mu) = new std::map<Key, CheckedPlan>();
+  const Key key{request.src_width,  request.src_height, request.src_format,
+                request.src_range,  request.dst_width,  request.dst_height,
+                request.dst_format, static_cast<int>(request.choice.kind),
+                request.choice.accurate_rounding};
+  {
+    absl::MutexLock lock(&mu);
+    auto it = cache->find(key);
+    if (it != cache->end()) return it->second;
+  }
+  // Checked outside the lock: two callers may check one geometry at once, with one result.
+  CheckedPlan checked = PlanCheckedAgainstLibswscale(request);
+  if (checked.refusal == UpscaleRefusal::kError) return checked;  // not remembered
+  absl::MutexLock lock(&mu);
+  if (cache->size() >= kKept) cache->clear();
+  cache->emplace(key, checked);
+  return checked;
 }
 
 }  // namespace ssimd

@@ -5,6 +5,10 @@
 #ifndef SSIMD_ENGINE_MEDIA_LUMA_SCALE_CHECK_H_
 #define SSIMD_ENGINE_MEDIA_LUMA_SCALE_CHECK_H_
 
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "engine/luma_scale_plan.h"
 #include "engine/media/picture_scaler.h"
@@ -32,9 +36,30 @@ struct LumaScaleRequest {
 // accurate_rnd; elsewhere the wide C rounding). The check confirms or corrects it.
 VerticalRounding ExpectedVerticalRounding(const ScalerChoice& choice);
 
-// The plan, once it reproduced libswscale's luma on a test picture; FAILED_PRECONDITION saying
-// why otherwise (formats or geometry the plan does not cover, or bytes that differ).
-absl::StatusOr<LumaScalePlan> PlanCheckedAgainstLibswscale(const LumaScaleRequest& request);
+// Why an upscale stays with libswscale on the CPU; a metric label each (UpscaleRefusalLabel).
+enum class UpscaleRefusal {
+  kNone,
+  kFormat,    // not planar limited-range YUV of one depth on both sides ("format")
+  kScaler,    // neighbor: libswscale's one-tap passes ("scaler")
+  kGeometry,  // not an upscale, too small, equal heights, filters too long ("geometry")
+  kMismatch,  // the plan's bytes differ from libswscale's on this machine ("mismatch")
+  kError,     // the check itself failed, e.g. out of memory ("error")
+};
+std::string UpscaleRefusalLabel(UpscaleRefusal refusal);
+
+struct CheckedPlan {
+  std::shared_ptr<const LumaScalePlan> plan;  // set when refusal is kNone
+  UpscaleRefusal refusal = UpscaleRefusal::kNone;
+  absl::Status why;  // FAILED_PRECONDITION (or the check's error) saying why, when refused
+};
+
+// The plan, once it reproduced libswscale's luma on a test picture, or why not. Only upscales
+// (fewer source than target pixels) are planned: there the smaller picture is what moves.
+CheckedPlan PlanCheckedAgainstLibswscale(const LumaScaleRequest& request);
+
+// The same, remembered per request (sizes, formats, range, scaler) for the process's life, so
+// that a geometry is checked once, not per file; at most a few hundred geometries are kept.
+CheckedPlan CachedPlanCheckedAgainstLibswscale(const LumaScaleRequest& request);
 
 }  // namespace ssimd
 

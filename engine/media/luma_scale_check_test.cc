@@ -167,11 +167,12 @@ TEST(LumaScaleCheck, EveryUpscaledLadderRenditionMatchesLibswscale) {
           if (*frame == nullptr) break;
           ASSERT_EQ((*frame)->format, r.format) << r.file;
           if (n == 0) {
-            plan = PlanCheckedAgainstLibswscale({(*frame)->width, (*frame)->height, r.format,
-                                                 (*frame)->color_range, 1920, 1080, r.format,
-                                                 choice});
-            ASSERT_TRUE(plan.ok()) << r.file << " " << SwsFlagsText(choice) << ": "
-                                   << plan.status();
+            const CheckedPlan checked = CachedPlanCheckedAgainstLibswscale(
+                {(*frame)->width, (*frame)->height, r.format, (*frame)->color_range, 1920, 1080,
+                 r.format, choice});
+            ASSERT_NE(checked.plan, nullptr)
+                << r.file << " " << SwsFlagsText(choice) << ": " << checked.why;
+            plan = *checked.plan;
             EXPECT_EQ(plan->rounding, LumaDepth(r.format) == 8 ? ExpectedVerticalRounding(choice)
                                                                : VerticalRounding::kWide);
           }
@@ -188,20 +189,41 @@ TEST(LumaScaleCheck, EveryUpscaledLadderRenditionMatchesLibswscale) {
 
 TEST(LumaScaleCheck, RefusesWhatNoPlanReproduces) {
   const ScalerChoice bicubic{ScalerKind::kBicubic, false};
-  auto refused = [](const absl::StatusOr<LumaScalePlan>& p, const std::string& text) {
-    EXPECT_EQ(p.status().code(), absl::StatusCode::kFailedPrecondition) << p.status();
-    EXPECT_THAT(std::string(p.status().message()), HasSubstr(text));
+  auto refused = [](const CheckedPlan& p, UpscaleRefusal refusal, const std::string& text) {
+    EXPECT_EQ(p.plan, nullptr);
+    EXPECT_EQ(UpscaleRefusalLabel(p.refusal), UpscaleRefusalLabel(refusal));
+    EXPECT_EQ(p.why.code(), absl::StatusCode::kFailedPrecondition) << p.why;
+    EXPECT_THAT(std::string(p.why.message()), HasSubstr(text));
   };
   refused(PlanCheckedAgainstLibswscale({640, 360, AV_PIX_FMT_YUV420P, AVCOL_RANGE_JPEG, 1920,
                                         1080, AV_PIX_FMT_YUV420P, bicubic}),
-          "full-range");
+          UpscaleRefusal::kFormat, "full-range");
   refused(PlanCheckedAgainstLibswscale({640, 360, AV_PIX_FMT_YUV420P10LE,
                                         AVCOL_RANGE_UNSPECIFIED, 1920, 1080, AV_PIX_FMT_YUV420P,
                                         bicubic}),
-          "one luma depth");
+          UpscaleRefusal::kFormat, "one luma depth");
   refused(PlanCheckedAgainstLibswscale({640, 360, AV_PIX_FMT_RGB24, AVCOL_RANGE_UNSPECIFIED, 1920,
                                         1080, AV_PIX_FMT_YUV420P, bicubic}),
-          "planar limited-range");
+          UpscaleRefusal::kFormat, "planar limited-range");
+  refused(PlanCheckedAgainstLibswscale({640, 360, AV_PIX_FMT_YUV420P, AVCOL_RANGE_MPEG, 1920, 1080,
+                                        AV_PIX_FMT_YUV420P, {ScalerKind::kNeighbor, false}}),
+          UpscaleRefusal::kScaler, "neighbor");
+  refused(PlanCheckedAgainstLibswscale({1920, 1080, AV_PIX_FMT_YUV420P, AVCOL_RANGE_MPEG, 1280,
+                                        720, AV_PIX_FMT_YUV420P, bicubic}),
+          UpscaleRefusal::kGeometry, "not an upscale");
+  refused(PlanCheckedAgainstLibswscale({1280, 1080, AV_PIX_FMT_YUV420P, AVCOL_RANGE_MPEG, 1920,
+                                        1080, AV_PIX_FMT_YUV420P, bicubic}),
+          UpscaleRefusal::kGeometry, "equal heights");
+}
+
+// A geometry is checked once; later requests get the same plan.
+TEST(LumaScaleCheck, TheCacheHandsOutOnePlanPerGeometry) {
+  const LumaScaleRequest request{640, 360, AV_PIX_FMT_YUV420P, AVCOL_RANGE_MPEG, 1920, 1080,
+                                 AV_PIX_FMT_YUV420P, {ScalerKind::kBicubic, true}};
+  const CheckedPlan first = CachedPlanCheckedAgainstLibswscale(request);
+  ASSERT_NE(first.plan, nullptr) << first.why;
+  EXPECT_EQ(first.plan->rounding, VerticalRounding::kWide);  // accurate_rnd: the C rounding
+  EXPECT_EQ(CachedPlanCheckedAgainstLibswscale(request).plan, first.plan);
 }
 
 
