@@ -110,6 +110,12 @@ absl::StatusOr<ScoreResult> Dispatcher::ScorePieces(const Geometry& geometry,
                   [&](Scorer& scorer) { return scorer.ScorePieces(geometry, features, pair); });
 }
 
+bool Dispatcher::WouldUseGpu(const Geometry& geometry, const FeatureSet& features,
+                             BackendPreference preference) const {
+  return preference != BackendPreference::kCpu && GpuHealthy() &&
+         gpu_->CheckContext(geometry, features).ok();
+}
+
 std::string Dispatcher::DefaultBackend() const { return GpuHealthy() ? "gpu" : "cpu"; }
 
 bool Dispatcher::CanServe(BackendPreference preference) const {

@@ -39,6 +39,10 @@ class Dispatcher {
                                           const PiecewiseFramePair& pair,
                                           BackendPreference preference);
 
+  // True when frames of this request would go to the GPU now (a healthy GPU that serves this
+  // geometry and these features, and a preference other than kCpu).
+  bool WouldUseGpu(const Geometry& geometry, const FeatureSet& features,
+                   BackendPreference preference) const;
   // The backend kAuto uses now: "gpu" or "cpu".
   std::string DefaultBackend() const;
   // False when no backend can serve (the CPU always can, so only a GPU-only deployment goes down).

@@ -205,5 +205,19 @@ TEST_F(DispatcherTest, AnInvalidRequestIsRefusedWhateverTheBackend) {
   }
 }
 
+TEST_F(DispatcherTest, WouldUseGpuOnlyWhereFramesWouldGoThere) {
+  Dispatcher with_gpu = Make(true);
+  EXPECT_TRUE(with_gpu.WouldUseGpu(geometry_, features_, BackendPreference::kAuto));
+  EXPECT_TRUE(with_gpu.WouldUseGpu(geometry_, features_, BackendPreference::kGpu));
+  EXPECT_FALSE(with_gpu.WouldUseGpu(geometry_, features_, BackendPreference::kCpu));
+  gpu_->context_ = absl::FailedPreconditionError("too small");
+  EXPECT_FALSE(with_gpu.WouldUseGpu(geometry_, features_, BackendPreference::kAuto));
+  gpu_->context_ = absl::OkStatus();
+  gpu_->healthy_ = false;
+  EXPECT_FALSE(with_gpu.WouldUseGpu(geometry_, features_, BackendPreference::kAuto));
+  Dispatcher without_gpu = Make(false, "no device");
+  EXPECT_FALSE(without_gpu.WouldUseGpu(geometry_, features_, BackendPreference::kAuto));
+}
+
 }  // namespace
 }  // namespace ssimd

@@ -14,8 +14,11 @@
 #include "absl/time/clock.h"
 #include "base/prefixed_status.h"
 #include "base/status_macros.h"
-#include "engine/plane_pieces.h"
+#include "engine/luma_scale_plan.h"
+#include "engine/media/luma_scale_check.h"
 #include "engine/media/read_ahead_input.h"
+#include "engine/media/video_input.h"
+#include "engine/plane_pieces.h"
 #include "server/file_inputs.h"
 #include "server/grpc_convert.h"
 #include "server/input_resolver.h"
@@ -194,7 +197,38 @@ absl::Status LadderReactor::OpenRung(int index, const ClipSettings& ladder,
       !s.ok()) {
     return WithField(s, RungField(index));
   }
+  ChooseUpscale(rung);
   return WithField(rung.input->Skip(rendition.start_frame()), field);
+}
+
+void LadderReactor::ChooseUpscale(Rung& rung) {
+  auto* decoded = dynamic_cast<DecodedInput*>(rung.input.get());
+  if (decoded == nullptr) return;  // raw and .y4m files are never scaled
+  const Geometry& own = decoded->decoded_geometry();
+  if (own.width == rung.settings.geometry.width && own.height == rung.settings.geometry.height) {
+    return;
+  }
+  rung.upscale = "libswscale";
+  const ScorerUpscale mode = ctx_->options.scorer_upscale;
+  const bool on_gpu = ctx_->dispatcher->WouldUseGpu(rung.settings.geometry, rung.settings.features,
+                                                    rung.settings.backend);
+  if (mode == ScorerUpscale::kNever || (mode == ScorerUpscale::kAuto && !on_gpu)) {
+    ctx_->metrics->RecordUpscale(rung.upscale);
+    return;
+  }
+  const CheckedPlan checked = decoded->UpscaleOnScorer();
+  if (checked.plan != nullptr) {
+    rung.upscale = "scorer";
+  } else {
+    rung.upscale_fallback_reason = std::string(checked.why.message());
+    ctx_->metrics->RecordUpscaleFallback(UpscaleRefusalLabel(checked.refusal));
+    LogEvent(spdlog::level::info, "upscale stays with libswscale",
+             {{"method", kMethod},
+              {"peer", peer_},
+              {"rendition", rung.name},
+              {"reason", rung.upscale_fallback_reason}});
+  }
+  ctx_->metrics->RecordUpscale(rung.upscale);
 }
 
 void LadderReactor::ReadAhead() {
@@ -258,8 +292,15 @@ void LadderReactor::ScoreWork(RungWork& work, const std::string& source, uint64_
       reinterpret_cast<const uint8_t*>(source.data()), source.size()));
   const PlanePieces distorted(absl::MakeConstSpan(
       reinterpret_cast<const uint8_t*>(work.luma.data()), work.luma.size()));
+  // A picture of a rendition upscaled by the scorer arrives at its own size; one its plan did not
+  // fit was scaled on reading, at the source's size.
+  const LumaScalePlan* upscale = rung.input->scorer_upscale();
+  if (upscale != nullptr && work.luma.size() != PlanInputBytes(*upscale)) {
+    upscale = nullptr;
+    ctx_->metrics->RecordUpscaleFallback("frame");
+  }
   absl::StatusOr<ScoreResult> result = ctx_->dispatcher->ScorePieces(
-      rung.settings.geometry, rung.settings.features, {&reference, &distorted},
+      rung.settings.geometry, rung.settings.features, {&reference, &distorted, upscale},
       rung.settings.backend);
   if (!result.ok()) {
     work.status = absl::Status(
@@ -384,6 +425,8 @@ absl::Status LadderReactor::WriteSummaries() {
     summary->mutable_summary()->set_elapsed_seconds(absl::ToDoubleSeconds(absl::Now() - started_));
     // A rendition that ended, or one counted to its end, has been read whole.
     DescribeRendition(*rung->input, rung->ended || request_.frame_count() == 0, summary);
+    summary->set_upscale(rung->upscale);
+    summary->set_upscale_fallback_reason(rung->upscale_fallback_reason);
     ctx_->metrics->RecordRendition(ToRenditionRecord(rung->settings.title_id, *summary));
     LogRendition(*rung, *summary);
     if (!Write(message)) return absl::CancelledError("the client went away");
@@ -409,7 +452,8 @@ void LadderReactor::LogRendition(const Rung& rung, const v1::RenditionSummary& s
                       {"unmatched_source", absl::StrCat(rung.unmatched_source)},
                       {"unmatched_rendition", absl::StrCat(rung.unmatched_rendition)},
                       {"decode_seconds", absl::StrFormat("%.3f", rung.decode_seconds)},
-                      {"scale_seconds", absl::StrFormat("%.3f", rung.scale_seconds)}};
+                      {"scale_seconds", absl::StrFormat("%.3f", rung.scale_seconds)},
+                      {"upscale", rung.upscale}};
   for (const auto& [metric, pooled] : summary.summary().pooled()) {
     fields.emplace_back(absl::StrCat("mean_", metric), absl::StrFormat("%.6f", pooled.mean()));
   }

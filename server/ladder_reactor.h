@@ -57,11 +57,15 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
     uint64_t unmatched_rendition = 0;
     double decode_seconds = 0;  // this rendition's decoding and upscaling, for its log line
     double scale_seconds = 0;
+    std::string upscale;  // RenditionSummary.upscale
+    std::string upscale_fallback_reason;
   };
 
   void Run();
   absl::Status Open();
   absl::Status OpenRung(int index, const ClipSettings& ladder, const ScalerChoice& scaler);
+  // Where the rung's upscale runs (--upscale_on_scorer, docs/adr/0080).
+  void ChooseUpscale(Rung& rung);
   // Past the start offsets: every input from now on decodes ahead, into recycled buffers.
   void ReadAhead();
   // One rendition's part of a round: the picture read for it, then (on the worker pool) its score.

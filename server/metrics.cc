@@ -109,6 +109,8 @@ struct ServiceMetrics::Impl {
   Family<Counter>& frames;
   Family<Counter>& fallbacks;
   Family<Counter>& decode_errors;
+  Family<Counter>& upscales;
+  Family<Counter>& upscale_fallbacks;
   Family<Counter>& rpcs;
   Gauge& active_streams;
   Gauge& frames_in_flight;
@@ -153,6 +155,15 @@ ServiceMetrics::Impl::Impl(const MetricsOptions& options)
                           "ScoreFiles and ScoreLadder calls that failed on a file that could not "
                           "be decoded, by kind (truncated, corrupt_stream, unsupported_codec, ...); "
                           "the message names the file and frame.")),
+      upscales(Build(prometheus::BuildCounter(), *registry, "ssimd_upscales_total",
+                     "ScoreLadder renditions upscaled to their source, by where: scorer (the "
+                     "scoring backend applied libswscale's filters) or libswscale (on the CPU).")),
+      upscale_fallbacks(Build(prometheus::BuildCounter(), *registry,
+                              "ssimd_upscale_fallbacks_total",
+                              "Upscales left to libswscale on the CPU although the scoring GPU "
+                              "would have taken them, by reason (format, scaler, geometry, "
+                              "mismatch, error; frame: one picture its rendition's plan did not "
+                              "fit); the message is logged.")),
       rpcs(Build(prometheus::BuildCounter(), *registry, "ssimd_rpcs_total",
                  "Finished RPCs, by method and gRPC status code.")),
       active_streams(Build(prometheus::BuildGauge(), *registry, "ssimd_active_streams",
@@ -337,6 +348,20 @@ void ServiceMetrics::RecordInputStages(const FeatureSet& features,
 void ServiceMetrics::RecordDecodeError(const absl::Status& status) {
   const std::optional<std::string> kind = DecodeErrorLabelOf(status);
   if (kind.has_value()) impl_->decode_errors.Add({{"kind", *kind}}).Increment();
+}
+
+void ServiceMetrics::RecordUpscale(std::string_view where) {
+  impl_->upscales.Add({{"where", where == "scorer" ? "scorer" : "libswscale"}}).Increment();
+}
+
+void ServiceMetrics::RecordUpscaleFallback(std::string_view reason) {
+  static constexpr std::string_view kReasons[] = {"format",   "scaler", "geometry",
+                                                  "mismatch", "error",  "frame"};
+  std::string label = "error";
+  for (std::string_view known : kReasons) {
+    if (reason == known) label = std::string(known);
+  }
+  impl_->upscale_fallbacks.Add({{"reason", label}}).Increment();
 }
 
 void ServiceMetrics::RecordRpc(std::string_view method, std::string_view status_code) {

@@ -44,6 +44,13 @@ class ServiceMetrics {
   // ssimd_decode_errors_total{kind} by the kind its status carries (engine/media/decode_error.h);
   // statuses without a kind are not counted.
   void RecordDecodeError(const absl::Status& status);
+  // One rendition whose pictures are upscaled, by where: "scorer" (by the scoring backend with a
+  // libswscale plan, docs/adr/0080) or "libswscale" (on the decoding threads).
+  void RecordUpscale(std::string_view where);
+  // An upscale that stayed with libswscale although the scorer would have taken it, by the
+  // reason's label (engine/media/luma_scale_check.h's, or "frame" for one picture of a planned
+  // rendition that its plan did not fit).
+  void RecordUpscaleFallback(std::string_view reason);
   // One finished RPC, by method ("ScoreClip", ...) and gRPC status code name ("OK", ...).
   void RecordRpc(std::string_view method, std::string_view status_code);
   void StreamStarted();

@@ -573,6 +573,23 @@ TEST(ServiceMetricsTest, DecodeErrorsAreCountedByKindOnly) {
   EXPECT_EQ(e.Value("ssimd_decode_errors_total", {{"kind", "corrupt_stream"}}), 1);
 }
 
+TEST(ServiceMetricsTest, UpscalesAreCountedByWhereAndFallbacksByAKnownReason) {
+  ServiceMetrics metrics;
+  metrics.RecordUpscale("scorer");
+  metrics.RecordUpscale("libswscale");
+  metrics.RecordUpscale("libswscale");
+  metrics.RecordUpscaleFallback("mismatch");
+  metrics.RecordUpscaleFallback("frame");
+  metrics.RecordUpscaleFallback("a client's text");  // never a label of its own
+  const Exposition e = Parse(metrics.Serialize());
+  EXPECT_EQ(e.Value("ssimd_upscales_total", {{"where", "scorer"}}), 1);
+  EXPECT_EQ(e.Value("ssimd_upscales_total", {{"where", "libswscale"}}), 2);
+  EXPECT_EQ(e.Find("ssimd_upscale_fallbacks_total").size(), 3u);
+  EXPECT_EQ(e.Value("ssimd_upscale_fallbacks_total", {{"reason", "mismatch"}}), 1);
+  EXPECT_EQ(e.Value("ssimd_upscale_fallbacks_total", {{"reason", "frame"}}), 1);
+  EXPECT_EQ(e.Value("ssimd_upscale_fallbacks_total", {{"reason", "error"}}), 1);
+}
+
 TEST(ServiceMetricsTest, ZeroCapsKeepNoLadder) {
   for (const MetricsOptions& options : {MetricsOptions{0, 16}, MetricsOptions{16, 0}}) {
     ServiceMetrics metrics(options);

@@ -92,6 +92,10 @@ ABSL_FLAG(std::string, tls_client_ca_file, "",
 ABSL_FLAG(std::string, log_format, "text", "text, or json for one JSON object per line.");
 ABSL_FLAG(std::string, log_level, "info", "trace, debug, info, warn, error, critical or off.");
 ABSL_FLAG(int, max_titles, 1000, "Per-title score gauges kept in metrics (least recent evicted).");
+ABSL_FLAG(std::string, upscale_on_scorer, "auto",
+          "Where ScoreLadder upscales renditions: auto (on the GPU that scores them, where a plan "
+          "reproduces libswscale's bytes; else libswscale on the CPU), never (always libswscale), "
+          "always (with the scoring backend wherever a plan exists, also on the CPU).");
 ABSL_FLAG(int, max_renditions_per_title, 16,
           "Renditions of a title's scored ladder kept in metrics (least recent evicted); the "
           "ladders' titles are capped by --max_titles.");
@@ -179,6 +183,17 @@ absl::StatusOr<ServerFlags> ServerFlagsFromCommandLine() {
   }
 
   ServiceOptions& service = server.service;
+  const std::string upscale = absl::GetFlag(FLAGS_upscale_on_scorer);
+  if (upscale == "auto") {
+    service.scorer_upscale = ScorerUpscale::kAuto;
+  } else if (upscale == "never") {
+    service.scorer_upscale = ScorerUpscale::kNever;
+  } else if (upscale == "always") {
+    service.scorer_upscale = ScorerUpscale::kAlways;
+  } else {
+    return BadFlag("upscale_on_scorer",
+                   absl::StrCat("expected auto, never or always, got \"", upscale, "\""));
+  }
   service.max_concurrent_streams = absl::GetFlag(FLAGS_max_concurrent_streams);
   service.max_frames_in_flight = absl::GetFlag(FLAGS_max_frames_in_flight);
   service.max_pending_pairs = absl::GetFlag(FLAGS_max_pending_pairs);

@@ -11,6 +11,14 @@
 
 namespace ssimd {
 
+// Where a rendition's upscale to its source's size runs (docs/adr/0080).
+enum class ScorerUpscale {
+  kAuto,    // with the scoring backend when that is a GPU and a plan reproduces libswscale
+  kNever,   // always libswscale, on the decoding threads
+  kAlways,  // with the scoring backend wherever a plan reproduces libswscale, also on the CPU
+            // (the plan's host model; slower than libswscale, for checks and diagnostics)
+};
+
 // Fits an 8K (8192x4320) 16-bit luma pair, 135 MiB, with room for the message framing.
 inline constexpr int64_t kDefaultMaxMessageBytes = int64_t{160} << 20;
 
@@ -32,6 +40,7 @@ struct ServiceOptions {
   // The server's policy: kAuto serves requests as they ask; kGpu turns kAuto requests into
   // GPU-only ones (no CPU fallback); kCpu serves everything on the CPU.
   BackendPreference backend_policy = BackendPreference::kAuto;
+  ScorerUpscale scorer_upscale = ScorerUpscale::kAuto;
   // Percentiles reported in a clip summary when the request names none.
   std::vector<double> default_percentiles = {1, 5, 50, 95, 99};
 };

@@ -161,8 +161,33 @@ MediaInfo DecodedInput::media_info() const {
 
 void DecodedInput::ScaleTo(const Geometry& target, const ScalerChoice& choice) {
   geometry_ = target;
+  scaler_choice_ = choice;
   scaler_ = std::make_unique<PictureScaler>(target.width, target.height,
                                             PixelFormatForGeometry(target), choice);
+}
+
+CheckedPlan DecodedInput::UpscaleOnScorer() {
+  if (scaler_ == nullptr || (geometry_.width == decoded_geometry_.width &&
+                             geometry_.height == decoded_geometry_.height)) {
+    CheckedPlan none;
+    none.refusal = UpscaleRefusal::kGeometry;
+    none.why = absl::FailedPreconditionError("the pictures are not upscaled");
+    return none;
+  }
+  const VideoStreamInfo& stream = decoder_->info();
+  CheckedPlan checked = CachedPlanCheckedAgainstLibswscale(
+      {stream.width, stream.height, stream.pixel_format, AVCOL_RANGE_UNSPECIFIED, geometry_.width,
+       geometry_.height, PixelFormatForGeometry(geometry_), scaler_choice_});
+  scorer_upscale_ = checked.plan;
+  return checked;
+}
+
+bool DecodedInput::PlannedFor(const AVFrame& picture) const {
+  // Limited range and unspecified give libswscale the same luma; full range is converted.
+  return picture.width == scorer_upscale_->src_width &&
+         picture.height == scorer_upscale_->src_height &&
+         picture.format == decoder_->info().pixel_format &&
+         picture.color_range != AVCOL_RANGE_JPEG;
 }
 
 absl::StatusOr<bool> DecodedInput::ReadLuma(std::string* luma) {
@@ -175,6 +200,10 @@ absl::StatusOr<bool> DecodedInput::ReadLuma(std::string* luma) {
   const Clock::time_point decoded = Clock::now();
   last_read_times_ = ReadTimes{seconds(decoded - start), std::nullopt};
   const AVFrame* picture = *frame;
+  if (scorer_upscale_ != nullptr && PlannedFor(*picture)) {
+    CopyLuma(*picture, luma);
+    return true;
+  }
   if (scaler_ != nullptr) {
     absl::StatusOr<const AVFrame*> scaled = scaler_->Convert(*picture);
     if (!scaled.ok()) {

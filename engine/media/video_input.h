@@ -13,6 +13,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/io/frame_reader.h"
+#include "engine/luma_scale_plan.h"
+#include "engine/media/luma_scale_check.h"
 #include "engine/media/media_info.h"
 #include "engine/media/picture_scaler.h"
 #include "engine/media/video_decoder.h"
@@ -58,6 +60,10 @@ class VideoInput {
   virtual MediaInfo media_info() const;
   // Of the last ReadLuma that returned a frame.
   virtual ReadTimes last_read_times() const { return ReadTimes(); }
+  // Set when the input hands its pictures over before their upscale, for the scorer to upscale
+  // with this plan: ReadLuma then returns PlanInputBytes of the plan for such a picture, and
+  // LumaBytes(geometry()) for any picture it had to scale itself (docs/adr/0080).
+  virtual const LumaScalePlan* scorer_upscale() const { return nullptr; }
 
   // True when frames can be read in any order and from several threads at once through
   // ReadLumaAt (raw files on disk, engine/io/frame_reader.h).
@@ -88,6 +94,10 @@ class DecodedInput final : public VideoInput {
   // From now on every picture is brought to `target`'s size and pixel format the way
   // `ffmpeg -vf scale=W:H:flags=<choice> -pix_fmt <target's format>` would.
   void ScaleTo(const Geometry& target, const ScalerChoice& choice);
+  // After ScaleTo: leave the upscale to the scorer where a plan reproduces libswscale for this
+  // file (luma_scale_check.h); the result says whether it does, or why not. Pictures that differ
+  // from what was planned (a full-range picture) are still scaled here.
+  CheckedPlan UpscaleOnScorer();
 
   // The file's own geometry, before any scaling.
   const Geometry& decoded_geometry() const { return decoded_geometry_; }
@@ -100,14 +110,19 @@ class DecodedInput final : public VideoInput {
   uint64_t frames_read() const override { return decoder_->frames_decoded(); }
   MediaInfo media_info() const override;
   ReadTimes last_read_times() const override { return last_read_times_; }
+  const LumaScalePlan* scorer_upscale() const override { return scorer_upscale_.get(); }
 
  private:
   DecodedInput(std::unique_ptr<VideoDecoder> decoder, const Geometry& geometry);
+  // Whether `picture` is one the scorer's plan was made for.
+  bool PlannedFor(const AVFrame& picture) const;
 
   std::unique_ptr<VideoDecoder> decoder_;
   const Geometry decoded_geometry_;
   Geometry geometry_;
   std::unique_ptr<PictureScaler> scaler_;
+  ScalerChoice scaler_choice_;
+  std::shared_ptr<const LumaScalePlan> scorer_upscale_;
   ReadTimes last_read_times_;
 };
 

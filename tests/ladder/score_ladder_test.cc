@@ -8,10 +8,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "server/service_options.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -108,11 +110,16 @@ class ScoreLadderTest : public ::testing::Test {
   void SetUp() override {
     root_ = absl::StrCat(std::getenv("TEST_TMPDIR"), "/ladder_root");
     ASSERT_TRUE(FillFilesRoot(root_, /*with_sources=*/MissingSourcesReason().empty()).ok());
+    server_ = StartServer(ScorerUpscale::kAuto);
+    ASSERT_NE(server_, nullptr);
+  }
+
+  std::unique_ptr<TestServer> StartServer(ScorerUpscale upscale) {
     ServerOptions options = FastServerOptions();
     options.service.files_root = root_;
     options.service.backend_policy = BackendPreference::kCpu;
-    server_ = TestServer::Start(options);
-    ASSERT_NE(server_, nullptr);
+    options.service.scorer_upscale = upscale;
+    return TestServer::Start(options);
   }
 
   // The whole ladder of `expected_file` (accurate_rnd) in two calls: the 8-bit renditions against
@@ -141,12 +148,19 @@ class ScoreLadderTest : public ::testing::Test {
         ExpectLibvmafFrames(frames, summary, *e);
         EXPECT_EQ(summary.frames(), 24u);
         ExpectFileFacts(out.renditions[e->rendition], e->distorted);
+        if (expected_upscale_.has_value()) {
+          const bool scaled = !absl::StrContains(e->distorted, "1920x1080");
+          EXPECT_EQ(out.renditions[e->rendition].upscale(), scaled ? *expected_upscale_ : "");
+          EXPECT_EQ(out.renditions[e->rendition].upscale_fallback_reason(), "");
+        }
       }
     }
   }
 
   std::string root_;
   std::unique_ptr<TestServer> server_;
+  // What every scaled rendition's summary must say about its upscale, when set.
+  std::optional<std::string> expected_upscale_;
 };
 
 TEST_F(ScoreLadderTest, WholeLadderMatchesLibvmafFromTheY4mSources) {
@@ -159,6 +173,69 @@ TEST_F(ScoreLadderTest, WholeLadderMatchesLibvmafFromTheFfv1Source) {
   const std::string missing = MissingSourcesReason();
   if (!missing.empty()) GTEST_SKIP() << missing;
   ExpectLibvmafScores("src_ffv1.mkv");
+}
+
+// The upscale handed to the scoring backend with libswscale's filters (here the CPU, through the
+// plans' host model; a GPU applies the same arithmetic): still libvmaf's scores bit for bit.
+TEST_F(ScoreLadderTest, WholeLadderMatchesLibvmafWithTheUpscaleOnTheScorer) {
+  const std::string missing = MissingSourcesReason();
+  if (!missing.empty()) GTEST_SKIP() << missing;
+  server_ = StartServer(ScorerUpscale::kAlways);
+  ASSERT_NE(server_, nullptr);
+  expected_upscale_ = "scorer";
+  ExpectLibvmafScores("src.y4m");
+}
+
+// Without the sources, with plain bicubic (this machine's libswscale bytes): every frame scores
+// the same whether libswscale upscaled it on reading or the scorer did with a plan.
+TEST_F(ScoreLadderTest, UpscaleOnTheScorerGivesLibswscalesScores) {
+  v1::ScoreLadderRequest request = LadderRequest("h264_1920x1080.mp4");
+  const std::vector<std::string> scaled = {"h264_426x240.mp4", "h264_640x360.mp4",
+                                           "vp9_960x540.webm", "hevc_1280x720.mkv"};
+  for (const std::string& file : scaled) AddRendition(&request, file, file);
+  const LadderOutcome on_reading = RunLadder(*server_, request);  // auto on a CPU: libswscale
+  ASSERT_TRUE(on_reading.status.ok()) << on_reading.status.error_message();
+  std::unique_ptr<TestServer> always = StartServer(ScorerUpscale::kAlways);
+  ASSERT_NE(always, nullptr);
+  const LadderOutcome on_scorer = RunLadder(*always, request);
+  ASSERT_TRUE(on_scorer.status.ok()) << on_scorer.status.error_message();
+  for (const std::string& file : scaled) {
+    SCOPED_TRACE(file);
+    EXPECT_EQ(on_reading.renditions.at(file).upscale(), "libswscale");
+    EXPECT_EQ(on_scorer.renditions.at(file).upscale(), "scorer");
+    const auto& a = on_reading.frames.at(file);
+    const auto& b = on_scorer.frames.at(file);
+    ASSERT_EQ(a.size(), 24u);
+    ASSERT_EQ(b.size(), a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      ASSERT_EQ(a[i].scores_size(), b[i].scores_size());
+      for (const auto& [name, value] : a[i].scores()) {
+        EXPECT_EQ(std::memcmp(&value, &b[i].scores().at(name), sizeof(double)), 0)
+            << name << " of frame " << i << ": " << value << " vs " << b[i].scores().at(name);
+      }
+    }
+  }
+  const std::string exposition = always->metrics().Serialize();
+  EXPECT_EQ(ExposedValue(exposition, "ssimd_upscales_total{where=\"scorer\"}"), 4);
+  EXPECT_EQ(ExposedValue(server_->metrics().Serialize(),
+                         "ssimd_upscales_total{where=\"libswscale\"}"),
+            4);
+}
+
+// A scaler no plan covers stays with libswscale, and the summary says why.
+TEST_F(ScoreLadderTest, AnUpscaleNoPlanCoversStaysWithLibswscaleAndSaysWhy) {
+  server_ = StartServer(ScorerUpscale::kAlways);
+  ASSERT_NE(server_, nullptr);
+  v1::ScoreLadderRequest request = LadderRequest("h264_1920x1080.mp4");
+  request.mutable_upscale()->set_scaler(v1::SCALER_NEIGHBOR);
+  AddRendition(&request, "360p", "h264_640x360.mp4");
+  const LadderOutcome out = RunLadder(*server_, request);
+  ASSERT_TRUE(out.status.ok()) << out.status.error_message();
+  EXPECT_EQ(out.renditions.at("360p").upscale(), "libswscale");
+  EXPECT_THAT(out.renditions.at("360p").upscale_fallback_reason(), HasSubstr("neighbor"));
+  EXPECT_EQ(ExposedValue(server_->metrics().Serialize(),
+                         "ssimd_upscale_fallbacks_total{reason=\"scaler\"}"),
+            1);
 }
 
 // Without the sources: the 1080p rendition stands in as the source.
