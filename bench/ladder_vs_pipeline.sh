@@ -11,8 +11,9 @@
 # LADDER_DIR: renditions, ladder.tsv and expected_scores.json (tests/data/ladder, or a longer
 # ladder from its make_ladder.sh); SOURCES_DIR: src.y4m and src10.y4m (tools/ladder_sources.sh).
 # SSIMD_BIN: directory with ssimd_server and ssimd-score (default: bazel-bin's); SSIMD_BACKEND:
-# cpu (default), gpu or auto; VMAF_THREADS: --threads of each vmaf (default: cores / renditions,
-# at least 1); FFMPEG: the ffmpeg command (default: ffmpeg).
+# cpu (default), gpu or auto; SSIMD_UPSCALE: the server's --upscale_on_scorer (default auto: the
+# GPU upscales where it scores; never: libswscale on the CPU); VMAF_THREADS: --threads of each
+# vmaf (default: cores / renditions, at least 1); FFMPEG: the ffmpeg command (default: ffmpeg).
 set -euo pipefail
 usage="usage: bench/ladder_vs_pipeline.sh LADDER_DIR SOURCES_DIR VMAF OUT_DIR [ROUNDS]"
 ladder=$(cd "${1:?$usage}" && pwd)
@@ -26,6 +27,7 @@ server_bin=$bin/ssimd_server; [[ -x $server_bin ]] || server_bin=$bin/server/ssi
 score_bin=$bin/ssimd-score; [[ -x $score_bin ]] || score_bin=$bin/client/ssimd-score
 ffmpeg=${FFMPEG:-ffmpeg}
 backend=${SSIMD_BACKEND:-cpu}
+upscale=${SSIMD_UPSCALE:-auto}
 count=$(($(wc -l <"$ladder/ladder.tsv") - 1))
 threads=${VMAF_THREADS:-$(( $(nproc) / count > 0 ? $(nproc) / count : 1 ))}
 
@@ -37,7 +39,7 @@ cp "$sources/src.y4m" "$sources/src10.y4m" "$files/"
 
 port=$((50800 + RANDOM % 1000))
 "$server_bin" --address=127.0.0.1:$port --metrics_address=127.0.0.1:0 --backend="$backend" \
-  --files_root="$files" --log_level=warn >"$out/server.log" 2>&1 &
+  --upscale_on_scorer="$upscale" --files_root="$files" --log_level=warn >"$out/server.log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true' EXIT
 sleep 2
@@ -78,7 +80,7 @@ scoreladder() {  # one ScoreLadder call per source, both at once
   wait $a; wait $b
 }
 
-echo "$count renditions, $(nproc) cores, vmaf --threads $threads, ssimd --backend $backend" |
+echo "$count renditions, $(nproc) cores, vmaf --threads $threads, ssimd --backend $backend --upscale_on_scorer $upscale" |
   tee "$out/times.txt"
 for round in $(seq "$rounds"); do
   s=$(date +%s%N); pipeline "$out/pipeline"; echo "round $round pipeline: $(ms "$s") ms" | tee -a "$out/times.txt"
