@@ -31,6 +31,17 @@ void FillCapabilities(const ServiceContext& ctx, v1::Capabilities* out) {
       device->set_has_code(info.has_code);
     }
   }
+  if (!ctx.options.hw_decode_api.empty()) {
+    v1::DecodeEngine* engine = out->mutable_decode_engine();
+    engine->set_api(ctx.options.hw_decode_api);
+    engine->set_unavailable_reason(ctx.hw_decode_unavailable_reason);
+    if (ctx.hw_decode != nullptr) {
+      for (const std::string& codec : ctx.hw_decode->Codecs()) engine->add_codecs(codec);
+      engine->set_max_sessions(static_cast<uint32_t>(ctx.hw_decode->max_sessions()));
+      engine->set_sessions_in_use(static_cast<uint32_t>(ctx.hw_decode->sessions_in_use()));
+      engine->set_frames_decoded(static_cast<uint64_t>(ctx.hw_decode->frames_decoded()));
+    }
+  }
   AddFeatureInfo(out);
   v1::Limits* limits = out->mutable_limits();
   limits->set_max_dimension(static_cast<uint32_t>(kMaxDimension));

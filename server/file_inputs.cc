@@ -9,7 +9,7 @@
 namespace ssimd {
 absl::StatusOr<std::unique_ptr<VideoInput>> OpenFileInput(
     int fd, const std::string& path, absl::string_view field,
-    const std::optional<Geometry>& geometry) {
+    const std::optional<Geometry>& geometry, std::shared_ptr<HwDecodeDevice> hardware) {
   const InputKind kind = InputKindForPath(path);
   if (kind != InputKind::kEncoded) {
     absl::StatusOr<std::unique_ptr<VideoInput>> input = OpenRawInput(fd, path, kind, geometry);
@@ -17,7 +17,7 @@ absl::StatusOr<std::unique_ptr<VideoInput>> OpenFileInput(
     return input;
   }
   absl::StatusOr<std::unique_ptr<DecodedInput>> decoded =
-      DecodedInput::Open(fd, path, DecodeLimits());
+      DecodedInput::Open(fd, path, DecodeLimits(), std::move(hardware));
   if (!decoded.ok()) return WithField(decoded.status(), field);
   const Geometry& own = (*decoded)->decoded_geometry();
   if (geometry.has_value() &&
@@ -54,6 +54,15 @@ void RecordReadStages(const VideoInput& input, const FeatureSet& features,
                       ServiceMetrics& metrics) {
   const ReadTimes times = input.last_read_times();
   metrics.RecordInputStages(features, times.decode_seconds, times.scale_seconds);
+  if (times.decode_seconds.has_value()) metrics.RecordDecodedFrame(input.decode_backend());
+}
+
+std::string DecodeFallbackReason(const VideoInput& input, const ServiceOptions& options,
+                                 const HwDecodeDevice* hardware) {
+  if (options.hw_decode_api.empty() || input.decode_backend().empty()) return "";
+  if (hardware == nullptr) return DecodeFallbackLabel(DecodeFallback::kNoDevice);
+  const DecodeFallback fallback = input.decode_fallback();
+  return fallback == DecodeFallback::kNone ? "" : DecodeFallbackLabel(fallback);
 }
 
 }  // namespace ssimd

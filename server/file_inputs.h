@@ -17,15 +17,23 @@
 #include "engine/picture.h"
 #include "proto/ssimd/v1/ssimd.pb.h"
 #include "server/metrics.h"
+#include "server/service_options.h"
 
 namespace ssimd {
 
 // Reads `path` (as the request named it; only used in messages and to choose the reader) from
 // `fd`, which it takes over. `geometry` is the request's: required for raw files, checked against
 // what .y4m and encoded files say.
+// With `hardware`, encoded files are decoded by that device's engine where it can.
 absl::StatusOr<std::unique_ptr<VideoInput>> OpenFileInput(
     int fd, const std::string& path, absl::string_view field,
-    const std::optional<Geometry>& geometry);
+    const std::optional<Geometry>& geometry,
+    std::shared_ptr<HwDecodeDevice> hardware = nullptr);
+
+// Why `input` was decoded on the CPU although --hw_decode asked for the GPU's engine
+// (DecodeFallbackLabel), or empty: for raw files, without --hw_decode, or when the engine decodes.
+std::string DecodeFallbackReason(const VideoInput& input, const ServiceOptions& options,
+                                 const HwDecodeDevice* hardware);
 
 absl::StatusOr<ScalerChoice> ParseUpscale(const v1::UpscaleOptions& upscale,
                                           absl::string_view field);

@@ -107,10 +107,10 @@ absl::StatusOr<ClipSettings> FilesReactor::OpenInputs() {
   SSIMD_RETURN_IF_ERROR(CheckRawFilesHaveGeometry(*geometry));
 
   absl::StatusOr<std::unique_ptr<VideoInput>> reference = OpenFileInput(
-      reference_owner.release(), reference_name_, "reference_path", *geometry);
+      reference_owner.release(), reference_name_, "reference_path", *geometry, ctx_->hw_decode);
   if (!reference.ok()) return reference.status();
   absl::StatusOr<std::unique_ptr<VideoInput>> distorted = OpenFileInput(
-      distorted_owner.release(), distorted_name_, "distorted_path", *geometry);
+      distorted_owner.release(), distorted_name_, "distorted_path", *geometry, ctx_->hw_decode);
   if (!distorted.ok()) return distorted.status();
   reference_ = *std::move(reference);
   distorted_ = *std::move(distorted);
@@ -209,6 +209,12 @@ void FilesReactor::ReadNext() {
     return;
   }
   if (!*paired) {
+    // Each file meant for the GPU's video engine but decoded on the CPU counts once, at its end.
+    for (const VideoInput* input : {reference_.get(), distorted_.get()}) {
+      const std::string fallback =
+          DecodeFallbackReason(*input, ctx_->options, ctx_->hw_decode.get());
+      if (!fallback.empty()) ctx_->metrics->RecordDecodeFallback(fallback);
+    }
     pipeline_.SetUnmatchedFrames(pairer_->unmatched().reference, pairer_->unmatched().distorted);
     pipeline_.FetchedEnd();
     return;

@@ -129,7 +129,7 @@ absl::Status LadderReactor::Open() {
   if (status.ok()) {
     absl::StatusOr<std::unique_ptr<VideoInput>> source =
         OpenFileInput(*source_fd, ReaderNameOfInput(request_.source_path()), "source_path",
-                      geometry);
+                      geometry, ctx_->hw_decode);
     if (source.ok()) {
       source_ = *std::move(source);
     } else {
@@ -149,7 +149,7 @@ absl::Status LadderReactor::Open() {
     }
     absl::StatusOr<std::unique_ptr<VideoInput>> input =
         OpenFileInput(fds[i], ReaderNameOfInput(request_.renditions(i).path()),
-                      RungField(i) + ".path", std::nullopt);
+                      RungField(i) + ".path", std::nullopt, ctx_->hw_decode);
     if (!input.ok()) {
       status = input.status();
       continue;
@@ -415,6 +415,9 @@ absl::Status LadderReactor::CountUnmatched() {
 }
 
 absl::Status LadderReactor::WriteSummaries() {
+  const std::string source_fallback =
+      DecodeFallbackReason(*source_, ctx_->options, ctx_->hw_decode.get());
+  if (!source_fallback.empty()) ctx_->metrics->RecordDecodeFallback(source_fallback);
   for (auto& rung : rungs_) {
     v1::ScoreLadderResponse message;
     v1::RenditionSummary* summary = message.mutable_rendition_summary();
@@ -427,6 +430,12 @@ absl::Status LadderReactor::WriteSummaries() {
     DescribeRendition(*rung->input, rung->ended || request_.frame_count() == 0, summary);
     summary->set_upscale(rung->upscale);
     summary->set_upscale_fallback_reason(rung->upscale_fallback_reason);
+    summary->set_decode_backend(rung->input->decode_backend());
+    summary->set_decode_fallback_reason(
+        DecodeFallbackReason(*rung->input, ctx_->options, ctx_->hw_decode.get()));
+    if (!summary->decode_fallback_reason().empty()) {
+      ctx_->metrics->RecordDecodeFallback(summary->decode_fallback_reason());
+    }
     ctx_->metrics->RecordRendition(ToRenditionRecord(rung->settings.title_id, *summary));
     LogRendition(*rung, *summary);
     if (!Write(message)) return absl::CancelledError("the client went away");
@@ -453,7 +462,8 @@ void LadderReactor::LogRendition(const Rung& rung, const v1::RenditionSummary& s
                       {"unmatched_rendition", absl::StrCat(rung.unmatched_rendition)},
                       {"decode_seconds", absl::StrFormat("%.3f", rung.decode_seconds)},
                       {"scale_seconds", absl::StrFormat("%.3f", rung.scale_seconds)},
-                      {"upscale", rung.upscale}};
+                      {"upscale", rung.upscale},
+                      {"decode", summary.decode_backend()}};
   for (const auto& [metric, pooled] : summary.summary().pooled()) {
     fields.emplace_back(absl::StrCat("mean_", metric), absl::StrFormat("%.6f", pooled.mean()));
   }

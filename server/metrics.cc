@@ -109,6 +109,10 @@ struct ServiceMetrics::Impl {
   Family<Counter>& frames;
   Family<Counter>& fallbacks;
   Family<Counter>& decode_errors;
+  Family<Counter>& decode_fallbacks;
+  Family<Counter>& decoded_frames;
+  Gauge& decode_sessions;
+  Gauge& decode_sessions_in_use;
   Family<Counter>& upscales;
   Family<Counter>& upscale_fallbacks;
   Family<Counter>& rpcs;
@@ -155,6 +159,21 @@ ServiceMetrics::Impl::Impl(const MetricsOptions& options)
                           "ScoreFiles and ScoreLadder calls that failed on a file that could not "
                           "be decoded, by kind (truncated, corrupt_stream, unsupported_codec, ...); "
                           "the message names the file and frame.")),
+      decode_fallbacks(Build(prometheus::BuildCounter(), *registry,
+                             "ssimd_decode_fallbacks_total",
+                             "Encoded files meant for the GPU's video engine (--hw_decode) that "
+                             "were decoded on the CPU, by reason (no_device, codec, format, "
+                             "sessions_busy, engine_refused).")),
+      decoded_frames(Build(prometheus::BuildCounter(), *registry, "ssimd_decoded_frames_total",
+                           "Frames of encoded files decoded, by backend: cpu, nvdec or vaapi.")),
+      decode_sessions(Build(prometheus::BuildGauge(), *registry, "ssimd_decode_sessions",
+                            "Decoder sessions the GPU's video engine may have open at once "
+                            "(--hw_decode_sessions); 0 without --hw_decode.")
+                          .Add({})),
+      decode_sessions_in_use(Build(prometheus::BuildGauge(), *registry,
+                                   "ssimd_decode_sessions_in_use",
+                                   "Decoder sessions open on the GPU's video engine now.")
+                                 .Add({})),
       upscales(Build(prometheus::BuildCounter(), *registry, "ssimd_upscales_total",
                      "ScoreLadder renditions upscaled to their source, by where: scorer (the "
                      "scoring backend applied libswscale's filters) or libswscale (on the CPU).")),
@@ -348,6 +367,24 @@ void ServiceMetrics::RecordInputStages(const FeatureSet& features,
 void ServiceMetrics::RecordDecodeError(const absl::Status& status) {
   const std::optional<std::string> kind = DecodeErrorLabelOf(status);
   if (kind.has_value()) impl_->decode_errors.Add({{"kind", *kind}}).Increment();
+}
+
+void ServiceMetrics::RecordDecodeFallback(std::string_view reason) {
+  static constexpr std::string_view kReasons[] = {"no_device", "codec", "format", "sessions_busy",
+                                                  "engine_refused"};
+  for (std::string_view known : kReasons) {
+    if (reason == known) impl_->decode_fallbacks.Add({{"reason", std::string(known)}}).Increment();
+  }
+}
+
+void ServiceMetrics::RecordDecodedFrame(std::string_view backend) {
+  const std::string label = backend == "nvdec" || backend == "vaapi" ? std::string(backend) : "cpu";
+  impl_->decoded_frames.Add({{"backend", label}}).Increment();
+}
+
+void ServiceMetrics::UpdateDecodeSessions(int in_use, int total) {
+  impl_->decode_sessions.Set(total);
+  impl_->decode_sessions_in_use.Set(in_use);
 }
 
 void ServiceMetrics::RecordUpscale(std::string_view where) {

@@ -51,6 +51,12 @@ class ServiceMetrics {
   // reason's label (engine/media/luma_scale_check.h's, or "frame" for one picture of a planned
   // rendition that its plan did not fit).
   void RecordUpscaleFallback(std::string_view reason);
+  // A file meant for the GPU's video engine that was decoded on the CPU, by DecodeFallbackLabel.
+  void RecordDecodeFallback(std::string_view reason);
+  // One decoded frame, by who decoded it ("cpu", "nvdec", "vaapi").
+  void RecordDecodedFrame(std::string_view backend);
+  // The GPU video engine's decoder sessions in use and available (polled).
+  void UpdateDecodeSessions(int in_use, int total);
   // One finished RPC, by method ("ScoreClip", ...) and gRPC status code name ("OK", ...).
   void RecordRpc(std::string_view method, std::string_view status_code);
   void StreamStarted();

@@ -96,6 +96,15 @@ ABSL_FLAG(std::string, upscale_on_scorer, "auto",
           "Where ScoreLadder upscales renditions: auto (on the GPU that scores them, where a plan "
           "reproduces libswscale's bytes; else libswscale on the CPU), never (always libswscale), "
           "always (with the scoring backend wherever a plan exists, also on the CPU).");
+ABSL_FLAG(std::string, hw_decode, "",
+          "Decode encoded files on the GPU's video engine: cuda (NVDEC) or vaapi (AMD VCN, "
+          "Intel); empty: on the CPU. Streams the engine cannot decode go to the CPU, counted in "
+          "ssimd_decode_fallbacks_total.");
+ABSL_FLAG(std::string, hw_decode_device, "",
+          "The --hw_decode device: a GPU index for cuda, a DRM render node for vaapi; empty for "
+          "the default.");
+ABSL_FLAG(int, hw_decode_sessions, 16,
+          "Decoders open at once on the --hw_decode device; more files decode on the CPU.");
 ABSL_FLAG(int, max_renditions_per_title, 16,
           "Renditions of a title's scored ladder kept in metrics (least recent evicted); the "
           "ladders' titles are capped by --max_titles.");
@@ -183,6 +192,15 @@ absl::StatusOr<ServerFlags> ServerFlagsFromCommandLine() {
   }
 
   ServiceOptions& service = server.service;
+  service.hw_decode_api = absl::GetFlag(FLAGS_hw_decode);
+  if (!service.hw_decode_api.empty() && service.hw_decode_api != "cuda" &&
+      service.hw_decode_api != "vaapi") {
+    return BadFlag("hw_decode", absl::StrCat("expected cuda, vaapi or nothing, got \"",
+                                             service.hw_decode_api, "\""));
+  }
+  service.hw_decode_device = absl::GetFlag(FLAGS_hw_decode_device);
+  service.hw_decode_sessions = absl::GetFlag(FLAGS_hw_decode_sessions);
+  if (service.hw_decode_sessions < 1) return BadFlag("hw_decode_sessions", "expected 1 or more");
   const std::string upscale = absl::GetFlag(FLAGS_upscale_on_scorer);
   if (upscale == "auto") {
     service.scorer_upscale = ScorerUpscale::kAuto;

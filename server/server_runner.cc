@@ -142,6 +142,19 @@ absl::StatusOr<std::unique_ptr<ServerRunner>> ServerRunner::Start(const ServerOp
   ctx.dispatcher = runner->backends_.dispatcher.get();
   ctx.gpu = runner->backends_.gpu;
   ctx.gpu_unavailable_reason = runner->backends_.gpu_unavailable_reason;
+  if (!so.hw_decode_api.empty()) {
+    absl::StatusOr<std::shared_ptr<HwDecodeDevice>> device =
+        HwDecodeDevice::Open({so.hw_decode_api, so.hw_decode_device, so.hw_decode_sessions});
+    if (device.ok()) {
+      ctx.hw_decode = *std::move(device);
+    } else if (device.status().code() == absl::StatusCode::kInvalidArgument) {
+      return device.status();
+    } else {
+      ctx.hw_decode_unavailable_reason = std::string(device.status().message());
+      LogEvent(spdlog::level::warn, "hardware decoding unavailable: files decode on the CPU",
+               {{"api", so.hw_decode_api}, {"reason", ctx.hw_decode_unavailable_reason}});
+    }
+  }
   ctx.pool = runner->pool_.get();
   ctx.metrics = metrics;
   ctx.files = runner->files_.get();
@@ -200,6 +213,10 @@ bool ServerRunner::serving() const {
 void ServerRunner::UpdateHealth() {
   const bool serving = CanServe(*ctx_);
   if (ctx_->gpu != nullptr) ctx_->metrics->UpdateDevices(ctx_->gpu->Stats());
+  if (ctx_->hw_decode != nullptr) {
+    ctx_->metrics->UpdateDecodeSessions(ctx_->hw_decode->sessions_in_use(),
+                                        ctx_->hw_decode->max_sessions());
+  }
   absl::MutexLock lock(&mu_);
   if (shut_down_) return;
   if (serving != serving_ || !health_published_) {

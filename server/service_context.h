@@ -9,6 +9,7 @@
 
 #include "engine/dispatcher.h"
 #include "engine/gpu/gpu_scorer.h"
+#include "engine/media/hw_decode_device.h"
 #include "server/metrics.h"
 #include "server/input_resolver.h"
 #include "server/path_guard.h"
@@ -23,6 +24,9 @@ struct ServiceContext {
   Dispatcher* dispatcher = nullptr;
   GpuScorer* gpu = nullptr;  // null when no device is usable; owned by the dispatcher
   std::string gpu_unavailable_reason;
+  // The GPU's video decoding engine, when --hw_decode names one and it opened; why not otherwise.
+  std::shared_ptr<HwDecodeDevice> hw_decode;
+  std::string hw_decode_unavailable_reason;
   WorkerPool* pool = nullptr;
   ServiceMetrics* metrics = nullptr;
   const PathGuard* files = nullptr;  // null: no paths (no --files_root)

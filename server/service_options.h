@@ -41,6 +41,10 @@ struct ServiceOptions {
   // GPU-only ones (no CPU fallback); kCpu serves everything on the CPU.
   BackendPreference backend_policy = BackendPreference::kAuto;
   ScorerUpscale scorer_upscale = ScorerUpscale::kAuto;
+  // Hardware decoding of encoded files (docs/adr/0081): "" (off), "cuda" (NVDEC) or "vaapi".
+  std::string hw_decode_api;
+  std::string hw_decode_device;  // "" for the default device
+  int hw_decode_sessions = 16;   // decoder sessions open at once on the device
   // Percentiles reported in a clip summary when the request names none.
   std::vector<double> default_percentiles = {1, 5, 50, 95, 99};
 };

@@ -46,6 +46,8 @@ class ReadAheadInput final : public VideoInput {
   std::optional<uint64_t> EstimatedFrames() const override { return inner_->EstimatedFrames(); }
   MediaInfo media_info() const override { return inner_->media_info(); }
   const LumaScalePlan* scorer_upscale() const override { return inner_->scorer_upscale(); }
+  std::string decode_backend() const override { return inner_->decode_backend(); }
+  DecodeFallback decode_fallback() const override { return inner_->decode_fallback(); }
   // The frames returned or skipped so far, and the read times of the last of them: what the
   // inner input said when it read that frame.
   uint64_t frames_read() const override;

@@ -12,10 +12,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "engine/media/decode_error.h"
+#include "engine/media/hw_frame_download.h"
 #include "engine/media/pixel_formats.h"
 
 extern "C" {
+#include <libavutil/hwcontext.h>
 #include <libavutil/mem.h>
+#include <libavutil/pixdesc.h>
 }
 
 namespace ssimd {
@@ -126,23 +129,25 @@ VideoDecoder::~VideoDecoder() {
   avformat_close_input(&format_);
 }
 
-absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::OpenFd(int fd, std::string name,
-                                                                   const DecodeLimits& limits) {
+absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::OpenFd(
+    int fd, std::string name, const DecodeLimits& limits,
+    std::shared_ptr<HwDecodeDevice> hardware) {
   auto input = std::make_unique<Input>();
   input->fd = fd;
-  return Open(std::move(input), std::move(name), limits);
+  return Open(std::move(input), std::move(name), limits, std::move(hardware));
 }
 
 absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::OpenMemory(
-    absl::string_view bytes, std::string name, const DecodeLimits& limits) {
+    absl::string_view bytes, std::string name, const DecodeLimits& limits,
+    std::shared_ptr<HwDecodeDevice> hardware) {
   auto input = std::make_unique<Input>();
   input->memory = bytes;
-  return Open(std::move(input), std::move(name), limits);
+  return Open(std::move(input), std::move(name), limits, std::move(hardware));
 }
 
-absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::Open(std::unique_ptr<Input> input,
-                                                                 std::string name,
-                                                                 const DecodeLimits& limits) {
+absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::Open(
+    std::unique_ptr<Input> input, std::string name, const DecodeLimits& limits,
+    std::shared_ptr<HwDecodeDevice> hardware) {
   auto* buffer = static_cast<unsigned char*>(av_malloc(kIoBufferBytes));
   if (buffer == nullptr) return absl::ResourceExhaustedError("out of memory for file input");
   input->io = avio_alloc_context(buffer, kIoBufferBytes, /*write_flag=*/0, input.get(),
@@ -152,6 +157,7 @@ absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::Open(std::unique_ptr
     return absl::ResourceExhaustedError("out of memory for file input");
   }
   std::unique_ptr<VideoDecoder> decoder(new VideoDecoder(std::move(input), std::move(name)));
+  decoder->hardware_ = std::move(hardware);
   absl::Status status = decoder->OpenStream(limits);
   if (!status.ok()) return status;
   return decoder;
@@ -218,6 +224,7 @@ absl::Status VideoDecoder::OpenStream(const DecodeLimits& limits) {
   // depend on threading.
   codec_->thread_count = 1;
   codec_->pkt_timebase = stream->time_base;
+  if (hardware_ != nullptr) AttachHardware(*codec);
   rc = avcodec_open2(codec_.get(), codec, nullptr);
   if (rc < 0) {
     return DecodeError(DecodeErrorKind::kUnsupportedCodec, absl::StrFormat(
@@ -238,6 +245,95 @@ absl::Status VideoDecoder::OpenStream(const DecodeLimits& limits) {
     return absl::ResourceExhaustedError("out of memory for decoding");
   }
   return absl::OkStatus();
+}
+
+void VideoDecoder::AttachHardware(const AVCodec& codec) {
+  if (!hardware_->DecodesCodec(codec)) {
+    fallback_ = DecodeFallback::kCodec;
+    return;
+  }
+  session_ = hardware_->TryAcquire();
+  if (session_ == nullptr) {
+    fallback_ = DecodeFallback::kSessionsBusy;
+    return;
+  }
+  codec_->hw_device_ctx = av_buffer_ref(hardware_->context());
+  if (codec_->hw_device_ctx == nullptr) {
+    session_.reset();
+    fallback_ = DecodeFallback::kNoDevice;
+    return;
+  }
+  codec_->opaque = this;
+  codec_->get_format = &VideoDecoder::ChooseFormat;
+}
+
+AVPixelFormat VideoDecoder::ChooseFormat(AVCodecContext* codec, const AVPixelFormat* offered) {
+  auto* self = static_cast<VideoDecoder*>(codec->opaque);
+  const AVPixelFormat device = self->hardware_->device_format();
+  bool device_offered = false;
+  AVPixelFormat software = AV_PIX_FMT_NONE;
+  for (const AVPixelFormat* f = offered; *f != AV_PIX_FMT_NONE; ++f) {
+    if (*f == device) device_offered = true;
+    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(*f);
+    if (software == AV_PIX_FMT_NONE && d != nullptr && (d->flags & AV_PIX_FMT_FLAG_HWACCEL) == 0) {
+      software = *f;
+    }
+  }
+  if (device_offered && HardwareOutputConvertible(codec->sw_pix_fmt)) {
+    self->engine_chosen_ = true;
+    self->software_format_ = codec->sw_pix_fmt;
+    return device;
+  }
+  // libavcodec asks again without the device's format when the engine refused the stream.
+  if (self->engine_chosen_ && !device_offered) {
+    self->fallback_ = DecodeFallback::kEngineRefused;
+  } else if (device_offered) {
+    self->fallback_ = DecodeFallback::kFormat;
+  } else if (self->fallback_.load() == DecodeFallback::kNone) {
+    self->fallback_ = DecodeFallback::kEngineRefused;
+  }
+  self->engine_chosen_ = false;
+  return software;
+}
+
+const std::string& VideoDecoder::decode_backend() const {
+  static const std::string* const kCpu = new std::string("cpu");
+  return engine_chosen_.load() && fallback_.load() == DecodeFallback::kNone
+             ? hardware_->backend_name()
+             : *kCpu;
+}
+
+absl::StatusOr<const AVFrame*> VideoDecoder::HostPicture() {
+  if (hardware_ == nullptr || frame_->format != hardware_->device_format()) {
+    if (frames_decoded_ == 0 && session_ != nullptr) {
+      // The engine was offered but the stream decodes on the CPU: free the session for others.
+      session_.reset();
+      if (fallback_.load() == DecodeFallback::kNone) fallback_ = DecodeFallback::kEngineRefused;
+      engine_chosen_ = false;
+    }
+    return frame_.get();
+  }
+  if (downloaded_ == nullptr) downloaded_.reset(av_frame_alloc());
+  if (converted_ == nullptr) converted_.reset(av_frame_alloc());
+  if (downloaded_ == nullptr || converted_ == nullptr) {
+    return absl::ResourceExhaustedError("out of memory for a decoded picture");
+  }
+  av_frame_unref(downloaded_.get());
+  const int rc = av_hwframe_transfer_data(downloaded_.get(), frame_.get(), 0);
+  if (rc < 0) {
+    return absl::UnavailableError(absl::StrFormat(
+        "%s: frame %d: copying the picture from the %s decoder failed (%s); the frames before it "
+        "were read",
+        name_, frames_decoded_, hardware_->backend_name(), AvErrorText(rc)));
+  }
+  downloaded_->width = frame_->width;
+  downloaded_->height = frame_->height;
+  if (absl::Status s = ConvertHardwareOutput(*downloaded_, software_format_, converted_.get());
+      !s.ok()) {
+    return s;
+  }
+  hardware_->CountFrame();
+  return converted_.get();
 }
 
 absl::Status VideoDecoder::FrameError(DecodeErrorKind kind, absl::string_view what,
@@ -287,14 +383,16 @@ absl::StatusOr<const AVFrame*> VideoDecoder::Next() {
   while (true) {
     int rc = avcodec_receive_frame(codec_.get(), frame_.get());
     if (rc == 0) {
-      if (frames_decoded_ == 0 && info_.pixel_format != frame_->format) {
+      absl::StatusOr<const AVFrame*> picture = HostPicture();
+      if (!picture.ok()) return picture.status();
+      if (frames_decoded_ == 0 && info_.pixel_format != (*picture)->format) {
         // Some decoders settle the format only with the first picture.
-        info_.pixel_format = static_cast<AVPixelFormat>(frame_->format);
+        info_.pixel_format = static_cast<AVPixelFormat>((*picture)->format);
       }
-      absl::Status checked = CheckFrame(*frame_);
+      absl::Status checked = CheckFrame(**picture);
       if (!checked.ok()) return checked;
       ++frames_decoded_;
-      return frame_.get();
+      return *picture;
     }
     if (rc == AVERROR_EOF) {
       ended_ = true;

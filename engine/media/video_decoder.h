@@ -5,6 +5,7 @@
 #ifndef SSIMD_ENGINE_MEDIA_VIDEO_DECODER_H_
 #define SSIMD_ENGINE_MEDIA_VIDEO_DECODER_H_
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "absl/strings/string_view.h"
 #include "engine/media/av_handles.h"
 #include "engine/media/decode_error.h"
+#include "engine/media/hw_decode_device.h"
 #include "engine/picture.h"
 
 namespace ssimd {
@@ -54,12 +56,15 @@ class VideoDecoder {
   // Takes over `fd` (closed on destruction, also on failure). `name` is used in messages.
   // INVALID_ARGUMENT for an unreadable container, no video stream, an unsupported codec or a
   // picture over `limits`.
-  static absl::StatusOr<std::unique_ptr<VideoDecoder>> OpenFd(int fd, std::string name,
-                                                              const DecodeLimits& limits);
+  // With `hardware`, the stream is decoded by that device's engine where it can be, else on the
+  // CPU with the reason in decode_fallback(); the pictures are the same either way.
+  static absl::StatusOr<std::unique_ptr<VideoDecoder>> OpenFd(
+      int fd, std::string name, const DecodeLimits& limits,
+      std::shared_ptr<HwDecodeDevice> hardware = nullptr);
   // Reads from `bytes`, which must outlive the decoder.
-  static absl::StatusOr<std::unique_ptr<VideoDecoder>> OpenMemory(absl::string_view bytes,
-                                                                  std::string name,
-                                                                  const DecodeLimits& limits);
+  static absl::StatusOr<std::unique_ptr<VideoDecoder>> OpenMemory(
+      absl::string_view bytes, std::string name, const DecodeLimits& limits,
+      std::shared_ptr<HwDecodeDevice> hardware = nullptr);
 
   ~VideoDecoder();
   VideoDecoder(const VideoDecoder&) = delete;
@@ -70,6 +75,12 @@ class VideoDecoder {
   // Frames returned so far.
   uint64_t frames_decoded() const { return frames_decoded_; }
 
+  // "nvdec" or "vaapi" while a device's engine decodes the stream, else "cpu".
+  const std::string& decode_backend() const;
+  // Why a stream meant for a device's engine is decoded on the CPU (kNone otherwise); known once
+  // the first frame is decoded, as the engine may refuse a stream only then.
+  DecodeFallback decode_fallback() const { return fallback_.load(); }
+
   // The next frame in presentation order, valid until the next call; nullptr after the last.
   // INVALID_ARGUMENT naming the file and the frame for a corrupt or truncated stream, or a frame
   // whose size or format differs from the first one's.
@@ -78,10 +89,16 @@ class VideoDecoder {
  private:
   struct Input;
   VideoDecoder(std::unique_ptr<Input> input, std::string name);
-  static absl::StatusOr<std::unique_ptr<VideoDecoder>> Open(std::unique_ptr<Input> input,
-                                                            std::string name,
-                                                            const DecodeLimits& limits);
+  static absl::StatusOr<std::unique_ptr<VideoDecoder>> Open(
+      std::unique_ptr<Input> input, std::string name, const DecodeLimits& limits,
+      std::shared_ptr<HwDecodeDevice> hardware);
   absl::Status OpenStream(const DecodeLimits& limits);
+  // Offers the device's engine to the decoder, or records why not.
+  void AttachHardware(const AVCodec& codec);
+  // libavcodec's get_format callback: the device's format while the engine may decode.
+  static AVPixelFormat ChooseFormat(AVCodecContext* codec, const AVPixelFormat* offered);
+  // The received frame, brought back from the device when the engine decoded it.
+  absl::StatusOr<const AVFrame*> HostPicture();
   absl::Status CheckFrame(const AVFrame& frame) const;
   absl::Status FrameError(DecodeErrorKind kind, absl::string_view what, int code) const;
 
@@ -96,6 +113,15 @@ class VideoDecoder {
   bool ended_ = false;
   uint64_t frames_decoded_ = 0;
   VideoStreamInfo info_;
+  // Hardware decoding: the device, this decoder's session on it, and where pictures come back.
+  std::shared_ptr<HwDecodeDevice> hardware_;
+  std::unique_ptr<HwDecodeDevice::Session> session_;
+  // Written on the decoding thread, read by whoever reports on the file.
+  std::atomic<DecodeFallback> fallback_{DecodeFallback::kNone};
+  std::atomic<bool> engine_chosen_{false};  // get_format picked the device's format
+  AVPixelFormat software_format_ = AV_PIX_FMT_NONE;  // what the CPU decoder would output
+  AvFramePtr downloaded_;
+  AvFramePtr converted_;
 };
 
 }  // namespace ssimd

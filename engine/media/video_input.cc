@@ -127,10 +127,11 @@ absl::StatusOr<std::unique_ptr<VideoInput>> OpenRawInput(
 DecodedInput::DecodedInput(std::unique_ptr<VideoDecoder> decoder, const Geometry& geometry)
     : decoder_(std::move(decoder)), decoded_geometry_(geometry), geometry_(geometry) {}
 
-absl::StatusOr<std::unique_ptr<DecodedInput>> DecodedInput::Open(int fd, std::string name,
-                                                                 const DecodeLimits& limits) {
+absl::StatusOr<std::unique_ptr<DecodedInput>> DecodedInput::Open(
+    int fd, std::string name, const DecodeLimits& limits,
+    std::shared_ptr<HwDecodeDevice> hardware) {
   absl::StatusOr<std::unique_ptr<VideoDecoder>> decoder =
-      VideoDecoder::OpenFd(fd, name, limits);
+      VideoDecoder::OpenFd(fd, name, limits, std::move(hardware));
   if (!decoder.ok()) return decoder.status();
   const VideoStreamInfo& info = (*decoder)->info();
   absl::StatusOr<Geometry> geometry =

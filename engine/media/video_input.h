@@ -64,6 +64,11 @@ class VideoInput {
   // with this plan: ReadLuma then returns PlanInputBytes of the plan for such a picture, and
   // LumaBytes(geometry()) for any picture it had to scale itself (docs/adr/0080).
   virtual const LumaScalePlan* scorer_upscale() const { return nullptr; }
+  // Who decodes the file ("cpu", "nvdec", "vaapi"); empty for raw files. Settled with the first
+  // frame, as a device's engine may refuse a stream only then.
+  virtual std::string decode_backend() const { return ""; }
+  // Why a file meant for a device's engine is decoded on the CPU (kNone otherwise).
+  virtual DecodeFallback decode_fallback() const { return DecodeFallback::kNone; }
 
   // True when frames can be read in any order and from several threads at once through
   // ReadLumaAt (raw files on disk, engine/io/frame_reader.h).
@@ -88,8 +93,10 @@ class DecodedInput final : public VideoInput {
  public:
   // Takes over `fd`; INVALID_ARGUMENT (naming the file) for what VideoDecoder refuses and for
   // pixel formats ssimd does not score.
-  static absl::StatusOr<std::unique_ptr<DecodedInput>> Open(int fd, std::string name,
-                                                            const DecodeLimits& limits);
+  // With `hardware`, decoded by that device's engine where it can be (VideoDecoder::OpenFd).
+  static absl::StatusOr<std::unique_ptr<DecodedInput>> Open(
+      int fd, std::string name, const DecodeLimits& limits,
+      std::shared_ptr<HwDecodeDevice> hardware = nullptr);
 
   // From now on every picture is brought to `target`'s size and pixel format the way
   // `ffmpeg -vf scale=W:H:flags=<choice> -pix_fmt <target's format>` would.
@@ -111,6 +118,8 @@ class DecodedInput final : public VideoInput {
   MediaInfo media_info() const override;
   ReadTimes last_read_times() const override { return last_read_times_; }
   const LumaScalePlan* scorer_upscale() const override { return scorer_upscale_.get(); }
+  std::string decode_backend() const override { return decoder_->decode_backend(); }
+  DecodeFallback decode_fallback() const override { return decoder_->decode_fallback(); }
 
  private:
   DecodedInput(std::unique_ptr<VideoDecoder> decoder, const Geometry& geometry);

@@ -238,6 +238,48 @@ TEST_F(ScoreLadderTest, AnUpscaleNoPlanCoversStaysWithLibswscaleAndSaysWhy) {
             1);
 }
 
+// Hardware decoding asked for where no device can be opened (this machine, CI): every file is
+// decoded on the CPU, each rendition's summary says so and why, the fallbacks are counted, and
+// GetCapabilities names the engine that could not be used. The scores are the CPU path's.
+TEST_F(ScoreLadderTest, HardwareDecodingWithoutADeviceFallsBackAndSaysWhy) {
+  ServerOptions options = FastServerOptions();
+  options.service.files_root = root_;
+  options.service.backend_policy = BackendPreference::kCpu;
+  options.service.hw_decode_api = "cuda";
+  std::unique_ptr<TestServer> hw = TestServer::Start(options);
+  ASSERT_NE(hw, nullptr);
+  grpc::ClientContext context;
+  v1::Capabilities capabilities;
+  ASSERT_TRUE(hw->stub().GetCapabilities(&context, {}, &capabilities).ok());
+  const v1::DecodeEngine& engine = capabilities.decode_engine();
+  EXPECT_EQ(engine.api(), "cuda");
+  if (!engine.unavailable_reason().empty()) {
+    EXPECT_THAT(engine.unavailable_reason(), HasSubstr("cannot open cuda device"));
+  } else {
+    GTEST_SKIP() << "this machine has a CUDA device: the GPU tests cover it";
+  }
+  v1::ScoreLadderRequest request = LadderRequest("h264_1920x1080.mp4");
+  AddRendition(&request, "360p", "h264_640x360.mp4");
+  AddRendition(&request, "540p", "vp9_960x540.webm");
+  const LadderOutcome on_cpu = RunLadder(*server_, request);
+  const LadderOutcome asked = RunLadder(*hw, request);
+  ASSERT_TRUE(asked.status.ok()) << asked.status.error_message();
+  for (const char* name : {"360p", "540p"}) {
+    SCOPED_TRACE(name);
+    EXPECT_EQ(asked.renditions.at(name).decode_backend(), "cpu");
+    EXPECT_EQ(asked.renditions.at(name).decode_fallback_reason(), "no_device");
+    EXPECT_EQ(on_cpu.renditions.at(name).decode_backend(), "cpu");
+    EXPECT_EQ(on_cpu.renditions.at(name).decode_fallback_reason(), "");
+    EXPECT_EQ(asked.summaries.at(name).pooled().at("ssim").mean(),
+              on_cpu.summaries.at(name).pooled().at("ssim").mean());
+  }
+  const std::string exposition = hw->metrics().Serialize();
+  // The source and the two renditions.
+  EXPECT_EQ(ExposedValue(exposition, "ssimd_decode_fallbacks_total{reason=\"no_device\"}"), 3);
+  // The source and both renditions, 24 frames each, all on the CPU.
+  EXPECT_EQ(ExposedValue(exposition, "ssimd_decoded_frames_total{backend=\"cpu\"}"), 72);
+}
+
 // Without the sources: the 1080p rendition stands in as the source.
 TEST_F(ScoreLadderTest, SummariesFollowTheFramesAndCountUnmatchedFrames) {
   v1::ScoreLadderRequest request = LadderRequest("h264_1920x1080.mp4");

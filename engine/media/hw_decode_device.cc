@@ -1,0 +1,89 @@
+#include "engine/media/hw_decode_device.h"
+
+#include "absl/strings/str_format.h"
+#include "engine/media/av_handles.h"
+
+namespace ssimd {
+
+std::string DecodeFallbackLabel(DecodeFallback fallback) {
+  switch (fallback) {
+    case DecodeFallback::kNone: return "none";
+    case DecodeFallback::kNoDevice: return "no_device";
+    case DecodeFallback::kCodec: return "codec";
+    case DecodeFallback::kFormat: return "format";
+    case DecodeFallback::kSessionsBusy: return "sessions_busy";
+    case DecodeFallback::kEngineRefused: return "engine_refused";
+  }
+  return "none";
+}
+
+absl::StatusOr<std::shared_ptr<HwDecodeDevice>> HwDecodeDevice::Open(
+    const HwDecodeOptions& options) {
+  std::shared_ptr<HwDecodeDevice> device(new HwDecodeDevice());
+  if (options.api == "cuda") {
+    device->type_ = AV_HWDEVICE_TYPE_CUDA;
+    device->device_format_ = AV_PIX_FMT_CUDA;
+    device->backend_name_ = "nvdec";
+  } else if (options.api == "vaapi") {
+    device->type_ = AV_HWDEVICE_TYPE_VAAPI;
+    device->device_format_ = AV_PIX_FMT_VAAPI;
+    device->backend_name_ = "vaapi";
+  } else {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "hardware decoding API \"%s\": expected cuda (NVDEC) or vaapi (AMD VCN, Intel)",
+        options.api));
+  }
+  if (options.max_sessions < 1) {
+    return absl::InvalidArgumentError("hardware decoder sessions: expected 1 or more");
+  }
+  device->api_ = options.api;
+  device->max_sessions_ = options.max_sessions;
+  const int rc =
+      av_hwdevice_ctx_create(&device->context_, device->type_,
+                             options.device.empty() ? nullptr : options.device.c_str(), nullptr, 0);
+  if (rc < 0) {
+    device->context_ = nullptr;
+    return absl::UnavailableError(absl::StrFormat(
+        "cannot open %s device%s for decoding: %s (FFmpeg's libavcodec could not create the "
+        "device; is the driver installed and the device visible?)",
+        options.api, options.device.empty() ? "" : " " + options.device, AvErrorText(rc)));
+  }
+  return device;
+}
+
+HwDecodeDevice::~HwDecodeDevice() { av_buffer_unref(&context_); }
+
+HwDecodeDevice::Session::~Session() { device_->in_use_.fetch_sub(1); }
+
+std::unique_ptr<HwDecodeDevice::Session> HwDecodeDevice::TryAcquire() {
+  int now = in_use_.load();
+  while (now < max_sessions_) {
+    if (in_use_.compare_exchange_weak(now, now + 1)) return std::make_unique<Session>(this);
+  }
+  return nullptr;
+}
+
+bool HwDecodeDevice::DecodesCodec(const AVCodec& codec) const {
+  for (int i = 0;; ++i) {
+    const AVCodecHWConfig* config = avcodec_get_hw_config(&codec, i);
+    if (config == nullptr) return false;
+    if ((config->methods & AV_CODEC_HW_CONFIG_METHOD_HW_DEVICE_CTX) != 0 &&
+        config->device_type == type_) {
+      return true;
+    }
+  }
+}
+
+std::vector<std::string> HwDecodeDevice::Codecs() const {
+  std::vector<std::string> names;
+  void* iterator = nullptr;
+  while (const AVCodec* codec = av_codec_iterate(&iterator)) {
+    // The native decoders only: the hwaccels hang off them (h264, hevc, vp9, av1, ...).
+    if (!av_codec_is_decoder(codec) || codec->type != AVMEDIA_TYPE_VIDEO) continue;
+    if ((codec->capabilities & AV_CODEC_CAP_HARDWARE) != 0) continue;  // h264_cuvid and the like
+    if (DecodesCodec(*codec)) names.push_back(codec->name);
+  }
+  return names;
+}
+
+}  // namespace ssimd

@@ -1,0 +1,220 @@
+// Hardware decoding without and with a device. Everywhere: the engines' picture layouts are
+// brought back to the software decoder's bytes (checked against libswscale's own conversions),
+// and a device that cannot be opened says why. Where a device opens (the GPU machine), every
+// picture of every ladder rendition decoded by its engine must equal the CPU's decode byte for
+// byte, and a stream its engine refuses must still decode, on the CPU, with the reason.
+#include <fcntl.h>
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine/media/av_handles.h"
+#include "engine/media/frame_planes.h"
+#include "engine/media/hw_decode_device.h"
+#include "engine/media/hw_frame_download.h"
+#include "engine/media/test_media.h"
+#include "engine/media/video_decoder.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+extern "C" {
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+}
+
+namespace ssimd {
+namespace {
+
+using ::testing::HasSubstr;
+
+AvFramePtr RandomPicture(AVPixelFormat format, int width, int height, uint32_t seed) {
+  AvFramePtr frame(av_frame_alloc());
+  frame->width = width;
+  frame->height = height;
+  frame->format = format;
+  EXPECT_GE(av_frame_get_buffer(frame.get(), 0), 0);
+  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(format);
+  const int depth = d->comp[0].depth;
+  std::mt19937 random(seed);
+  for (int plane = 0; plane < 3; ++plane) {
+    const int w = plane == 0 ? width : AV_CEIL_RSHIFT(width, d->log2_chroma_w);
+    const int h = plane == 0 ? height : AV_CEIL_RSHIFT(height, d->log2_chroma_h);
+    for (int y = 0; y < h; ++y) {
+      uint8_t* row = frame->data[plane] + static_cast<size_t>(y) * frame->linesize[plane];
+      for (int x = 0; x < w; ++x) {
+        const uint32_t v = random() & ((1u << depth) - 1);
+        if (depth == 8) {
+          row[x] = static_cast<uint8_t>(v);
+        } else {
+          row[2 * x] = static_cast<uint8_t>(v & 0xff);
+          row[2 * x + 1] = static_cast<uint8_t>(v >> 8);
+        }
+      }
+    }
+  }
+  return frame;
+}
+
+// libswscale's conversion of `in` to `format` at the same size (no scaling: a rearrangement).
+AvFramePtr Converted(const AVFrame& in, AVPixelFormat format) {
+  AvFramePtr out(av_frame_alloc());
+  out->width = in.width;
+  out->height = in.height;
+  out->format = format;
+  EXPECT_GE(av_frame_get_buffer(out.get(), 0), 0);
+  SwsContextPtr sws(sws_getContext(in.width, in.height, static_cast<AVPixelFormat>(in.format),
+                                   in.width, in.height, format, SWS_POINT | SWS_ACCURATE_RND |
+                                   SWS_BITEXACT, nullptr, nullptr, nullptr));
+  EXPECT_NE(sws, nullptr);
+  sws_scale(sws.get(), in.data, in.linesize, 0, in.height, out->data, out->linesize);
+  return out;
+}
+
+// The engine's layout of `original` built sample by sample: luma and chroma shifted up by
+// `shift` bits, chroma interleaved (U, V) where the engine's format is semi-planar.
+AvFramePtr EngineLayout(const AVFrame& original, AVPixelFormat engine, int shift) {
+  AvFramePtr out(av_frame_alloc());
+  out->width = original.width;
+  out->height = original.height;
+  out->format = engine;
+  EXPECT_GE(av_frame_get_buffer(out.get(), 0), 0);
+  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(static_cast<AVPixelFormat>(original.format));
+  const bool wide = d->comp[0].depth > 8;
+  const bool interleaved = av_pix_fmt_desc_get(engine)->nb_components == 3 &&
+                           av_pix_fmt_desc_get(engine)->comp[1].plane == 1 &&
+                           av_pix_fmt_desc_get(engine)->comp[2].plane == 1;
+  auto get = [&](int plane, int x, int y) -> uint32_t {
+    const uint8_t* row = original.data[plane] + static_cast<size_t>(y) * original.linesize[plane];
+    return wide ? (row[2 * x] | (row[2 * x + 1] << 8)) : row[x];
+  };
+  auto put = [&](int plane, int index, int y, uint32_t v) {
+    uint8_t* row = out->data[plane] + static_cast<size_t>(y) * out->linesize[plane];
+    v <<= shift;
+    if (wide) {
+      row[2 * index] = static_cast<uint8_t>(v & 0xff);
+      row[2 * index + 1] = static_cast<uint8_t>(v >> 8);
+    } else {
+      row[index] = static_cast<uint8_t>(v);
+    }
+  };
+  for (int y = 0; y < original.height; ++y) {
+    for (int x = 0; x < original.width; ++x) put(0, x, y, get(0, x, y));
+  }
+  const int cw = AV_CEIL_RSHIFT(original.width, d->log2_chroma_w);
+  const int ch = AV_CEIL_RSHIFT(original.height, d->log2_chroma_h);
+  for (int y = 0; y < ch; ++y) {
+    for (int x = 0; x < cw; ++x) {
+      if (interleaved) {
+        put(1, 2 * x, y, get(1, x, y));
+        put(1, 2 * x + 1, y, get(2, x, y));
+      } else {
+        put(1, x, y, get(1, x, y));
+        put(2, x, y, get(2, x, y));
+      }
+    }
+  }
+  return out;
+}
+
+TEST(HwFrameDownloadTest, EngineLayoutsComeBackAsTheSoftwareDecodersBytes) {
+  struct Case {
+    AVPixelFormat software;
+    AVPixelFormat engine;
+    int shift;
+  };
+  for (const Case& c : {Case{AV_PIX_FMT_YUV420P, AV_PIX_FMT_NV12, 0},
+                        Case{AV_PIX_FMT_YUV420P10LE, AV_PIX_FMT_P010LE, 6},
+                        Case{AV_PIX_FMT_YUV420P12LE, AV_PIX_FMT_P016LE, 4},
+                        Case{AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUV444P, 0},
+                        Case{AV_PIX_FMT_YUV444P10LE, AV_PIX_FMT_YUV444P16LE, 6},
+                        Case{AV_PIX_FMT_YUV444P12LE, AV_PIX_FMT_YUV444P16LE, 4}}) {
+    SCOPED_TRACE(av_get_pix_fmt_name(c.software));
+    EXPECT_TRUE(HardwareOutputConvertible(c.software));
+    for (auto [w, h] : {std::pair{64, 36}, std::pair{427, 241}}) {
+      AvFramePtr original = RandomPicture(c.software, w, h, static_cast<uint32_t>(w * h));
+      AvFramePtr engine = EngineLayout(*original, c.engine, c.shift);
+      // The hand-built layout is the format as FFmpeg defines it: libswscale's own conversion
+      // agrees where it has an exact one (semi-planar, even sizes).
+      if (c.engine == AV_PIX_FMT_NV12 || c.engine == AV_PIX_FMT_P010LE) {
+        if (w % 2 == 0 && h % 2 == 0) {
+          EXPECT_EQ(PackedPicture(*Converted(*original, c.engine)), PackedPicture(*engine));
+        }
+      }
+      AvFramePtr back(av_frame_alloc());
+      absl::Status converted = ConvertHardwareOutput(*engine, c.software, back.get());
+      ASSERT_TRUE(converted.ok()) << converted;
+      EXPECT_EQ(back->format, c.software);
+      EXPECT_TRUE(PackedPicture(*back) == PackedPicture(*original)) << w << "x" << h;
+    }
+  }
+  EXPECT_FALSE(HardwareOutputConvertible(AV_PIX_FMT_YUV422P));
+  EXPECT_FALSE(HardwareOutputConvertible(AV_PIX_FMT_GRAY8));
+  AvFramePtr nv12 = Converted(*RandomPicture(AV_PIX_FMT_YUV420P, 32, 32, 1), AV_PIX_FMT_NV12);
+  AvFramePtr out(av_frame_alloc());
+  EXPECT_EQ(ConvertHardwareOutput(*nv12, AV_PIX_FMT_YUV420P10LE, out.get()).code(),
+            absl::StatusCode::kInternal);
+}
+
+TEST(HwDecodeDeviceTest, BadSettingsAreRefused) {
+  EXPECT_EQ(HwDecodeDevice::Open({"nvenc", "", 4}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(HwDecodeDevice::Open({"cuda", "", 0}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(DecodeFallbackLabel(DecodeFallback::kSessionsBusy), "sessions_busy");
+}
+
+// Decodes `file` with and without the engine and compares every picture.
+void ExpectSamePicturesAsTheCpu(const std::shared_ptr<HwDecodeDevice>& device,
+                                const std::string& file) {
+  SCOPED_TRACE(file);
+  const std::string path = LadderFile(file);
+  auto cpu = VideoDecoder::OpenFd(::open(path.c_str(), O_RDONLY), path, DecodeLimits());
+  auto gpu = VideoDecoder::OpenFd(::open(path.c_str(), O_RDONLY), path, DecodeLimits(), device);
+  ASSERT_TRUE(cpu.ok()) << cpu.status();
+  ASSERT_TRUE(gpu.ok()) << gpu.status();
+  int pictures = 0;
+  while (true) {
+    absl::StatusOr<const AVFrame*> a = (*cpu)->Next();
+    absl::StatusOr<const AVFrame*> b = (*gpu)->Next();
+    ASSERT_TRUE(a.ok()) << a.status();
+    ASSERT_TRUE(b.ok()) << b.status();
+    ASSERT_EQ(*a == nullptr, *b == nullptr) << "picture " << pictures;
+    if (*a == nullptr) break;
+    ASSERT_EQ(PackedPicture(**a), PackedPicture(**b)) << "picture " << pictures;
+    ++pictures;
+  }
+  EXPECT_EQ(pictures, 24);
+  std::cout << file << ": decoded by " << (*gpu)->decode_backend() << ", fallback "
+            << DecodeFallbackLabel((*gpu)->decode_fallback()) << "\n";
+  EXPECT_EQ((*gpu)->decode_backend() == "cpu",
+            (*gpu)->decode_fallback() != DecodeFallback::kNone);
+}
+
+TEST(HwDecodeDeviceTest, EngineDecodesEveryRenditionAsTheCpuDoes) {
+  int opened = 0;
+  for (const char* api : {"cuda", "vaapi"}) {
+    absl::StatusOr<std::shared_ptr<HwDecodeDevice>> device = HwDecodeDevice::Open({api, "", 4});
+    if (!device.ok()) {
+      EXPECT_EQ(device.status().code(), absl::StatusCode::kUnavailable) << device.status();
+      EXPECT_THAT(std::string(device.status().message()), HasSubstr(api));
+      std::cout << "no " << api << " device here: " << device.status().message() << "\n";
+      continue;
+    }
+    ++opened;
+    EXPECT_FALSE((*device)->Codecs().empty());
+    for (const char* file :
+         {"h264_1920x1080.mp4", "h264_640x360.mp4", "hevc_1280x720.mkv", "vp9_960x540.webm",
+          "hevc10_1920x1080.mkv", "hevc10_960x540.mkv"}) {
+      ExpectSamePicturesAsTheCpu(*device, file);
+    }
+    EXPECT_EQ((*device)->sessions_in_use(), 0);
+  }
+  if (opened == 0) GTEST_SKIP() << "no hardware decoding device here (cuda or vaapi)";
+}
+
+}  // namespace
+}  // namespace ssimd

@@ -1,0 +1,126 @@
+#include "engine/media/hw_frame_download.h"
+
+#include <cstdint>
+#include <cstring>
+
+#include "absl/strings/str_format.h"
+#include "engine/media/pixel_formats.h"
+
+extern "C" {
+#include <libavutil/pixdesc.h>
+}
+
+namespace ssimd {
+namespace {
+
+struct Layout {
+  AVPixelFormat software;
+  AVPixelFormat downloaded;
+  int shift;          // the engine's samples sit this many bits higher
+  bool interleaved;   // chroma as UVUV... in plane 1
+};
+
+constexpr Layout kLayouts[] = {
+    {AV_PIX_FMT_YUV420P, AV_PIX_FMT_NV12, 0, true},
+    {AV_PIX_FMT_YUV420P10LE, AV_PIX_FMT_P010LE, 6, true},
+    {AV_PIX_FMT_YUV420P12LE, AV_PIX_FMT_P016LE, 4, true},
+    {AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUV444P, 0, false},
+    {AV_PIX_FMT_YUV444P10LE, AV_PIX_FMT_YUV444P16LE, 6, false},
+    {AV_PIX_FMT_YUV444P12LE, AV_PIX_FMT_YUV444P16LE, 4, false},
+};
+
+const Layout* FindLayout(AVPixelFormat software, AVPixelFormat downloaded) {
+  for (const Layout& l : kLayouts) {
+    if (l.software == software && (downloaded == AV_PIX_FMT_NONE || l.downloaded == downloaded)) {
+      return &l;
+    }
+  }
+  return nullptr;
+}
+
+// One row of `count` samples; 16-bit samples are shifted down by `shift`.
+void CopyRow(const uint8_t* from, uint8_t* to, int count, bool wide, int shift) {
+  if (!wide) {
+    std::memcpy(to, from, count);
+    return;
+  }
+  for (int i = 0; i < count; ++i) {
+    const uint16_t v = static_cast<uint16_t>(from[2 * i] | (from[2 * i + 1] << 8)) >> shift;
+    to[2 * i] = static_cast<uint8_t>(v & 0xff);
+    to[2 * i + 1] = static_cast<uint8_t>(v >> 8);
+  }
+}
+
+// Splits a row of interleaved pairs into two rows.
+void SplitRow(const uint8_t* from, uint8_t* u, uint8_t* v, int pairs, bool wide, int shift) {
+  for (int i = 0; i < pairs; ++i) {
+    if (!wide) {
+      u[i] = from[2 * i];
+      v[i] = from[2 * i + 1];
+      continue;
+    }
+    const uint16_t a = static_cast<uint16_t>(from[4 * i] | (from[4 * i + 1] << 8)) >> shift;
+    const uint16_t b = static_cast<uint16_t>(from[4 * i + 2] | (from[4 * i + 3] << 8)) >> shift;
+    u[2 * i] = static_cast<uint8_t>(a & 0xff);
+    u[2 * i + 1] = static_cast<uint8_t>(a >> 8);
+    v[2 * i] = static_cast<uint8_t>(b & 0xff);
+    v[2 * i + 1] = static_cast<uint8_t>(b >> 8);
+  }
+}
+
+}  // namespace
+
+bool HardwareOutputConvertible(AVPixelFormat software) {
+  return FindLayout(software, AV_PIX_FMT_NONE) != nullptr;
+}
+
+absl::Status ConvertHardwareOutput(const AVFrame& downloaded, AVPixelFormat software,
+                                   AVFrame* out) {
+  const Layout* layout =
+      FindLayout(software, static_cast<AVPixelFormat>(downloaded.format));
+  if (layout == nullptr) {
+    return absl::InternalError(absl::StrFormat(
+        "a hardware decoder returned %s for a stream that decodes to %s in software",
+        PixelFormatName(static_cast<AVPixelFormat>(downloaded.format)),
+        PixelFormatName(software)));
+  }
+  if (out->buf[0] == nullptr || out->width != downloaded.width ||
+      out->height != downloaded.height || out->format != software) {
+    av_frame_unref(out);
+    out->width = downloaded.width;
+    out->height = downloaded.height;
+    out->format = software;
+    if (av_frame_get_buffer(out, 0) < 0) {
+      return absl::ResourceExhaustedError("out of memory for a decoded picture");
+    }
+  }
+  if (av_frame_copy_props(out, &downloaded) < 0) {
+    return absl::ResourceExhaustedError("out of memory for a decoded picture");
+  }
+  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(software);
+  const bool wide = d->comp[0].depth > 8;
+  const int w = downloaded.width;
+  const int h = downloaded.height;
+  for (int y = 0; y < h; ++y) {
+    CopyRow(downloaded.data[0] + static_cast<size_t>(y) * downloaded.linesize[0],
+            out->data[0] + static_cast<size_t>(y) * out->linesize[0], w, wide, layout->shift);
+  }
+  const int cw = AV_CEIL_RSHIFT(w, d->log2_chroma_w);
+  const int ch = AV_CEIL_RSHIFT(h, d->log2_chroma_h);
+  for (int y = 0; y < ch; ++y) {
+    uint8_t* u = out->data[1] + static_cast<size_t>(y) * out->linesize[1];
+    uint8_t* v = out->data[2] + static_cast<size_t>(y) * out->linesize[2];
+    if (layout->interleaved) {
+      SplitRow(downloaded.data[1] + static_cast<size_t>(y) * downloaded.linesize[1], u, v, cw,
+               wide, layout->shift);
+    } else {
+      CopyRow(downloaded.data[1] + static_cast<size_t>(y) * downloaded.linesize[1], u, cw, wide,
+              layout->shift);
+      CopyRow(downloaded.data[2] + static_cast<size_t>(y) * downloaded.linesize[2], v, cw, wide,
+              layout->shift);
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace ssimd

@@ -1,0 +1,30 @@
+// Pictures a hardware decoder returns, made identical to the software decoder's: the engines hand
+// over semi-planar layouts with samples in the high bits (NV12, P010, P016) or 16-bit planar 4:4:4,
+// while libavcodec's software decoders give planar YUV with samples in the low bits. Both decode
+// the same bitstream to the same samples, so after this rearrangement every later step (scaling,
+// scoring) sees the bytes a CPU decode gives.
+#ifndef SSIMD_ENGINE_MEDIA_HW_FRAME_DOWNLOAD_H_
+#define SSIMD_ENGINE_MEDIA_HW_FRAME_DOWNLOAD_H_
+
+#include "absl/status/status.h"
+
+extern "C" {
+#include <libavutil/frame.h>
+#include <libavutil/pixfmt.h>
+}
+
+namespace ssimd {
+
+// Whether a stream whose software decoder outputs `software` can be decoded by an engine and
+// brought back here: planar 4:2:0 or 4:4:4 at 8, 10 or 12 bits.
+bool HardwareOutputConvertible(AVPixelFormat software);
+
+// Rearranges `downloaded` (a device picture copied to the host: NV12, P010LE, P016LE, YUV444P or
+// YUV444P16LE) into `out` in `software` format, allocating out's buffers when they are missing or
+// of another size. Frame properties (timestamps, range, ...) are copied. INTERNAL when the pair of
+// formats is not one the engines produce for that software format.
+absl::Status ConvertHardwareOutput(const AVFrame& downloaded, AVPixelFormat software, AVFrame* out);
+
+}  // namespace ssimd
+
+#endif  // SSIMD_ENGINE_MEDIA_HW_FRAME_DOWNLOAD_H_
