@@ -14,12 +14,14 @@
 #     bundle_bench/measure.sh OUT_DIR        the committed measurement (tools/bundle/measure.sh)
 #     bundle_bench/scaleout.sh OUT_DIR       three CPU replicas against one (16 cores, taskset)
 #
-#   tools/bundle_gpu.sh --ladder             ./bundle_ladder.tar.xz: the server and ssimd-score
-#                                            with their FFmpeg libraries, the ladder test set
+#   tools/bundle_gpu.sh --ladder             ./bundle_ladder.tar.xz: the server, ssimd-score and
+#                                            the GPU decoding test (hw_decode_test) with their
+#                                            FFmpeg libraries, the ladder test set
 #                                            (tests/data/ladder) and its sources cut to 3 frames
 #                                            (from tools/ladder_sources.sh's cache, re-encoded
 #                                            losslessly as FFV1), compressed to travel
 #     tar -xJf bundle_ladder.tar.xz && bundle_ladder/ladder_parity.sh OUT_DIR
+#     (cd bundle_ladder && ./run.sh hw_decode_test)   NVDEC's pictures against the CPU's
 #
 #   --reference DIR  copy DIR/expected_scores.json and DIR/clips/*.yuv.xz into the bundle (e.g.
 #                    ../shared/reference); without it the tests use the checked-in subset
@@ -45,7 +47,7 @@ done
 
 if ((ladder)); then
   out=bundle_ladder
-  targets=(//server:ssimd_server //client:ssimd-score)
+  targets=(//server:ssimd_server //client:ssimd-score //engine/media:hw_decode_test)
 elif ((bench)); then
   out=bundle_bench
   targets=(//server:ssimd_server //bench:ssimd-bench //engine/gpu:gpu_bench
@@ -103,6 +105,8 @@ if ((ladder)); then
   ffmpeg -v error -y -i "$sources/src_ffv1.mkv" -frames:v 3 -c:v ffv1 "$out/data/src_first3.mkv"
   ffmpeg -v error -y -i "$sources/src10.y4m" -frames:v 3 -c:v ffv1 "$out/data/src10_first3.mkv"
   install -m 0755 tools/bundle/ladder_parity.sh tools/bundle/ladder_parity_check.py "$out/"
+  # hw_decode_test reads tests/data/ladder relative to where it runs (the bundle's root).
+  mkdir -p "$out/tests/data" && ln -s ../../data "$out/tests/data/ladder"
   tar -cf - "$out" | xz -T0 -9e >"$out.tar.xz"
   echo "$out.tar.xz: $(du -sh "$out.tar.xz" | cut -f1)"
 fi
