@@ -349,6 +349,39 @@ def panels():
                    "reqps", stack=True),
     ]
 
+    out.append(row(layout, "GPU decoding and upscaling"))
+    out += [
+        timeseries(layout, "Decoded frames by backend",
+                   "Frames of encoded files decoded per second: on the CPU, or by the GPU's video "
+                   "engine (nvdec, vaapi; --hw_decode).",
+                   [target(f"sum by (backend) (rate(ssimd_decoded_frames_total{{{SEL}}}"
+                           f"[{RATE}]))", "{{backend}}")],
+                   "short", width=6, stack=True),
+        timeseries(layout, "Decode fallbacks by reason",
+                   "Files per second meant for the GPU's video engine that decoded on the CPU: "
+                   "no_device, codec, format, sessions_busy, engine_refused. Scores are the "
+                   "same; only speed differs.",
+                   [target(f"sum by (reason) (rate(ssimd_decode_fallbacks_total{{{SEL}}}"
+                           f"[{RATE}]))", "{{reason}}")],
+                   "short", width=6, stack=True),
+        timeseries(layout, "Decoder sessions in use",
+                   "Decoder sessions held on the GPU's video engine, against --hw_decode_sessions.",
+                   [target(f"sum by (pod) (ssimd_decode_sessions_in_use{{{SEL}}})",
+                           "{{pod}} in use", "A"),
+                    target(f"sum by (pod) (ssimd_decode_sessions{{{SEL}}})", "{{pod}} total",
+                           "B")],
+                   "short", width=6),
+        timeseries(layout, "Upscales by where, and fallbacks",
+                   "Ladder renditions per second upscaled by the scoring backend with "
+                   "libswscale's filters (scorer) or by libswscale on the CPU, and upscales that "
+                   "stayed on the CPU although the GPU scored (by reason).",
+                   [target(f"sum by (where) (rate(ssimd_upscales_total{{{SEL}}}[{RATE}]))",
+                           "{{where}}", "A"),
+                    target(f"sum by (reason) (rate(ssimd_upscale_fallbacks_total{{{SEL}}}"
+                           f"[{RATE}]))", "fallback {{reason}}", "B")],
+                   "short", width=6),
+    ]
+
     out.append(row(layout, "Devices"))
     out += [
         timeseries(layout, "Device slots in use",
