@@ -8,6 +8,11 @@
 #
 #   bench/ladder_vs_pipeline.sh LADDER_DIR SOURCES_DIR VMAF OUT_DIR [ROUNDS]
 #
+# SSIMD_VARIANTS times several server configurations in the same rounds, alternating with the
+# pipeline: space-separated NAME=FLAGS entries, flags comma-separated, e.g.
+#   SSIMD_VARIANTS="gpu_decode=--hw_decode=cuda cpu_decode=--upscale_on_scorer=auto"
+# (default: one variant "ssimd" with no extra flags). Each gets its own server and output folder.
+#
 # LADDER_DIR: renditions, ladder.tsv and expected_scores.json (tests/data/ladder, or a longer
 # ladder from its make_ladder.sh); SOURCES_DIR: src.y4m and src10.y4m (tools/ladder_sources.sh).
 # SSIMD_BIN: directory with ssimd_server and ssimd-score (default: bazel-bin's); SSIMD_BACKEND:
@@ -37,11 +42,19 @@ mkdir -p "$files"
 cp "$ladder"/*.mp4 "$ladder"/*.mkv "$ladder"/*.webm "$files/" 2>/dev/null || true
 cp "$sources/src.y4m" "$sources/src10.y4m" "$files/"
 
-port=$((50800 + RANDOM % 1000))
-"$server_bin" --address=127.0.0.1:$port --metrics_address=127.0.0.1:0 --backend="$backend" \
-  --upscale_on_scorer="$upscale" --files_root="$files" --log_level=warn >"$out/server.log" 2>&1 &
-server=$!
-trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true' EXIT
+read -r -a variants <<<"${SSIMD_VARIANTS:-ssimd=}"
+declare -A ports
+servers=()
+trap 'kill "${servers[@]}" 2>/dev/null; wait "${servers[@]}" 2>/dev/null || true' EXIT
+for variant in "${variants[@]}"; do
+  vname=${variant%%=*}
+  IFS=, read -r -a vflags <<<"${variant#*=}"
+  ports[$vname]=$((50800 + RANDOM % 1000))
+  "$server_bin" --address=127.0.0.1:${ports[$vname]} --metrics_address=127.0.0.1:0 \
+    --backend="$backend" --upscale_on_scorer="$upscale" --files_root="$files" --log_level=warn \
+    "${vflags[@]}" >"$out/server-$vname.log" 2>&1 &
+  servers+=($!)
+done
 sleep 2
 
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
@@ -65,7 +78,7 @@ pipeline() {  # all renditions at once, each ffmpeg | vmaf
 }
 
 scoreladder() {  # one ScoreLadder call per source, both at once
-  local dir=$1 args8=() args10=() name src w h file
+  local dir=$1 port=$2 args8=() args10=() name src w h file
   mkdir -p "$dir"
   while IFS=$'\t' read -r name src w h file; do
     [[ $name == rendition ]] && continue
@@ -80,25 +93,33 @@ scoreladder() {  # one ScoreLadder call per source, both at once
   wait $a; wait $b
 }
 
-echo "$count renditions, $(nproc) cores, vmaf --threads $threads, ssimd --backend $backend --upscale_on_scorer $upscale" |
-  tee "$out/times.txt"
+echo "$count renditions, $(nproc) cores, vmaf --threads $threads, ssimd --backend $backend" \
+  "--upscale_on_scorer $upscale, variants: ${variants[*]}" | tee "$out/times.txt"
 for round in $(seq "$rounds"); do
   s=$(date +%s%N); pipeline "$out/pipeline"; echo "round $round pipeline: $(ms "$s") ms" | tee -a "$out/times.txt"
-  s=$(date +%s%N); scoreladder "$out/ssimd"; echo "round $round ScoreLadder: $(ms "$s") ms" | tee -a "$out/times.txt"
+  for variant in "${variants[@]}"; do
+    vname=${variant%%=*}
+    s=$(date +%s%N); scoreladder "$out/$vname" "${ports[$vname]}"
+    echo "round $round ScoreLadder $vname: $(ms "$s") ms" | tee -a "$out/times.txt"
+  done
 done
 
-python3 "$here/tools/bundle/ladder_parity_check.py" "$ladder/expected_scores.json" "$out/ssimd" \
-  | tee "$out/check.txt"
-python3 - "$out" <<'PY' | tee -a "$out/check.txt"
+for variant in "${variants[@]}"; do
+  vname=${variant%%=*}
+  echo "== $vname" | tee -a "$out/check.txt"
+  python3 "$here/tools/bundle/ladder_parity_check.py" "$ladder/expected_scores.json" \
+    "$out/$vname" | tee -a "$out/check.txt"
+  python3 - "$out" "$vname" <<'PY' | tee -a "$out/check.txt"
 import json, os, sys
-out = sys.argv[1]
+out, variant = sys.argv[1], sys.argv[2]
 same = total = 0
 for name in sorted(os.listdir(f"{out}/pipeline")):
     lib = json.load(open(f"{out}/pipeline/{name}"))["frames"]
-    ours = json.load(open(f"{out}/ssimd/{name}"))["frames"]
+    ours = json.load(open(f"{out}/{variant}/{name}"))["frames"]
     for a, b in zip(ours, lib):
         for m in ("float_ssim", "ssim"):
             total += 1
             same += f"{a['metrics'][m]:.6f}" == f"{b['metrics'][m]:.6f}"
-print(f"ssimd against the pipeline's vmaf output (six decimals): {same} of {total} values equal")
+print(f"{variant} against the pipeline's vmaf output (six decimals): {same} of {total} values equal")
 PY
+done

@@ -46,13 +46,7 @@ AvFramePtr RandomPicture(AVPixelFormat format, int width, int height, uint32_t s
     for (int y = 0; y < h; ++y) {
       uint8_t* row = frame->data[plane] + static_cast<size_t>(y) * frame->linesize[plane];
       for (int x = 0; x < w; ++x) {
-        const uint32_t v = random() & ((1u << depth) - 1);
-        if (depth == 8) {
-          row[x] = static_cast<uint8_t>(v);
-        } else {
-          row[2 * x] = static_cast<uint8_t>(v & 0xff);
-          row[2 * x + 1] = static_cast<uint8_t>(v >> 8);
-        }
+        PutSample(row, x, depth, random() & ((1u << depth) - 1));
       }
     }
   }
@@ -83,23 +77,17 @@ AvFramePtr EngineLayout(const AVFrame& original, AVPixelFormat engine, int shift
   out->format = engine;
   EXPECT_GE(av_frame_get_buffer(out.get(), 0), 0);
   const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(static_cast<AVPixelFormat>(original.format));
-  const bool wide = d->comp[0].depth > 8;
+  const int depth = d->comp[0].depth;
   const bool interleaved = av_pix_fmt_desc_get(engine)->nb_components == 3 &&
                            av_pix_fmt_desc_get(engine)->comp[1].plane == 1 &&
                            av_pix_fmt_desc_get(engine)->comp[2].plane == 1;
-  auto get = [&](int plane, int x, int y) -> uint32_t {
-    const uint8_t* row = original.data[plane] + static_cast<size_t>(y) * original.linesize[plane];
-    return wide ? (row[2 * x] | (row[2 * x + 1] << 8)) : row[x];
+  auto get = [&](int plane, int x, int y) {
+    return GetSample(original.data[plane] + static_cast<size_t>(y) * original.linesize[plane], x,
+                     depth);
   };
   auto put = [&](int plane, int index, int y, uint32_t v) {
-    uint8_t* row = out->data[plane] + static_cast<size_t>(y) * out->linesize[plane];
-    v <<= shift;
-    if (wide) {
-      row[2 * index] = static_cast<uint8_t>(v & 0xff);
-      row[2 * index + 1] = static_cast<uint8_t>(v >> 8);
-    } else {
-      row[index] = static_cast<uint8_t>(v);
-    }
+    PutSample(out->data[plane] + static_cast<size_t>(y) * out->linesize[plane], index, depth,
+              v << shift);
   };
   for (int y = 0; y < original.height; ++y) {
     for (int x = 0; x < original.width; ++x) put(0, x, y, get(0, x, y));

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "absl/strings/str_format.h"
+#include "engine/media/frame_planes.h"
 #include "engine/media/pixel_formats.h"
 
 extern "C" {
@@ -38,33 +39,20 @@ const Layout* FindLayout(AVPixelFormat software, AVPixelFormat downloaded) {
   return nullptr;
 }
 
-// One row of `count` samples; 16-bit samples are shifted down by `shift`.
-void CopyRow(const uint8_t* from, uint8_t* to, int count, bool wide, int shift) {
-  if (!wide) {
+// One row of `count` samples of `depth` bits, each shifted down by `shift`.
+void CopyRow(const uint8_t* from, uint8_t* to, int count, int depth, int shift) {
+  if (depth == 8) {
     std::memcpy(to, from, count);
     return;
   }
-  for (int i = 0; i < count; ++i) {
-    const uint16_t v = static_cast<uint16_t>(from[2 * i] | (from[2 * i + 1] << 8)) >> shift;
-    to[2 * i] = static_cast<uint8_t>(v & 0xff);
-    to[2 * i + 1] = static_cast<uint8_t>(v >> 8);
-  }
+  for (int i = 0; i < count; ++i) PutSample(to, i, depth, GetSample(from, i, depth) >> shift);
 }
 
 // Splits a row of interleaved pairs into two rows.
-void SplitRow(const uint8_t* from, uint8_t* u, uint8_t* v, int pairs, bool wide, int shift) {
+void SplitRow(const uint8_t* from, uint8_t* u, uint8_t* v, int pairs, int depth, int shift) {
   for (int i = 0; i < pairs; ++i) {
-    if (!wide) {
-      u[i] = from[2 * i];
-      v[i] = from[2 * i + 1];
-      continue;
-    }
-    const uint16_t a = static_cast<uint16_t>(from[4 * i] | (from[4 * i + 1] << 8)) >> shift;
-    const uint16_t b = static_cast<uint16_t>(from[4 * i + 2] | (from[4 * i + 3] << 8)) >> shift;
-    u[2 * i] = static_cast<uint8_t>(a & 0xff);
-    u[2 * i + 1] = static_cast<uint8_t>(a >> 8);
-    v[2 * i] = static_cast<uint8_t>(b & 0xff);
-    v[2 * i + 1] = static_cast<uint8_t>(b >> 8);
+    PutSample(u, i, depth, GetSample(from, 2 * i, depth) >> shift);
+    PutSample(v, i, depth, GetSample(from, 2 * i + 1, depth) >> shift);
   }
 }
 
@@ -98,12 +86,12 @@ absl::Status ConvertHardwareOutput(const AVFrame& downloaded, AVPixelFormat soft
     return absl::ResourceExhaustedError("out of memory for a decoded picture");
   }
   const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(software);
-  const bool wide = d->comp[0].depth > 8;
+  const int depth = d->comp[0].depth;
   const int w = downloaded.width;
   const int h = downloaded.height;
   for (int y = 0; y < h; ++y) {
     CopyRow(downloaded.data[0] + static_cast<size_t>(y) * downloaded.linesize[0],
-            out->data[0] + static_cast<size_t>(y) * out->linesize[0], w, wide, layout->shift);
+            out->data[0] + static_cast<size_t>(y) * out->linesize[0], w, depth, layout->shift);
   }
   const int cw = AV_CEIL_RSHIFT(w, d->log2_chroma_w);
   const int ch = AV_CEIL_RSHIFT(h, d->log2_chroma_h);
@@ -112,11 +100,11 @@ absl::Status ConvertHardwareOutput(const AVFrame& downloaded, AVPixelFormat soft
     uint8_t* v = out->data[2] + static_cast<size_t>(y) * out->linesize[2];
     if (layout->interleaved) {
       SplitRow(downloaded.data[1] + static_cast<size_t>(y) * downloaded.linesize[1], u, v, cw,
-               wide, layout->shift);
+               depth, layout->shift);
     } else {
-      CopyRow(downloaded.data[1] + static_cast<size_t>(y) * downloaded.linesize[1], u, cw, wide,
+      CopyRow(downloaded.data[1] + static_cast<size_t>(y) * downloaded.linesize[1], u, cw, depth,
               layout->shift);
-      CopyRow(downloaded.data[2] + static_cast<size_t>(y) * downloaded.linesize[2], v, cw, wide,
+      CopyRow(downloaded.data[2] + static_cast<size_t>(y) * downloaded.linesize[2], v, cw, depth,
               layout->shift);
     }
   }

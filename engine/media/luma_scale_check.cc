@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_format.h"
 #include "engine/media/av_handles.h"
+#include "engine/media/frame_planes.h"
 #include "engine/luma_scale_host.h"
 #include "engine/media/pixel_formats.h"
 
@@ -53,12 +54,7 @@ void FillCheckPicture(AVFrame* frame, int bit_depth) {
       state ^= state << 17;
       uint32_t v = static_cast<uint32_t>(state >> 40) & peak;
       if (((x >> 4) + (y >> 4)) % 5 == 0) v = ((x ^ y) & 1) != 0 ? peak : 0;
-      if (bit_depth == 8) {
-        row[x] = static_cast<uint8_t>(v);
-      } else {
-        row[2 * x] = static_cast<uint8_t>(v & 0xff);
-        row[2 * x + 1] = static_cast<uint8_t>(v >> 8);
-      }
+      PutSample(row, x, bit_depth, v);
     }
   }
   const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(static_cast<AVPixelFormat>(frame->format));
@@ -68,14 +64,7 @@ void FillCheckPicture(AVFrame* frame, int bit_depth) {
     const int columns = AV_CEIL_RSHIFT(frame->width, d->log2_chroma_w);
     for (int y = 0; y < rows; ++y) {
       uint8_t* row = frame->data[plane] + static_cast<size_t>(y) * frame->linesize[plane];
-      for (int x = 0; x < columns; ++x) {
-        if (bit_depth == 8) {
-          row[x] = static_cast<uint8_t>(mid);
-        } else {
-          row[2 * x] = static_cast<uint8_t>(mid & 0xff);
-          row[2 * x + 1] = static_cast<uint8_t>(mid >> 8);
-        }
-      }
+      for (int x = 0; x < columns; ++x) PutSample(row, x, bit_depth, mid);
     }
   }
 }

@@ -14,6 +14,7 @@
 #include "engine/luma_scale_host.h"
 #include "engine/luma_scale_plan.h"
 #include "engine/media/av_handles.h"
+#include "engine/media/frame_planes.h"
 #include "engine/media/pixel_formats.h"
 #include "engine/media/test_media.h"
 #include "engine/media/video_decoder.h"
@@ -54,12 +55,7 @@ AvFramePtr MakePicture(int width, int height, AVPixelFormat format, uint32_t see
         if (x % 97 < 3) v = peak;
         v += static_cast<int>(state >> 29) - 4;
         v = v < 0 ? 0 : (v > peak ? peak : v);
-        if (depth == 8) {
-          row[x] = static_cast<uint8_t>(v);
-        } else {
-          row[2 * x] = static_cast<uint8_t>(v & 0xff);
-          row[2 * x + 1] = static_cast<uint8_t>(v >> 8);
-        }
+        PutSample(row, x, depth, static_cast<uint32_t>(v));
       }
     }
   }
