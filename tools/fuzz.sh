@@ -49,12 +49,14 @@ declare -A SOURCES=(
   [y4m_reader]="engine/io/frame_reader.cc engine/io/y4m_header.cc engine/picture.cc"
   [yuv_reader]="engine/io/frame_reader.cc engine/io/y4m_header.cc engine/picture.cc"
   [media_decoder]="engine/media/video_decoder.cc engine/media/decode_error.cc
-                   engine/media/picture_scaler.cc
+                   engine/media/hw_decode_device.cc engine/media/hw_frame_download.cc
+                   engine/media/picture_scaler.cc engine/scaler_choice.cc
                    engine/media/pixel_formats.cc engine/media/frame_planes.cc
                    engine/media/av_handles.cc engine/picture.cc"
   [request]="engine/features.cc engine/feature_table.cc base/client_text.cc engine/picture.cc
              proto/pixel_format.cc engine/dispatcher.cc engine/pooling.cc
-             engine/scorer.cc engine/plane_pieces.cc
+             engine/scorer.cc engine/plane_pieces.cc engine/luma_scale_plan.cc
+             engine/luma_scale_host.cc
              engine/cpu/cpu_scorer.cc engine/cpu/float_ssim.cc engine/cpu/integer_ssim.cc
              engine/cpu/sample_plane.cc engine/cpu/thread_pool.cc server/request_parsing.cc
              proto/clip_accumulator.cc server/wire_split.cc server/wire_request.cc PROTO"
