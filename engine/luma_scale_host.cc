@@ -3,6 +3,7 @@
 #include <cstring>
 #include <vector>
 
+#include "engine/picture.h"
 #include "kernels/luma_scale_math.h"
 
 namespace ssimd {
@@ -45,10 +46,9 @@ void ScaleLumaOnHost(const LumaScalePlan& plan, const uint8_t* src, size_t src_s
     const VerticalRounding rounding = RoundingOfRow(plan.rounding, y, plan.dst_height);
     for (int x = 0; x < plan.dst_width; ++x) {
       if (plan.bit_depth != 8) {
-        const uint16_t v = VerticalLumaSampleDeep(column_top + x, row_step, coefficients, f.taps,
-                                                  plan.bit_depth);
-        out[2 * x] = static_cast<uint8_t>(v & 0xff);
-        out[2 * x + 1] = static_cast<uint8_t>(v >> 8);
+        StoreSample(out, x, plan.bit_depth,
+                    VerticalLumaSampleDeep(column_top + x, row_step, coefficients, f.taps,
+                                           plan.bit_depth));
       } else if (rounding == VerticalRounding::kPackedWords) {
         out[x] = VerticalLumaSample8PackedWords(column_top + x, row_step, coefficients, f.taps);
       } else {

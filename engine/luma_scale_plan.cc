@@ -255,8 +255,19 @@ absl::Status CheckPlanFits(const LumaScalePlan& plan, int width, int height, int
       plan.dst_height, plan.bit_depth, width, height, bit_depth));
 }
 
+absl::StatusOr<Geometry> PlanInputGeometry(const LumaScalePlan& plan, const Geometry& scored) {
+  if (absl::Status fits = CheckPlanFits(plan, scored.width, scored.height, scored.bit_depth);
+      !fits.ok()) {
+    return fits;
+  }
+  Geometry input = scored;
+  input.width = plan.src_width;
+  input.height = plan.src_height;
+  return input;
+}
+
 size_t PlanInputBytes(const LumaScalePlan& plan) {
-  return static_cast<size_t>(plan.src_width) * plan.src_height * (plan.bit_depth > 8 ? 2 : 1);
+  return LumaBytes(Geometry{plan.src_width, plan.src_height, plan.bit_depth});
 }
 
 absl::StatusOr<LumaScalePlan> PlanLumaScale(int src_width, int src_height, int dst_width,

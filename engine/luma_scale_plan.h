@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "engine/picture.h"
 #include "engine/scaler_choice.h"
 #include "kernels/luma_scale_math.h"
 
@@ -45,6 +46,10 @@ struct LumaScalePlan {
 // OK when `plan` scales to a `width` x `height` picture of `bit_depth`; INTERNAL otherwise (a
 // caller paired a plan with the wrong stream).
 absl::Status CheckPlanFits(const LumaScalePlan& plan, int width, int height, int bit_depth);
+
+// The picture the plan reads: `scored` (the pair's geometry) at the plan's source size.
+// INTERNAL when the plan does not scale to `scored`'s size and depth (CheckPlanFits).
+absl::StatusOr<Geometry> PlanInputGeometry(const LumaScalePlan& plan, const Geometry& scored);
 
 // Bytes of the packed input plane the plan reads.
 size_t PlanInputBytes(const LumaScalePlan& plan);

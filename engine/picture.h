@@ -44,6 +44,20 @@ size_t FrameBytes(const Geometry& geometry);
 
 std::string ChromaFormatName(ChromaFormat format);  // "420", "422", "444", "400"
 
+// Sample `x` of a row of packed samples: one byte at 8 bits, little-endian 16 bits above.
+inline uint32_t LoadSample(const uint8_t* row, int x, int bit_depth) {
+  if (bit_depth <= 8) return row[x];
+  return static_cast<uint32_t>(row[2 * x]) | (static_cast<uint32_t>(row[2 * x + 1]) << 8);
+}
+inline void StoreSample(uint8_t* row, int x, int bit_depth, uint32_t value) {
+  if (bit_depth <= 8) {
+    row[x] = static_cast<uint8_t>(value);
+  } else {
+    row[2 * x] = static_cast<uint8_t>(value & 0xff);
+    row[2 * x + 1] = static_cast<uint8_t>(value >> 8);
+  }
+}
+
 // A read-only luma plane. Samples are uint8 at 8 bit and little-endian uint16 above.
 struct LumaView {
   const uint8_t* data = nullptr;
@@ -53,9 +67,7 @@ struct LumaView {
   int bit_depth = 8;
 
   uint32_t Sample(int x, int y) const {
-    const uint8_t* row = data + static_cast<size_t>(y) * stride_bytes;
-    if (bit_depth == 8) return row[x];
-    return static_cast<uint32_t>(row[2 * x]) | (static_cast<uint32_t>(row[2 * x + 1]) << 8);
+    return LoadSample(data + static_cast<size_t>(y) * stride_bytes, x, bit_depth);
   }
 };
 

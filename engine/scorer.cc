@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "absl/strings/str_format.h"
+#include "base/status_macros.h"
 #include "engine/luma_scale_host.h"
 #include "engine/luma_scale_plan.h"
 #include "engine/scratch.h"
@@ -14,19 +14,15 @@ namespace {
 // that fell back to one: the same bytes a device's kernels or libswscale would give.
 absl::Status UpscaleOnHost(const Geometry& geometry, const LumaScalePlan& plan,
                            absl::Span<const uint8_t> small, std::vector<uint8_t>& out) {
-  if (absl::Status fits = CheckPlanFits(plan, geometry.width, geometry.height, geometry.bit_depth);
-      !fits.ok()) {
-    return fits;
-  }
-  if (small.size() != PlanInputBytes(plan)) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "distorted luma before its upscale has %d bytes; %dx%d %d-bit needs %d", small.size(),
-        plan.src_width, plan.src_height, plan.bit_depth, PlanInputBytes(plan)));
-  }
+  absl::StatusOr<Geometry> input = PlanInputGeometry(plan, geometry);
+  if (!input.ok()) return input.status();
+  SSIMD_RETURN_IF_ERROR(
+      CheckLumaBytes(*input, small.size(), "distorted luma before its upscale"));
   const size_t row_bytes = static_cast<size_t>(geometry.width) * BytesPerSample(geometry.bit_depth);
   out.resize(row_bytes * geometry.height);
-  ScaleLumaOnHost(plan, small.data(), PlanInputBytes(plan) / plan.src_height, out.data(),
-                  row_bytes);
+  ScaleLumaOnHost(plan, small.data(),
+                  static_cast<size_t>(input->width) * BytesPerSample(input->bit_depth),
+                  out.data(), row_bytes);
   return absl::OkStatus();
 }
 

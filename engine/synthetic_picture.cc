@@ -25,19 +25,13 @@ SyntheticPlane::SyntheticPlane(int w, int h, int bd) : width(w), height(h), bit_
 }
 
 void SyntheticPlane::Set(int x, int y, uint32_t value) {
-  const size_t i = static_cast<size_t>(y) * width + x;
-  if (bit_depth <= 8) {
-    bytes[i] = static_cast<uint8_t>(value);
-  } else {
-    bytes[2 * i] = static_cast<uint8_t>(value & 0xff);
-    bytes[2 * i + 1] = static_cast<uint8_t>(value >> 8);
-  }
+  StoreSample(bytes.data() + static_cast<size_t>(y) * width * BytesPerSample(bit_depth), x,
+              bit_depth, value);
 }
 
 uint32_t SyntheticPlane::Get(int x, int y) const {
-  const size_t i = static_cast<size_t>(y) * width + x;
-  if (bit_depth <= 8) return bytes[i];
-  return bytes[2 * i] | static_cast<uint32_t>(bytes[2 * i + 1]) << 8;
+  return LoadSample(bytes.data() + static_cast<size_t>(y) * width * BytesPerSample(bit_depth), x,
+                    bit_depth);
 }
 
 LumaView SyntheticPlane::view() const {

@@ -115,11 +115,9 @@ class HipGpuScorer final : public GpuScorer {
     // A distorted plane with an upscale arrives at the plan's source size.
     Geometry distorted_geometry = geometry;
     if (pair.distorted_upscale != nullptr) {
-      const LumaScalePlan& plan = *pair.distorted_upscale;
-      SSIMD_RETURN_IF_ERROR(
-          CheckPlanFits(plan, geometry.width, geometry.height, geometry.bit_depth));
-      distorted_geometry.width = plan.src_width;
-      distorted_geometry.height = plan.src_height;
+      absl::StatusOr<Geometry> input = PlanInputGeometry(*pair.distorted_upscale, geometry);
+      if (!input.ok()) return input.status();
+      distorted_geometry = *input;
     }
     // Sizes are checked before a slot is leased, so a bad frame holds none.
     SSIMD_RETURN_IF_ERROR(CheckLumaBytes(geometry, pair.reference->size(), "reference luma"));

@@ -18,6 +18,7 @@
 #include "engine/media/hw_frame_download.h"
 #include "engine/media/test_media.h"
 #include "engine/media/video_decoder.h"
+#include "engine/picture.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -46,7 +47,7 @@ AvFramePtr RandomPicture(AVPixelFormat format, int width, int height, uint32_t s
     for (int y = 0; y < h; ++y) {
       uint8_t* row = frame->data[plane] + static_cast<size_t>(y) * frame->linesize[plane];
       for (int x = 0; x < w; ++x) {
-        PutSample(row, x, depth, random() & ((1u << depth) - 1));
+        StoreSample(row, x, depth, random() & ((1u << depth) - 1));
       }
     }
   }
@@ -82,11 +83,11 @@ AvFramePtr EngineLayout(const AVFrame& original, AVPixelFormat engine, int shift
                            av_pix_fmt_desc_get(engine)->comp[1].plane == 1 &&
                            av_pix_fmt_desc_get(engine)->comp[2].plane == 1;
   auto get = [&](int plane, int x, int y) {
-    return GetSample(original.data[plane] + static_cast<size_t>(y) * original.linesize[plane], x,
+    return LoadSample(original.data[plane] + static_cast<size_t>(y) * original.linesize[plane], x,
                      depth);
   };
   auto put = [&](int plane, int index, int y, uint32_t v) {
-    PutSample(out->data[plane] + static_cast<size_t>(y) * out->linesize[plane], index, depth,
+    StoreSample(out->data[plane] + static_cast<size_t>(y) * out->linesize[plane], index, depth,
               v << shift);
   };
   for (int y = 0; y < original.height; ++y) {

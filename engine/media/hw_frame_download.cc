@@ -4,8 +4,8 @@
 #include <cstring>
 
 #include "absl/strings/str_format.h"
-#include "engine/media/frame_planes.h"
 #include "engine/media/pixel_formats.h"
+#include "engine/picture.h"
 
 extern "C" {
 #include <libavutil/pixdesc.h>
@@ -45,14 +45,14 @@ void CopyRow(const uint8_t* from, uint8_t* to, int count, int depth, int shift) 
     std::memcpy(to, from, count);
     return;
   }
-  for (int i = 0; i < count; ++i) PutSample(to, i, depth, GetSample(from, i, depth) >> shift);
+  for (int i = 0; i < count; ++i) StoreSample(to, i, depth, LoadSample(from, i, depth) >> shift);
 }
 
 // Splits a row of interleaved pairs into two rows.
 void SplitRow(const uint8_t* from, uint8_t* u, uint8_t* v, int pairs, int depth, int shift) {
   for (int i = 0; i < pairs; ++i) {
-    PutSample(u, i, depth, GetSample(from, 2 * i, depth) >> shift);
-    PutSample(v, i, depth, GetSample(from, 2 * i + 1, depth) >> shift);
+    StoreSample(u, i, depth, LoadSample(from, 2 * i, depth) >> shift);
+    StoreSample(v, i, depth, LoadSample(from, 2 * i + 1, depth) >> shift);
   }
 }
 

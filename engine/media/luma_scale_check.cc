@@ -7,13 +7,12 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
-
 #include "absl/strings/str_format.h"
-#include "engine/media/av_handles.h"
-#include "engine/media/frame_planes.h"
+#include "absl/synchronization/mutex.h"
 #include "engine/luma_scale_host.h"
+#include "engine/media/av_handles.h"
 #include "engine/media/pixel_formats.h"
+#include "engine/picture.h"
 
 extern "C" {
 #include <libavutil/pixdesc.h>
@@ -36,7 +35,7 @@ int PlannableLumaDepth(AVPixelFormat format) {
       format == AV_PIX_FMT_YUVJ411P) {
     return 0;
   }
-  if (d->comp[0].plane != 0 || d->comp[0].step != (d->comp[0].depth > 8 ? 2 : 1)) return 0;
+  if (d->comp[0].plane != 0 || d->comp[0].step != BytesPerSample(d->comp[0].depth)) return 0;
   return d->comp[0].depth;
 }
 
@@ -54,7 +53,7 @@ void FillCheckPicture(AVFrame* frame, int bit_depth) {
       state ^= state << 17;
       uint32_t v = static_cast<uint32_t>(state >> 40) & peak;
       if (((x >> 4) + (y >> 4)) % 5 == 0) v = ((x ^ y) & 1) != 0 ? peak : 0;
-      PutSample(row, x, bit_depth, v);
+      StoreSample(row, x, bit_depth, v);
     }
   }
   const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(static_cast<AVPixelFormat>(frame->format));
@@ -64,13 +63,13 @@ void FillCheckPicture(AVFrame* frame, int bit_depth) {
     const int columns = AV_CEIL_RSHIFT(frame->width, d->log2_chroma_w);
     for (int y = 0; y < rows; ++y) {
       uint8_t* row = frame->data[plane] + static_cast<size_t>(y) * frame->linesize[plane];
-      for (int x = 0; x < columns; ++x) PutSample(row, x, bit_depth, mid);
+      for (int x = 0; x < columns; ++x) StoreSample(row, x, bit_depth, mid);
     }
   }
 }
 
 bool SameLuma(const LumaScalePlan& plan, const std::vector<uint8_t>& mine, const AVFrame& theirs) {
-  const size_t row_bytes = static_cast<size_t>(plan.dst_width) * (plan.bit_depth > 8 ? 2 : 1);
+  const size_t row_bytes = static_cast<size_t>(plan.dst_width) * BytesPerSample(plan.bit_depth);
   for (int y = 0; y < plan.dst_height; ++y) {
     if (std::memcmp(mine.data() + y * row_bytes,
                     theirs.data[0] + static_cast<size_t>(y) * theirs.linesize[0],
@@ -178,7 +177,7 @@ CheckedPlan PlanCheckedAgainstLibswscale(const LumaScaleRequest& request) {
   absl::StatusOr<const AVFrame*> theirs = scaler.Convert(*input);
   if (!theirs.ok()) return Refused(UpscaleRefusal::kError, theirs.status());
 
-  const size_t row_bytes = static_cast<size_t>(plan->dst_width) * (depth > 8 ? 2 : 1);
+  const size_t row_bytes = static_cast<size_t>(plan->dst_width) * BytesPerSample(depth);
   std::vector<uint8_t> mine(row_bytes * plan->dst_height);
   // The expected rounding first; the other one only if libswscale turns out to use it here.
   for (int attempt = 0; attempt < 2; ++attempt) {

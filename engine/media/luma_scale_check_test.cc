@@ -14,10 +14,10 @@
 #include "engine/luma_scale_host.h"
 #include "engine/luma_scale_plan.h"
 #include "engine/media/av_handles.h"
-#include "engine/media/frame_planes.h"
 #include "engine/media/pixel_formats.h"
 #include "engine/media/test_media.h"
 #include "engine/media/video_decoder.h"
+#include "engine/picture.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -55,7 +55,7 @@ AvFramePtr MakePicture(int width, int height, AVPixelFormat format, uint32_t see
         if (x % 97 < 3) v = peak;
         v += static_cast<int>(state >> 29) - 4;
         v = v < 0 ? 0 : (v > peak ? peak : v);
-        PutSample(row, x, depth, static_cast<uint32_t>(v));
+        StoreSample(row, x, depth, static_cast<uint32_t>(v));
       }
     }
   }
@@ -68,7 +68,7 @@ std::string Difference(const LumaScalePlan& plan, const AVFrame& in, AVPixelForm
   PictureScaler scaler(plan.dst_width, plan.dst_height, dst_format, choice);
   absl::StatusOr<const AVFrame*> theirs = scaler.Convert(in);
   if (!theirs.ok()) return theirs.status().ToString();
-  const int bytes = plan.bit_depth > 8 ? 2 : 1;
+  const int bytes = BytesPerSample(plan.bit_depth);
   const size_t row_bytes = static_cast<size_t>(plan.dst_width) * bytes;
   std::vector<uint8_t> mine(row_bytes * plan.dst_height);
   ScaleLumaOnHost(plan, in.data[0], in.linesize[0], mine.data(), row_bytes);
