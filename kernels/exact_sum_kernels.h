@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/hip_portability.h"  // first: it defines __host__ and __device__ for AMD
 #include "kernels/exact_sum_math.h"
-#include "kernels/hip_portability.h"
 
 namespace ssimd {
 

@@ -25,8 +25,14 @@ namespace ssimd {
 // Terms per segment: the unit the binade is guessed for, summarised by one thread block, and
 // summed serially where the running sum may cross a binade inside it.
 inline constexpr int kExactSumSegmentTerms = 256;
-// Threads of a block that combines one run's segment pieces.
-inline constexpr int kExactSumRunThreads = 256;
+// A segment is summarised by a group of this many lanes, each folding this many consecutive terms.
+inline constexpr int kExactSumGroupLanes = 32;
+inline constexpr int kExactSumTermsPerLane = kExactSumSegmentTerms / kExactSumGroupLanes;
+// Segments per thread block of the segment kernels; a block also summarises its segments together
+// when they share one grid (a "block piece"), so that long runs combine 8 times fewer pieces.
+inline constexpr int kExactSumSegmentsPerBlock = 8;
+// Threads of a block that combines one run's pieces.
+inline constexpr int kExactSumRunThreads = 1024;
 // At most this many runs (maximal stretches of segments with one guessed grid) per frame.
 inline constexpr int kExactSumMaxRuns = 512;
 // Terms the one chaining thread may add serially per frame (crossings, failed checks).
@@ -85,6 +91,10 @@ SSIMD_HD inline double ExactSumPowerOfTwo(int k) { return ldexp(1.0, k); }
 // overflows or underflows.
 SSIMD_HD inline double ExactSumGridScale(int e) { return ExactSumPowerOfTwo(52 - e); }
 
+SSIMD_HD inline bool WithinPieceLimit(int64_t v) {
+  return v <= kExactSumPieceLimit && v >= -kExactSumPieceLimit;
+}
+
 // One term as a piece: round_u(t) in units of u, to the even total on an exact tie. `scale` is
 // ExactSumGridScale(e). A product below 2^-1022 may lose bits, but it is then far below 1/2 and
 // rounds to 0 either way, without a tie.
@@ -108,9 +118,6 @@ SSIMD_HD inline ExactSumPiece ExactSumTermPiece(double term, double scale) {
   return p;
 }
 
-SSIMD_HD inline bool WithinPieceLimit(int64_t v) {
-  return v <= kExactSumPieceLimit && v >= -kExactSumPieceLimit;
-}
 
 // The piece of `first` followed by `second`. Associative, so any tree of combinations that keeps
 // the terms' order gives the same piece.
@@ -136,6 +143,104 @@ SSIMD_HD inline ExactSumPiece CombineExactSumPieces(const ExactSumPiece& first,
     }
   }
   return out;
+}
+
+// The piece of terms[0..n) (n <= kMaxTerms) folded left to right, each term as
+// ExactSumTermPiece gives it; `scale` is ExactSumGridScale(e). Without an exact tie every term
+// rounds the same way for an even and an odd incoming sum, so one integer walk gives both halves
+// of the piece; a tie (rare in real frames) takes the general fold. Same result as the general
+// fold, including its invalid pieces. Loops have a fixed length so that a device keeps `terms`
+// in registers.
+template <int kMaxTerms>
+SSIMD_HD inline ExactSumPiece FoldExactSumTerms(const double (&terms)[kMaxTerms], int n,
+                                                double scale) {
+  int64_t total = 0;
+  int64_t lowest = 0;
+  int64_t highest = 0;
+  bool tie = false;
+  bool invalid = false;
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#pragma unroll
+#endif
+  for (int k = 0; k < kMaxTerms; ++k) {
+    if (k >= n) continue;
+    const double scaled = terms[k] * scale;
+    invalid |= !(fabs(scaled) < 0x1p60);  // also NaN and infinities
+    const double below = floor(invalid ? 0.0 : scaled);
+    const double fraction = scaled - below;
+    tie |= fraction == 0.5;
+    total += static_cast<int64_t>(below) + (fraction > 0.5 ? 1 : 0);
+    invalid |= !WithinPieceLimit(total);
+    lowest = (k == 0 || total < lowest) ? total : lowest;
+    highest = (k == 0 || total > highest) ? total : highest;
+  }
+  if (n <= 0) return EmptyExactSumPiece();
+  if (invalid) return InvalidExactSumPiece();
+  if (tie) {
+    ExactSumPiece piece = EmptyExactSumPiece();
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#pragma unroll
+#endif
+    for (int k = 0; k < kMaxTerms; ++k) {
+      if (k < n) piece = CombineExactSumPieces(piece, ExactSumTermPiece(terms[k], scale));
+    }
+    return piece;
+  }
+  ExactSumPiece piece = EmptyExactSumPiece();
+  piece.state = kPieceValid;
+  for (int parity = 0; parity < 2; ++parity) {
+    piece.added[parity] = total;
+    piece.lowest[parity] = lowest;
+    piece.highest[parity] = highest;
+  }
+  return piece;
+}
+
+// A run's segments [first, end) as the elements its piece is combined from, in order: single
+// segments up to the first whole block of kExactSumSegmentsPerBlock segments, the whole blocks
+// (block pieces), then the segments after the last whole block.
+struct ExactSumRunElements {
+  int32_t first;        // segments [first, head_end) one by one
+  int32_t head_end;
+  int32_t block_begin;  // then blocks [block_begin, block_end)
+  int32_t block_end;
+  int32_t tail_begin;   // then segments [tail_begin, end)
+  int32_t end;
+};
+
+SSIMD_HD inline ExactSumRunElements RunElementsOf(int32_t first, int32_t end) {
+  const int32_t per_block = kExactSumSegmentsPerBlock;
+  const int32_t first_block = (first + per_block - 1) / per_block;
+  const int32_t end_block = end / per_block;
+  ExactSumRunElements e;
+  e.first = first;
+  e.end = end;
+  if (first_block < end_block) {
+    e.head_end = first_block * per_block;
+    e.block_begin = first_block;
+    e.block_end = end_block;
+    e.tail_begin = end_block * per_block;
+  } else {
+    e.head_end = end;
+    e.block_begin = e.block_end = 0;
+    e.tail_begin = end;
+  }
+  return e;
+}
+
+SSIMD_HD inline int32_t RunElementCount(const ExactSumRunElements& e) {
+  return (e.head_end - e.first) + (e.block_end - e.block_begin) + (e.end - e.tail_begin);
+}
+
+// Element k (0 <= k < RunElementCount) of a run: a segment's piece or a block's.
+SSIMD_HD inline const ExactSumPiece& RunElementPiece(const ExactSumRunElements& e, int32_t k,
+                                                     const ExactSumPiece* segment_pieces,
+                                                     const ExactSumPiece* block_pieces) {
+  const int32_t head = e.head_end - e.first;
+  if (k < head) return segment_pieces[e.first + k];
+  const int32_t blocks = e.block_end - e.block_begin;
+  if (k < head + blocks) return block_pieces[e.block_begin + (k - head)];
+  return segment_pieces[e.tail_begin + (k - head - blocks)];
 }
 
 // Applies a run summarised on the grid of binade e to the true running sum `sum`. Returns false,
@@ -217,39 +322,62 @@ struct ExactSumOutcome {
   int64_t segment_steps;  // segments applied one by one after a run's check failed
 };
 
-// Adds terms [begin, end) one by one, if the serial budget allows.
-SSIMD_HD inline bool AddSerially(const double* terms, int64_t begin, int64_t end, double* sum,
+// Adds terms[0..n) one by one, if the serial budget allows.
+SSIMD_HD inline bool AddSerially(const double* terms, int n, double* sum,
                                  ExactSumOutcome* outcome) {
-  if (outcome->serial_terms + (end - begin) > kExactSumSerialTermBudget) {
+  if (outcome->serial_terms + n > kExactSumSerialTermBudget) {
     outcome->fallback = kExactSumSerialBudget;
     return false;
   }
-  outcome->serial_terms += end - begin;
-  // The additions are a chain, but the loads are not: loading a chunk before adding it keeps
-  // that many loads in flight instead of one, which is what bounds one device thread here.
+  outcome->serial_terms += n;
+  // The additions are a chain, but the loads are not: the next chunk's loads are issued before
+  // the current chunk is added, so one device thread waits for memory once, not once a chunk.
   constexpr int kChunk = 32;
   double s = *sum;
-  for (int64_t i = begin; i < end; i += kChunk) {
-    const int64_t left = end - i;
-    const int count = left < kChunk ? static_cast<int>(left) : kChunk;
-    double chunk[kChunk];
+  double current[kChunk];
+  double next[kChunk];
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #pragma unroll
 #endif
-    for (int k = 0; k < kChunk; ++k) chunk[k] = k < count ? terms[i + k] : 0.0;
-    for (int k = 0; k < count; ++k) s += chunk[k];  // in order, and only the terms themselves
+  for (int k = 0; k < kChunk; ++k) current[k] = k < n ? terms[k] : 0.0;
+  for (int i = 0; i < n; i += kChunk) {
+    const int count = n - i < kChunk ? n - i : kChunk;
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#pragma unroll
+#endif
+    for (int k = 0; k < kChunk; ++k) next[k] = i + kChunk + k < n ? terms[i + kChunk + k] : 0.0;
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#pragma unroll
+#endif
+    for (int k = 0; k < kChunk; ++k) {
+      if (k < count) s += current[k];  // in order, and only the terms (0.0 would turn -0.0 to +0.0)
+    }
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#pragma unroll
+#endif
+    for (int k = 0; k < kChunk; ++k) current[k] = next[k];
   }
   *sum = s;
   return true;
 }
+
+// Terms of segment j, straight from the frame's terms; the device's chain passes a source that
+// reads segments it staged in fast memory instead (same interface: `const double* Of(int32_t)`).
+struct SegmentTermsInPlace {
+  const double* terms;
+  SSIMD_HD const double* Of(int32_t segment) const {
+    return terms + static_cast<int64_t>(segment) * kExactSumSegmentTerms;
+  }
+};
 
 // The serial chain over runs, by one thread. A summarised run is applied when its check passes;
 // when it fails (the guessed grid was wrong somewhere in the run) the run's segments are applied
 // one by one, each checked, and a segment whose check fails is added term by term. Serial runs
 // are added term by term. Serial terms and segment steps have budgets; past them the frame falls
 // back. `run_pieces[r]` summarises run r and `segment_pieces[j]` segment j on the run's grid
-// (both unused for serial runs).
-SSIMD_HD inline ExactSumOutcome ChainExactSumRuns(const double* terms, int64_t count,
+// (both unused for serial runs); `source.Of(j)` gives segment j's terms.
+template <typename SegmentTerms>
+SSIMD_HD inline ExactSumOutcome ChainExactSumRuns(SegmentTerms& source, int64_t count,
                                                   const ExactSumRun* runs, int32_t run_count,
                                                   int32_t segment_count,
                                                   const ExactSumPiece* run_pieces,
@@ -281,9 +409,9 @@ SSIMD_HD inline ExactSumOutcome ChainExactSumRuns(const double* terms, int64_t c
         if (ApplyExactSumPiece(sum, grid, segment_pieces[j], &sum)) continue;
       }
       const int64_t begin = static_cast<int64_t>(j) * kExactSumSegmentTerms;
-      int64_t end = begin + kExactSumSegmentTerms;
-      if (end > count) end = count;
-      if (!AddSerially(terms, begin, end, &sum, &outcome)) return outcome;
+      const int64_t left = count - begin;
+      const int n = left < kExactSumSegmentTerms ? static_cast<int>(left) : kExactSumSegmentTerms;
+      if (!AddSerially(source.Of(j), n, &sum, &outcome)) return outcome;
     }
   }
   outcome.sum = sum;

@@ -213,5 +213,79 @@ TEST(CombineExactSumPiecesTest, GroupingDoesNotMatter) {
   }
 }
 
+// The lanes' fold: its no-tie walk gives what folding ExactSumTermPiece term by term gives, ties,
+// out-of-range terms and partial sums past the piece limit included.
+TEST(FoldExactSumTermsTest, EqualsTheGeneralFold) {
+  std::mt19937_64 rng(37);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  int ties = 0;
+  int invalid = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    double values[kExactSumTermsPerLane] = {};
+    const int n = static_cast<int>(rng() % (kExactSumTermsPerLane + 1));
+    const int e = static_cast<int>(rng() % 80) - 40;
+    for (int k = 0; k < n; ++k) {
+      switch (rng() % 6) {
+        case 0:  // an exact tie on the grid of e
+          values[k] = std::ldexp(static_cast<double>(2 * static_cast<int64_t>(rng() % 2001) - 2001), e - 53);
+          break;
+        case 1:  // near the piece limit
+          values[k] = std::ldexp(normal(rng), e + 7);
+          break;
+        default:
+          values[k] = std::ldexp(normal(rng), e - static_cast<int>(rng() % 60));
+      }
+    }
+    ExactSumPiece general = EmptyExactSumPiece();
+    bool has_tie = false;
+    for (int k = 0; k < n; ++k) {
+      const double scaled = values[k] * ExactSumGridScale(e);
+      has_tie |= scaled - std::floor(scaled) == 0.5;
+      general = CombineExactSumPieces(general, ExactSumTermPiece(values[k], ExactSumGridScale(e)));
+    }
+    const ExactSumPiece fold = FoldExactSumTerms(values, n, ExactSumGridScale(e));
+    ties += has_tie ? 1 : 0;
+    invalid += general.state == kPieceInvalid ? 1 : 0;
+    ASSERT_EQ(fold.state, general.state) << trial;
+    if (general.state != kPieceValid) continue;
+    for (int parity = 0; parity < 2; ++parity) {
+      EXPECT_EQ(fold.added[parity], general.added[parity]) << trial;
+      EXPECT_EQ(fold.lowest[parity], general.lowest[parity]) << trial;
+      EXPECT_EQ(fold.highest[parity], general.highest[parity]) << trial;
+    }
+  }
+  EXPECT_GT(ties, 1000);
+  EXPECT_GT(invalid, 100);
+}
+
+// A run's elements are its segments in order, whole blocks standing for their segments.
+TEST(RunElementsTest, CoverTheRunInOrder) {
+  for (int32_t first = 0; first < 40; ++first) {
+    for (int32_t end = first + 1; end < 60; ++end) {
+      const ExactSumRunElements e = RunElementsOf(first, end);
+      std::vector<int32_t> covered;
+      for (int32_t k = 0; k < RunElementCount(e); ++k) {
+        const int32_t head = e.head_end - e.first;
+        const int32_t blocks = e.block_end - e.block_begin;
+        if (k < head) {
+          covered.push_back(e.first + k);
+        } else if (k < head + blocks) {
+          const int32_t block = e.block_begin + k - head;
+          for (int32_t j = 0; j < kExactSumSegmentsPerBlock; ++j) {
+            covered.push_back(block * kExactSumSegmentsPerBlock + j);
+          }
+        } else {
+          covered.push_back(e.tail_begin + k - head - blocks);
+        }
+      }
+      ASSERT_EQ(covered.size(), static_cast<size_t>(end - first)) << first << " " << end;
+      for (size_t i = 0; i < covered.size(); ++i) EXPECT_EQ(covered[i], first + static_cast<int32_t>(i));
+      if (end - first >= 2 * kExactSumSegmentsPerBlock) {
+        EXPECT_GT(e.block_end, e.block_begin);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ssimd

@@ -11,8 +11,9 @@
 namespace ssimd {
 namespace {
 
-// Combines `pieces` (a power of two of them) pairwise with doubling strides, as a thread block's
-// shared-memory tree does: the terms' order is kept, the grouping differs from a left fold.
+// Combines `pieces` (a power of two of them) pairwise with doubling strides, as a lane group's
+// shuffles (and a block's tree of group results) do: the terms' order is kept, the grouping
+// differs from a left fold.
 ExactSumPiece CombineAsBlockTree(std::vector<ExactSumPiece> pieces) {
   for (size_t stride = 1; stride < pieces.size(); stride *= 2) {
     for (size_t i = 0; i + stride < pieces.size(); i += 2 * stride) {
@@ -22,26 +23,41 @@ ExactSumPiece CombineAsBlockTree(std::vector<ExactSumPiece> pieces) {
   return pieces.empty() ? EmptyExactSumPiece() : pieces[0];
 }
 
-// A segment's piece on grid e: one term per thread of a kExactSumSegmentTerms block.
+// A segment's piece on grid e: each of a group's lanes folds kExactSumTermsPerLane consecutive
+// terms, then the group's tree combines the lanes.
 ExactSumPiece SegmentPiece(const double* terms, int64_t count, int64_t segment, int e) {
   const double scale = ExactSumGridScale(e);
-  std::vector<ExactSumPiece> pieces(kExactSumSegmentTerms, EmptyExactSumPiece());
-  const int64_t begin = segment * kExactSumSegmentTerms;
-  for (int t = 0; t < kExactSumSegmentTerms && begin + t < count; ++t) {
-    pieces[t] = ExactSumTermPiece(terms[begin + t], scale);
+  std::vector<ExactSumPiece> lanes(kExactSumGroupLanes, EmptyExactSumPiece());
+  for (int lane = 0; lane < kExactSumGroupLanes; ++lane) {
+    const int64_t first = segment * kExactSumSegmentTerms + lane * kExactSumTermsPerLane;
+    double values[kExactSumTermsPerLane] = {};
+    int n = 0;
+    for (; n < kExactSumTermsPerLane && first + n < count; ++n) values[n] = terms[first + n];
+    lanes[lane] = FoldExactSumTerms(values, n, scale);
   }
-  return CombineAsBlockTree(std::move(pieces));
+  return CombineAsBlockTree(std::move(lanes));
 }
 
-// A run's piece from its segments' pieces: each of kExactSumRunThreads threads folds a
+// A block's piece: its segments' pieces combined by one group's tree, when all of them share one
+// grid (only then does a run use it).
+ExactSumPiece BlockPiece(const std::vector<ExactSumPiece>& segment_pieces, int32_t block) {
+  const auto first = segment_pieces.begin() + block * kExactSumSegmentsPerBlock;
+  return CombineAsBlockTree(std::vector<ExactSumPiece>(first, first + kExactSumSegmentsPerBlock));
+}
+
+// A run's piece from its elements (RunElementsOf): each of kExactSumRunThreads threads folds a
 // contiguous share in order, then the block's tree combines the shares.
-ExactSumPiece RunPiece(const std::vector<ExactSumPiece>& segments, int32_t first, int32_t end) {
-  const int32_t count = end - first;
+ExactSumPiece RunPiece(const std::vector<ExactSumPiece>& segment_pieces,
+                       const std::vector<ExactSumPiece>& block_pieces, int32_t first,
+                       int32_t end) {
+  const ExactSumRunElements elements = RunElementsOf(first, end);
+  const int32_t count = RunElementCount(elements);
   const int32_t share = (count + kExactSumRunThreads - 1) / kExactSumRunThreads;
   std::vector<ExactSumPiece> shares(kExactSumRunThreads, EmptyExactSumPiece());
   for (int t = 0; t < kExactSumRunThreads; ++t) {
-    for (int32_t j = first + t * share; j < std::min(end, first + (t + 1) * share); ++j) {
-      shares[t] = CombineExactSumPieces(shares[t], segments[j]);
+    for (int32_t k = t * share; k < std::min(count, (t + 1) * share); ++k) {
+      shares[t] = CombineExactSumPieces(
+          shares[t], RunElementPiece(elements, k, segment_pieces.data(), block_pieces.data()));
     }
   }
   return CombineAsBlockTree(std::move(shares));
@@ -143,13 +159,25 @@ ExactSumOutcome SerialSumByRuns(const double* terms, int64_t count) {
         segment_pieces[j] = SegmentPiece(terms, count, j, grids[j]);
       }
     }
+    // Block pieces are needed only where all of a block's segments share a grid.
+    std::vector<ExactSumPiece> block_pieces(segments / kExactSumSegmentsPerBlock,
+                                            InvalidExactSumPiece());
+    for (size_t b = 0; b < block_pieces.size(); ++b) {
+      const auto first = grids.begin() + static_cast<int64_t>(b) * kExactSumSegmentsPerBlock;
+      if (*first != kExactSumSerialGrid &&
+          std::all_of(first, first + kExactSumSegmentsPerBlock,
+                      [&](int32_t g) { return g == *first; })) {
+        block_pieces[b] = BlockPiece(segment_pieces, static_cast<int32_t>(b));
+      }
+    }
     for (int32_t r = 0; r < run_count; ++r) {
       if (runs[r].grid == kExactSumSerialGrid) continue;
       const int32_t end = r + 1 < run_count ? runs[r + 1].first_segment : segments;
-      run_pieces[r] = RunPiece(segment_pieces, runs[r].first_segment, end);
+      run_pieces[r] = RunPiece(segment_pieces, block_pieces, runs[r].first_segment, end);
     }
   }
-  return ChainExactSumRuns(terms, count, runs.data(), run_count, segments, run_pieces.data(),
+  SegmentTermsInPlace source{terms};
+  return ChainExactSumRuns(source, count, runs.data(), run_count, segments, run_pieces.data(),
                            segment_pieces.data());
 }
 
