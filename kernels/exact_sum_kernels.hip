@@ -54,7 +54,8 @@ Layout LayoutFor(void* workspace, int64_t count) {
   l.segment_sums = reinterpret_cast<double*>(take(2 * segments * sizeof(double)));
   l.grids = reinterpret_cast<int32_t*>(take(segments * sizeof(int32_t)));
   l.segment_pieces = reinterpret_cast<ExactSumPiece*>(take(segments * sizeof(ExactSumPiece)));
-  l.block_pieces = reinterpret_cast<ExactSumPiece*>(take(SegmentBlocks(count) * sizeof(ExactSumPiece)));
+  l.block_pieces =
+      reinterpret_cast<ExactSumPiece*>(take(SegmentBlocks(count) * sizeof(ExactSumPiece)));
   l.runs = reinterpret_cast<ExactSumRun*>(take(kExactSumMaxRuns * sizeof(ExactSumRun)));
   l.run_count = reinterpret_cast<int32_t*>(take(sizeof(int32_t)));
   l.run_pieces = reinterpret_cast<ExactSumPiece*>(take(kExactSumMaxRuns * sizeof(ExactSumPiece)));
@@ -268,7 +269,7 @@ __global__ void __launch_bounds__(kSegmentBlockThreads)
   if (grid != kExactSumSerialGrid) {  // the same for the whole group
     const int64_t first = static_cast<int64_t>(segment) * kExactSumSegmentTerms +
                           lane * kExactSumTermsPerLane;
-    const double* own = staged + (static_cast<int>(threadIdx.x)) * kLaneStride;
+    const double* own = staged + static_cast<int>(threadIdx.x) * kLaneStride;
     double values[kExactSumTermsPerLane];
 #pragma unroll
     for (int k = 0; k < kExactSumTermsPerLane; ++k) values[k] = own[k];
@@ -288,7 +289,9 @@ __global__ void __launch_bounds__(kSegmentBlockThreads)
         CombineGroup(lane < kExactSumSegmentsPerBlock ? pieces[lane] : EmptyExactSumPiece());
     if (lane == 0) {
       bool one_grid = piece_grids[0] != kExactSumSerialGrid;
-      for (int g = 1; g < kExactSumSegmentsPerBlock; ++g) one_grid &= piece_grids[g] == piece_grids[0];
+      for (int g = 1; g < kExactSumSegmentsPerBlock; ++g) {
+        one_grid &= piece_grids[g] == piece_grids[0];
+      }
       block_pieces[blockIdx.x] = one_grid ? block : InvalidExactSumPiece();
     }
   }

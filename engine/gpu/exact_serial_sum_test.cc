@@ -227,7 +227,8 @@ TEST(FoldExactSumTermsTest, EqualsTheGeneralFold) {
     for (int k = 0; k < n; ++k) {
       switch (rng() % 6) {
         case 0:  // an exact tie on the grid of e
-          values[k] = std::ldexp(static_cast<double>(2 * static_cast<int64_t>(rng() % 2001) - 2001), e - 53);
+          values[k] = std::ldexp(
+              static_cast<double>(2 * static_cast<int64_t>(rng() % 2001) - 2001), e - 53);
           break;
         case 1:  // near the piece limit
           values[k] = std::ldexp(normal(rng), e + 7);
@@ -279,7 +280,9 @@ TEST(RunElementsTest, CoverTheRunInOrder) {
         }
       }
       ASSERT_EQ(covered.size(), static_cast<size_t>(end - first)) << first << " " << end;
-      for (size_t i = 0; i < covered.size(); ++i) EXPECT_EQ(covered[i], first + static_cast<int32_t>(i));
+      for (size_t i = 0; i < covered.size(); ++i) {
+        EXPECT_EQ(covered[i], first + static_cast<int32_t>(i));
+      }
       if (end - first >= 2 * kExactSumSegmentsPerBlock) {
         EXPECT_GT(e.block_end, e.block_begin);
       }
