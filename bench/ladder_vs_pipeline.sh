@@ -18,7 +18,8 @@
 #
 # LADDER_DIR: renditions, ladder.tsv and expected_scores.json (tests/data/ladder, or a longer
 # ladder from its make_ladder.sh; without expected_scores.json, made with libvmaf's
-# `--precision max`, that check is skipped); SOURCES_DIR: src.y4m and src10.y4m (tools/ladder_sources.sh).
+# `--precision max`, that check is skipped); SOURCES_DIR: src.y4m and src10.y4m
+# (tools/ladder_sources.sh).
 # SSIMD_BIN: directory with ssimd_server and ssimd-score (default: bazel-bin's); SSIMD_BACKEND:
 # cpu (default), gpu or auto; SSIMD_UPSCALE: the server's --upscale_on_scorer (default auto: the
 # GPU upscales where it scores; never: libswscale on the CPU); VMAF_THREADS: --threads of each

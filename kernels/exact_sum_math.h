@@ -22,7 +22,7 @@
 
 namespace ssimd {
 
-// Terms per segment: the unit the binade is guessed for, summarised by one thread block, and
+// Terms per segment: the unit the binade is guessed for, summarised by one lane group, and
 // summed serially where the running sum may cross a binade inside it.
 inline constexpr int kExactSumSegmentTerms = 256;
 // A segment is summarised by a group of this many lanes, each folding this many consecutive terms.
@@ -117,7 +117,6 @@ SSIMD_HD inline ExactSumPiece ExactSumTermPiece(double term, double scale) {
   }
   return p;
 }
-
 
 // The piece of `first` followed by `second`. Associative, so any tree of combinations that keeps
 // the terms' order gives the same piece.
