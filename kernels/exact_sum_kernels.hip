@@ -215,22 +215,52 @@ __global__ void __launch_bounds__(kPlanThreads)
   if (tid == 0) *run_count = carried_runs;
 }
 
-__device__ ExactSumPiece ShuffleDownPiece(const ExactSumPiece& piece, int delta) {
+// A piece moved between lanes field by field; `shuffle` moves one value (the same way for all).
+template <typename Shuffle>
+__device__ ExactSumPiece ShufflePiece(const ExactSumPiece& piece, Shuffle shuffle) {
   ExactSumPiece out;
   for (int parity = 0; parity < 2; ++parity) {
-    out.added[parity] = ShuffleDownInGroup<long long>(piece.added[parity], delta);
-    out.lowest[parity] = ShuffleDownInGroup<long long>(piece.lowest[parity], delta);
-    out.highest[parity] = ShuffleDownInGroup<long long>(piece.highest[parity], delta);
+    out.added[parity] = shuffle(static_cast<long long>(piece.added[parity]));
+    out.lowest[parity] = shuffle(static_cast<long long>(piece.lowest[parity]));
+    out.highest[parity] = shuffle(static_cast<long long>(piece.highest[parity]));
   }
+  out.state = shuffle(piece.state);
+  out.padding = 0;
+  return out;
+}
+
+__device__ ExactSumPiece ShuffleDownPiece(const ExactSumPiece& piece, int delta) {
+  return ShufflePiece(piece, [delta](auto v) { return ShuffleDownInGroup(v, delta); });
+}
+
+__device__ ExactSumPiece ShuffleUpPiece(const ExactSumPiece& piece, int delta) {
+  return ShufflePiece(piece, [delta](auto v) { return ShuffleUpInGroup(v, delta); });
+}
+
+// A uniform piece (IsUniformExactSumPiece) moved between lanes: one half travels.
+__device__ ExactSumPiece ShuffleDownUniformPiece(const ExactSumPiece& piece, int delta) {
+  ExactSumPiece out;
+  out.added[0] = out.added[1] = ShuffleDownInGroup<long long>(piece.added[0], delta);
+  out.lowest[0] = out.lowest[1] = ShuffleDownInGroup<long long>(piece.lowest[0], delta);
+  out.highest[0] = out.highest[1] = ShuffleDownInGroup<long long>(piece.highest[0], delta);
   out.state = ShuffleDownInGroup(piece.state, delta);
   out.padding = 0;
   return out;
 }
 
 // Combines one piece per lane in lane order, pairing neighbours with doubling distances (the
-// tree CombineAsBlockTree models on the host); lane 0 returns the group's piece.
+// tree CombineAsBlockTree models on the host); lane 0 returns the group's piece. When no lane's
+// piece depends on the incoming parity (no exact tie anywhere, the usual case), one half of each
+// piece travels and combines; the result is the same.
 __device__ ExactSumPiece CombineGroup(ExactSumPiece piece) {
   const int lane = LaneInGroup();
+  if (AllInGroup(IsUniformExactSumPiece(piece))) {
+    for (int offset = 1; offset < kLaneGroupWidth; offset *= 2) {
+      const ExactSumPiece next = ShuffleDownUniformPiece(piece, offset);
+      if (lane % (2 * offset) == 0) piece = CombineUniformExactSumPieces(piece, next);
+    }
+    return piece;
+  }
   for (int offset = 1; offset < kLaneGroupWidth; offset *= 2) {
     const ExactSumPiece next = ShuffleDownPiece(piece, offset);
     if (lane % (2 * offset) == 0) piece = CombineExactSumPieces(piece, next);
@@ -327,16 +357,59 @@ __global__ void __launch_bounds__(kExactSumRunThreads)
   }
 }
 
-// The chain's serial additions wait on memory one load at a time, so before its one thread
-// starts, the whole block stages in shared memory what it will read: the runs and their pieces
+// The chain waits on every load it makes, so before its lane group starts, the whole block stages
+// in shared memory what it will read: the runs and their pieces
 // (up to kStagedRuns runs) and the terms of the serial runs' segments (binade crossings and the
 // frame's start, up to kStagedSegments). Anything else is read where it lies.
 constexpr int kChainThreads = 256;
 constexpr int kStagedSegments = 16;
 constexpr int kStagedRuns = 96;
 
+// AddSegmentByLanes (kernels/exact_sum_math.h) by one lane group: each lane folds its own share
+// once per grid, a scan by shuffles gives every lane its prefix piece, and the group's minimum
+// finds the first lane whose check fails. Every lane calls it with the same arguments and ends
+// with the same sum and outcome.
+__device__ bool AddSegmentByLaneGroup(const double* terms, int n, double* sum,
+                                      ExactSumOutcome* outcome) {
+  const int lane = LaneInGroup();
+  const int lanes = (n + kExactSumTermsPerLane - 1) / kExactSumTermsPerLane;
+  const int own = LaneTermCount(n, lane);
+  double values[kExactSumTermsPerLane];
+#pragma unroll
+  for (int k = 0; k < kExactSumTermsPerLane; ++k) {
+    values[k] = k < own ? terms[lane * kExactSumTermsPerLane + k] : 0.0;
+  }
+  double s = *sum;
+  int from = 0;
+  while (from < lanes) {  // s, from and passed are the same in every lane
+    int passed = from;
+    const int32_t e = RunningSumGrid(s);
+    if (e != kExactSumSerialGrid) {
+      ExactSumPiece piece = lane >= from ? FoldExactSumTerms(values, own, ExactSumGridScale(e))
+                                         : EmptyExactSumPiece();
+      for (int offset = 1; offset < kLaneGroupWidth; offset *= 2) {
+        const ExactSumPiece before = ShuffleUpPiece(piece, offset);
+        if (lane >= offset) piece = CombineExactSumPieces(before, piece);
+      }
+      double after = s;
+      const bool applied = ApplyExactSumPiece(s, e, piece, &after);
+      // Lanes before `from` hold empty prefixes and pass; checks that pass form a prefix of lanes.
+      passed = MinInGroup(applied ? kLaneGroupWidth : lane);
+      if (passed > 0) s = ShuffleFromLane(after, passed - 1);
+    }
+    if (passed >= lanes) break;
+    if (!AddSerially(terms + passed * kExactSumTermsPerLane, LaneTermCount(n, passed), &s,
+                     outcome)) {
+      return false;
+    }
+    from = passed + 1;
+  }
+  *sum = s;
+  return true;
+}
+
 // Segment terms from the staged copies where there is one (both lists rise with the segment, as
-// the chain's requests do), else from the frame's terms.
+// the chain's requests do), else from the frame's terms; added by the chain's lane group.
 struct StagedSegmentTerms {
   const double* terms;
   const double* staged;
@@ -350,9 +423,13 @@ struct StagedSegmentTerms {
     }
     return terms + static_cast<int64_t>(segment) * kExactSumSegmentTerms;
   }
+  __device__ bool AddSegment(int32_t segment, int n, double* sum, ExactSumOutcome* outcome) {
+    return AddSegmentByLaneGroup(Of(segment), n, sum, outcome);
+  }
 };
 
-// One block, then one thread: the checked chain over runs.
+// One block stages, then one lane group walks the checked chain over runs: every lane takes the
+// same steps on the same values, and the group shares the work of segments added lane by lane.
 __global__ void __launch_bounds__(kChainThreads)
     Chain(const double* terms, int64_t count, int32_t segments, const ExactSumRun* runs,
           const int32_t* run_count, const ExactSumPiece* run_pieces,
@@ -394,11 +471,12 @@ __global__ void __launch_bounds__(kChainThreads)
     staged[i] = term < count ? terms[term] : 0.0;
   }
   __syncthreads();
-  if (tid != 0) return;
+  if (tid >= kLaneGroupWidth) return;
   StagedSegmentTerms source{terms, staged, staged_segments, staged_count, 0};
-  *outcome = ChainExactSumRuns(source, count, runs_staged ? staged_runs : runs, total_runs,
-                               segments, runs_staged ? staged_pieces : run_pieces,
-                               segment_pieces);
+  const ExactSumOutcome result =
+      ChainExactSumRuns(source, count, runs_staged ? staged_runs : runs, total_runs, segments,
+                        runs_staged ? staged_pieces : run_pieces, segment_pieces);
+  if (tid == 0) *outcome = result;
 }
 
 }  // namespace

@@ -118,6 +118,23 @@ SSIMD_HD inline ExactSumPiece ExactSumTermPiece(double term, double scale) {
   return p;
 }
 
+// One half of combining `first` then `second`: the half for an incoming sum of parity `parity`,
+// into `out`. False when a value leaves the piece limit.
+SSIMD_HD inline bool CombineExactSumPieceHalf(const ExactSumPiece& first,
+                                              const ExactSumPiece& second, int parity,
+                                              ExactSumPiece* out) {
+  const int64_t head = first.added[parity];
+  const int next = static_cast<int>((parity + head) & 1);  // parity after `first`
+  const int64_t added = head + second.added[next];
+  const int64_t low = head + second.lowest[next];
+  const int64_t high = head + second.highest[next];
+  out->added[parity] = added;
+  out->lowest[parity] = first.lowest[parity] < low ? first.lowest[parity] : low;
+  out->highest[parity] = first.highest[parity] > high ? first.highest[parity] : high;
+  return WithinPieceLimit(added) && WithinPieceLimit(out->lowest[parity]) &&
+         WithinPieceLimit(out->highest[parity]);
+}
+
 // The piece of `first` followed by `second`. Associative, so any tree of combinations that keeps
 // the terms' order gives the same piece.
 SSIMD_HD inline ExactSumPiece CombineExactSumPieces(const ExactSumPiece& first,
@@ -128,19 +145,31 @@ SSIMD_HD inline ExactSumPiece CombineExactSumPieces(const ExactSumPiece& first,
   ExactSumPiece out = EmptyExactSumPiece();
   out.state = kPieceValid;
   for (int parity = 0; parity < 2; ++parity) {
-    const int64_t head = first.added[parity];
-    const int next = static_cast<int>((parity + head) & 1);  // parity after `first`
-    const int64_t added = head + second.added[next];
-    const int64_t low = head + second.lowest[next];
-    const int64_t high = head + second.highest[next];
-    out.added[parity] = added;
-    out.lowest[parity] = first.lowest[parity] < low ? first.lowest[parity] : low;
-    out.highest[parity] = first.highest[parity] > high ? first.highest[parity] : high;
-    if (!WithinPieceLimit(added) || !WithinPieceLimit(out.lowest[parity]) ||
-        !WithinPieceLimit(out.highest[parity])) {
-      return InvalidExactSumPiece();
-    }
+    if (!CombineExactSumPieceHalf(first, second, parity, &out)) return InvalidExactSumPiece();
   }
+  return out;
+}
+
+// Whether a piece is the same for an even and an odd incoming sum, as every piece without an
+// exact tie is.
+SSIMD_HD inline bool IsUniformExactSumPiece(const ExactSumPiece& p) {
+  return p.added[0] == p.added[1] && p.lowest[0] == p.lowest[1] && p.highest[0] == p.highest[1];
+}
+
+// CombineExactSumPieces for two uniform pieces, computing one half: the second piece reads the
+// same whatever parity the first leaves, so both halves of the result are equal. Lane groups whose
+// pieces are all uniform (no tie among their terms) combine this way, moving half the values.
+SSIMD_HD inline ExactSumPiece CombineUniformExactSumPieces(const ExactSumPiece& first,
+                                                           const ExactSumPiece& second) {
+  if (first.state == kPieceEmpty) return second;
+  if (second.state == kPieceEmpty) return first;
+  if (first.state != kPieceValid || second.state != kPieceValid) return InvalidExactSumPiece();
+  ExactSumPiece out = EmptyExactSumPiece();
+  out.state = kPieceValid;
+  if (!CombineExactSumPieceHalf(first, second, 0, &out)) return InvalidExactSumPiece();
+  out.added[1] = out.added[0];
+  out.lowest[1] = out.lowest[0];
+  out.highest[1] = out.highest[0];
   return out;
 }
 
@@ -321,7 +350,9 @@ struct ExactSumOutcome {
   int64_t segment_steps;  // segments applied one by one after a run's check failed
 };
 
-// Adds terms[0..n) one by one, if the serial budget allows.
+// Adds terms[0..n) (n <= kExactSumTermsPerLane: one lane's share) one by one, if the serial
+// budget allows. The loads come first, so they are in flight together rather than one per
+// addition.
 SSIMD_HD inline bool AddSerially(const double* terms, int n, double* sum,
                                  ExactSumOutcome* outcome) {
   if (outcome->serial_terms + n > kExactSumSerialTermBudget) {
@@ -329,52 +360,103 @@ SSIMD_HD inline bool AddSerially(const double* terms, int n, double* sum,
     return false;
   }
   outcome->serial_terms += n;
-  // The additions are a chain, but the loads are not: the next chunk's loads are issued before
-  // the current chunk is added, so one device thread waits for memory once, not once a chunk.
-  constexpr int kChunk = 32;
+  double values[kExactSumTermsPerLane];
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#pragma unroll
+#endif
+  for (int k = 0; k < kExactSumTermsPerLane; ++k) values[k] = k < n ? terms[k] : 0.0;
   double s = *sum;
-  double current[kChunk];
-  double next[kChunk];
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #pragma unroll
 #endif
-  for (int k = 0; k < kChunk; ++k) current[k] = k < n ? terms[k] : 0.0;
-  for (int i = 0; i < n; i += kChunk) {
-    const int count = n - i < kChunk ? n - i : kChunk;
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#pragma unroll
-#endif
-    for (int k = 0; k < kChunk; ++k) next[k] = i + kChunk + k < n ? terms[i + kChunk + k] : 0.0;
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#pragma unroll
-#endif
-    for (int k = 0; k < kChunk; ++k) {
-      if (k < count) s += current[k];  // in order, and only the terms (0.0 would turn -0.0 to +0.0)
-    }
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#pragma unroll
-#endif
-    for (int k = 0; k < kChunk; ++k) current[k] = next[k];
+  for (int k = 0; k < kExactSumTermsPerLane; ++k) {
+    if (k < n) s += values[k];  // only the terms: adding 0.0 would turn -0.0 into +0.0
   }
   *sum = s;
   return true;
 }
 
-// Terms of segment j, straight from the frame's terms; the device's chain passes a source that
-// reads segments it staged in fast memory instead (same interface: `const double* Of(int32_t)`).
+// The grid that summaries applied after a running sum `sum` use: its binade, or serial when the
+// sum is zero, not finite or outside the summarised range.
+SSIMD_HD inline int32_t RunningSumGrid(double sum) {
+  const double magnitude = fabs(sum);
+  if (!(magnitude > 0) || !(magnitude < 0x1p1000)) return kExactSumSerialGrid;  // also NaN
+  int exponent = 0;
+  frexp(magnitude, &exponent);
+  const int e = exponent - 1;
+  if (e < kExactSumMinExponent || e > kExactSumMaxExponent) return kExactSumSerialGrid;
+  return e;
+}
+
+// How many of a segment's first `n` terms fall to lane `lane`: the lane holds terms
+// [lane * kExactSumTermsPerLane, (lane + 1) * kExactSumTermsPerLane).
+SSIMD_HD inline int LaneTermCount(int n, int lane) {
+  const int left = n - lane * kExactSumTermsPerLane;
+  return left <= 0 ? 0 : (left < kExactSumTermsPerLane ? left : kExactSumTermsPerLane);
+}
+
+// Adds a segment's terms[0..n) to *sum exactly as the serial loop would, lane share by lane share
+// instead of term by term (one lane group on the device does the same with shuffles; this is its
+// host form). From the running sum's grid, the lanes' prefix pieces are applied for as long as
+// the check passes; the first lane where it fails (the sum leaves its binade in that lane, or sits
+// at zero) is added term by term, and the lanes after it continue on the grid of the sum it
+// leaves. A segment that crosses one binade thus costs kExactSumTermsPerLane serial additions,
+// not kExactSumSegmentTerms. Only the serial additions count against the budget.
+SSIMD_HD inline bool AddSegmentByLanes(const double* terms, int n, double* sum,
+                                       ExactSumOutcome* outcome) {
+  const int lanes = (n + kExactSumTermsPerLane - 1) / kExactSumTermsPerLane;
+  double s = *sum;
+  int from = 0;
+  while (from < lanes) {
+    int passed = from;  // lanes [0, passed) are in s
+    const int32_t e = RunningSumGrid(s);
+    if (e != kExactSumSerialGrid) {
+      const double scale = ExactSumGridScale(e);
+      ExactSumPiece prefix = EmptyExactSumPiece();
+      double after = s;
+      for (int lane = from; lane < lanes; ++lane) {
+        double values[kExactSumTermsPerLane] = {};
+        const int own = LaneTermCount(n, lane);
+        for (int k = 0; k < own; ++k) values[k] = terms[lane * kExactSumTermsPerLane + k];
+        prefix = CombineExactSumPieces(prefix, FoldExactSumTerms(values, own, scale));
+        if (!ApplyExactSumPiece(s, e, prefix, &after)) break;
+        passed = lane + 1;
+      }
+      // `after` holds the sum through lane passed - 1 (a failed check leaves it alone).
+      s = after;
+    }
+    if (passed >= lanes) break;
+    if (!AddSerially(terms + passed * kExactSumTermsPerLane, LaneTermCount(n, passed), &s,
+                     outcome)) {
+      return false;
+    }
+    from = passed + 1;
+  }
+  *sum = s;
+  return true;
+}
+
+// Terms of segment j, straight from the frame's terms, added lane share by lane share
+// (AddSegmentByLanes); the device's chain passes a source with the same interface that reads the
+// segments it staged in fast memory and adds them with a lane group.
 struct SegmentTermsInPlace {
   const double* terms;
   SSIMD_HD const double* Of(int32_t segment) const {
     return terms + static_cast<int64_t>(segment) * kExactSumSegmentTerms;
   }
+  SSIMD_HD bool AddSegment(int32_t segment, int n, double* sum, ExactSumOutcome* outcome) {
+    return AddSegmentByLanes(Of(segment), n, sum, outcome);
+  }
 };
 
-// The serial chain over runs, by one thread. A summarised run is applied when its check passes;
-// when it fails (the guessed grid was wrong somewhere in the run) the run's segments are applied
-// one by one, each checked, and a segment whose check fails is added term by term. Serial runs
-// are added term by term. Serial terms and segment steps have budgets; past them the frame falls
+// The serial chain over runs. A summarised run is applied when its check passes; when it fails
+// (the guessed grid was wrong somewhere in the run) the run's segments are applied one by one,
+// each checked, and a segment whose check fails is added by `source.AddSegment` (lane share by
+// lane share, serially only where the sum crosses a binade). Serial runs' segments are added the
+// same way. Serial terms and segment steps have budgets; past them the frame falls
 // back. `run_pieces[r]` summarises run r and `segment_pieces[j]` segment j on the run's grid
-// (both unused for serial runs); `source.Of(j)` gives segment j's terms.
+// (both unused for serial runs); `source.AddSegment(j, n, &sum, &outcome)` adds segment j's n
+// terms.
 template <typename SegmentTerms>
 SSIMD_HD inline ExactSumOutcome ChainExactSumRuns(SegmentTerms& source, int64_t count,
                                                   const ExactSumRun* runs, int32_t run_count,
@@ -410,7 +492,7 @@ SSIMD_HD inline ExactSumOutcome ChainExactSumRuns(SegmentTerms& source, int64_t 
       const int64_t begin = static_cast<int64_t>(j) * kExactSumSegmentTerms;
       const int64_t left = count - begin;
       const int n = left < kExactSumSegmentTerms ? static_cast<int>(left) : kExactSumSegmentTerms;
-      if (!AddSerially(source.Of(j), n, &sum, &outcome)) return outcome;
+      if (!source.AddSegment(j, n, &sum, &outcome)) return outcome;
     }
   }
   outcome.sum = sum;

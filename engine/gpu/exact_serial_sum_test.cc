@@ -57,8 +57,8 @@ TEST(SerialSumByRunsTest, SsimLikeTermsTakeTheParallelPathAtEverySize) {
                    size_t{65537}, size_t{1920 * 1080}, size_t{1} << 22}) {
     const Checked c = SumAndCompare(SsimLikeTerms(n, static_cast<uint32_t>(n)));
     EXPECT_EQ(c.outcome.fallback, kExactSumOnDevice) << n;
-    // Serial work is a few segments per binade crossing, not a share of the picture.
-    EXPECT_LE(c.outcome.serial_terms, 32 * kExactSumSegmentTerms) << n;
+    // Serial work is about one lane's share per binade crossing, not a share of the picture.
+    EXPECT_LE(c.outcome.serial_terms, 64 * kExactSumTermsPerLane) << n;
   }
 }
 
@@ -107,7 +107,9 @@ TEST(SerialSumByRunsTest, ExactTiesOnEvenAndOddPartialSums) {
         }
       }
       const Checked c = SumAndCompare(terms);
-      if (std::fabs(base) > 0x1p-800) EXPECT_EQ(c.outcome.fallback, kExactSumOnDevice) << base;
+      if (std::fabs(base) > 0x1p-800) {
+        EXPECT_EQ(c.outcome.fallback, kExactSumOnDevice) << base;
+      }
     }
   }
 }
@@ -213,6 +215,40 @@ TEST(CombineExactSumPiecesTest, GroupingDoesNotMatter) {
   }
 }
 
+// Pieces without ties combine on one half, with the general combination's result: sums, ranges,
+// empty and invalid pieces, and values past the piece limit.
+TEST(CombineUniformExactSumPiecesTest, EqualsTheGeneralCombination) {
+  std::mt19937_64 rng(43);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  auto uniform_piece = [&]() {
+    double values[kExactSumTermsPerLane] = {};
+    const int n = static_cast<int>(rng() % (kExactSumTermsPerLane + 1));
+    const int magnitude = rng() % 8 == 0 ? 58 : static_cast<int>(rng() % 40);
+    for (int k = 0; k < n; ++k) values[k] = std::ldexp(normal(rng), magnitude);
+    return rng() % 20 == 0 ? InvalidExactSumPiece() : FoldExactSumTerms(values, n, 1.0);
+  };
+  int limited = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    const ExactSumPiece first = uniform_piece();
+    const ExactSumPiece second = uniform_piece();
+    if (!IsUniformExactSumPiece(first) || !IsUniformExactSumPiece(second)) continue;  // a tie
+    const ExactSumPiece general = CombineExactSumPieces(first, second);
+    const ExactSumPiece half = CombineUniformExactSumPieces(first, second);
+    limited += general.state == kPieceInvalid && first.state == kPieceValid &&
+                       second.state == kPieceValid
+                   ? 1
+                   : 0;
+    ASSERT_EQ(half.state, general.state) << trial;
+    EXPECT_TRUE(IsUniformExactSumPiece(half));
+    for (int parity = 0; parity < 2; ++parity) {
+      EXPECT_EQ(half.added[parity], general.added[parity]) << trial;
+      EXPECT_EQ(half.lowest[parity], general.lowest[parity]) << trial;
+      EXPECT_EQ(half.highest[parity], general.highest[parity]) << trial;
+    }
+  }
+  EXPECT_GT(limited, 10);
+}
+
 // The lanes' fold: its no-tie walk gives what folding ExactSumTermPiece term by term gives, ties,
 // out-of-range terms and partial sums past the piece limit included.
 TEST(FoldExactSumTermsTest, EqualsTheGeneralFold) {
@@ -257,6 +293,81 @@ TEST(FoldExactSumTermsTest, EqualsTheGeneralFold) {
   }
   EXPECT_GT(ties, 1000);
   EXPECT_GT(invalid, 100);
+}
+
+// One segment added lane share by lane share from a given running sum, against the serial loop.
+ExactSumOutcome AddSegmentAndCompare(double start, const std::vector<double>& terms) {
+  ExactSumOutcome outcome{};
+  double sum = start;
+  double expected = start;
+  for (double t : terms) expected += t;
+  const bool added =
+      AddSegmentByLanes(terms.data(), static_cast<int>(terms.size()), &sum, &outcome);
+  EXPECT_TRUE(added);
+  if (std::isnan(expected)) {
+    EXPECT_TRUE(std::isnan(sum));
+  } else {
+    EXPECT_EQ(DoubleBits(sum), DoubleBits(expected))
+        << "start " << start << " n=" << terms.size() << " got " << sum << " want " << expected;
+  }
+  return outcome;
+}
+
+// Starting sums at, just below and just above binade edges, zero, subnormal and negative; terms
+// that cross edges up and down, tie on the grid, or pass through zero: every segment length.
+TEST(AddSegmentByLanesTest, EqualsTheSerialLoop) {
+  std::mt19937_64 rng(41);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  for (int trial = 0; trial < 20000; ++trial) {
+    const int n = 1 + static_cast<int>(rng() % kExactSumSegmentTerms);
+    const int edge = static_cast<int>(rng() % 60) - 30;
+    double start = 0.0;
+    switch (rng() % 5) {
+      case 0: start = 0.0; break;
+      case 1: start = std::ldexp(1.0, edge) - std::ldexp(normal(rng), edge - 6); break;
+      case 2: start = -std::ldexp(1.0 + std::fabs(normal(rng)), edge); break;
+      case 3: start = std::ldexp(normal(rng), -1060); break;  // subnormal
+      default: start = std::ldexp(normal(rng), edge); break;
+    }
+    const double unit = std::ldexp(1.0, edge - 52);
+    const double drift = normal(rng);
+    std::vector<double> terms(n);
+    for (double& t : terms) {
+      switch (rng() % 4) {
+        case 0: t = (rng() % 2 ? 0.5 : 1.5) * unit; break;  // ties on one grid or its neighbours'
+        case 1: t = std::ldexp(normal(rng) + drift, edge - 7); break;
+        default: t = std::ldexp(normal(rng) + drift, edge - 3 - static_cast<int>(rng() % 50));
+      }
+    }
+    AddSegmentAndCompare(start, terms);
+  }
+}
+
+// Crossing one binade edge inside a segment costs one lane's serial additions, not the segment's.
+TEST(AddSegmentByLanesTest, OneCrossingAddsOneLaneSerially) {
+  std::vector<double> ones(kExactSumSegmentTerms, 1.0);
+  EXPECT_EQ(AddSegmentAndCompare(0x1p20 - 100, ones).serial_terms, kExactSumTermsPerLane);
+  std::vector<double> minus_ones(kExactSumSegmentTerms, -1.0);
+  EXPECT_EQ(AddSegmentAndCompare(0x1p20 + 100, minus_ones).serial_terms, kExactSumTermsPerLane);
+  // No crossing at all: nothing serial.
+  EXPECT_EQ(AddSegmentAndCompare(0x1p20 + 1000, ones).serial_terms, 0);
+  // From zero: the first lane, then one lane per edge while the sum doubles lane by lane.
+  const ExactSumOutcome from_zero = AddSegmentAndCompare(0.0, ones);
+  EXPECT_LE(from_zero.serial_terms, 8 * kExactSumTermsPerLane);
+  EXPECT_GT(from_zero.serial_terms, 0);
+}
+
+TEST(AddSegmentByLanesTest, NonFiniteTermsAndBudget) {
+  std::vector<double> terms(kExactSumSegmentTerms, 3.0);
+  terms[77] = INFINITY;
+  AddSegmentAndCompare(5.0, terms);
+  terms[90] = NAN;
+  AddSegmentAndCompare(5.0, terms);
+  ExactSumOutcome spent{};
+  spent.serial_terms = kExactSumSerialTermBudget;
+  double sum = 0.0;
+  EXPECT_FALSE(AddSegmentByLanes(terms.data(), kExactSumSegmentTerms, &sum, &spent));
+  EXPECT_EQ(spent.fallback, kExactSumSerialBudget);
 }
 
 // A run's elements are its segments in order, whole blocks standing for their segments.
