@@ -366,8 +366,8 @@ constexpr int kStagedSegments = 16;
 constexpr int kStagedRuns = 96;
 
 // AddSegmentByLanes (kernels/exact_sum_math.h) by one lane group: each lane folds its own share
-// once per grid, a scan by shuffles gives every lane its prefix piece, and the group's minimum
-// finds the first lane whose check fails. Every lane calls it with the same arguments and ends
+// once per grid, a scan by shuffles gives every lane the sum before its share (its prefix piece
+// when a lane has a tie), and the group's minimum finds the first lane whose check fails. Every lane calls it with the same arguments and ends
 // with the same sum and outcome.
 __device__ bool AddSegmentByLaneGroup(const double* terms, int n, double* sum,
                                       ExactSumOutcome* outcome) {
@@ -387,14 +387,28 @@ __device__ bool AddSegmentByLaneGroup(const double* terms, int n, double* sum,
     if (e != kExactSumSerialGrid) {
       ExactSumPiece piece = lane >= from ? FoldExactSumTerms(values, own, ExactSumGridScale(e))
                                          : EmptyExactSumPiece();
-      for (int offset = 1; offset < kLaneGroupWidth; offset *= 2) {
-        const ExactSumPiece before = ShuffleUpPiece(piece, offset);
-        if (lane >= offset) piece = CombineExactSumPieces(before, piece);
-      }
+      bool passes = false;
       double after = s;
-      const bool applied = ApplyExactSumPiece(s, e, piece, &after);
-      // Lanes before `from` hold empty prefixes and pass; checks that pass form a prefix of lanes.
-      passed = MinInGroup(applied ? kLaneGroupWidth : lane);
+      if (AllInGroup(IsUniformExactSumPiece(piece))) {
+        // No tie in any lane: a scan of the shares' `added`, each lane checking its own share.
+        const int64_t start = static_cast<int64_t>(s * ExactSumGridScale(e));
+        const long long value = LaneShareScanValue(piece);
+        long long through = value;
+        for (int offset = 1; offset < kLaneGroupWidth; offset *= 2) {
+          const long long below = ShuffleUpInGroup(through, offset);
+          if (lane >= offset) through += below;
+        }
+        passes = LaneSharePasses(piece, start + through - value);
+        after = ExactSumGridValue(start + through, e);
+      } else {
+        for (int offset = 1; offset < kLaneGroupWidth; offset *= 2) {
+          const ExactSumPiece before = ShuffleUpPiece(piece, offset);
+          if (lane >= offset) piece = CombineExactSumPieces(before, piece);
+        }
+        passes = ApplyExactSumPiece(s, e, piece, &after);
+      }
+      // Lanes before `from` pass with nothing added; the lanes that pass form a prefix.
+      passed = MinInGroup(passes ? kLaneGroupWidth : lane);
       if (passed > 0) s = ShuffleFromLane(after, passed - 1);
     }
     if (passed >= lanes) break;

@@ -118,6 +118,10 @@ SSIMD_HD inline ExactSumPiece ExactSumTermPiece(double term, double scale) {
   return p;
 }
 
+// v[index] for an index of 0 or 1 known only at run time, as a select: a device then keeps the
+// piece in registers (indexing would move it to local memory).
+SSIMD_HD inline int64_t PieceHalf(const int64_t (&v)[2], int index) { return index ? v[1] : v[0]; }
+
 // One half of combining `first` then `second`: the half for an incoming sum of parity `parity`,
 // into `out`. False when a value leaves the piece limit.
 SSIMD_HD inline bool CombineExactSumPieceHalf(const ExactSumPiece& first,
@@ -125,9 +129,9 @@ SSIMD_HD inline bool CombineExactSumPieceHalf(const ExactSumPiece& first,
                                               ExactSumPiece* out) {
   const int64_t head = first.added[parity];
   const int next = static_cast<int>((parity + head) & 1);  // parity after `first`
-  const int64_t added = head + second.added[next];
-  const int64_t low = head + second.lowest[next];
-  const int64_t high = head + second.highest[next];
+  const int64_t added = head + PieceHalf(second.added, next);
+  const int64_t low = head + PieceHalf(second.lowest, next);
+  const int64_t high = head + PieceHalf(second.highest, next);
   out->added[parity] = added;
   out->lowest[parity] = first.lowest[parity] < low ? first.lowest[parity] : low;
   out->highest[parity] = first.highest[parity] > high ? first.highest[parity] : high;
@@ -271,6 +275,19 @@ SSIMD_HD inline const ExactSumPiece& RunElementPiece(const ExactSumRunElements& 
   return segment_pieces[e.tail_begin + (k - head - blocks)];
 }
 
+// Whether every partial sum between `low` and `high` (in units of the grid of binade e, that is
+// the binade's span is [2^52, 2^53)) lies strictly inside the binade, on one side of zero.
+SSIMD_HD inline bool StrictlyInsideBinade(int64_t low, int64_t high) {
+  const int64_t binade_low = int64_t{1} << 52;
+  const int64_t binade_high = int64_t{1} << 53;
+  return (low > binade_low && high < binade_high) || (high < -binade_low && low > -binade_high);
+}
+
+// A multiple of the grid of binade e as a double (exact: |units| < 2^60).
+SSIMD_HD inline double ExactSumGridValue(int64_t units, int e) {
+  return static_cast<double>(units) * ExactSumPowerOfTwo(e - 52);
+}
+
 // Applies a run summarised on the grid of binade e to the true running sum `sum`. Returns false,
 // leaving `out` alone, unless all of these hold, which make the result the serial sum's bit for
 // bit: `sum` is a multiple of u; every partial sum lies strictly inside the binade (on one side
@@ -287,14 +304,11 @@ SSIMD_HD inline bool ApplyExactSumPiece(double sum, int e, const ExactSumPiece& 
   if (!(fabs(scaled) < 0x1p60) || scaled != floor(scaled)) return false;
   const int64_t start = static_cast<int64_t>(scaled);
   const int parity = static_cast<int>(start & 1);
-  const int64_t low = start + piece.lowest[parity];
-  const int64_t high = start + piece.highest[parity];
-  const int64_t binade_low = int64_t{1} << 52;
-  const int64_t binade_high = int64_t{1} << 53;
-  const bool positive = low > binade_low && high < binade_high;
-  const bool negative = high < -binade_low && low > -binade_high;
-  if (!positive && !negative) return false;
-  *out = static_cast<double>(start + piece.added[parity]) * ExactSumPowerOfTwo(e - 52);
+  if (!StrictlyInsideBinade(start + PieceHalf(piece.lowest, parity),
+                            start + PieceHalf(piece.highest, parity))) {
+    return false;
+  }
+  *out = ExactSumGridValue(start + PieceHalf(piece.added, parity), e);
   return true;
 }
 
@@ -395,10 +409,31 @@ SSIMD_HD inline int LaneTermCount(int n, int lane) {
   return left <= 0 ? 0 : (left < kExactSumTermsPerLane ? left : kExactSumTermsPerLane);
 }
 
+// Lane shares whose pieces are uniform (no tie) are checked one by one instead of as prefix
+// pieces: the prefix through lane L passes ApplyExactSumPiece exactly when every lane up to L,
+// entered at the sum before it, keeps its own partial sums inside the binade, so a scan of the
+// lanes' `added` is all a lane group exchanges. A share whose piece is invalid or adds 2^54 units
+// or more passes on no incoming sum (a stretch inside one binade moves less than 2^53 units); it
+// enters the scan as 0, so that the scan of 32 shares stays far inside int64.
+SSIMD_HD inline int64_t LaneShareScanValue(const ExactSumPiece& uniform) {
+  const int64_t added = uniform.added[0];
+  const bool usable = uniform.state == kPieceValid && added < (int64_t{1} << 54) &&
+                      added > -(int64_t{1} << 54);
+  return usable ? added : 0;
+}
+
+// Whether a lane share with a uniform piece, entered at `before` units of the grid, keeps every
+// partial sum strictly inside the binade (an empty share always does).
+SSIMD_HD inline bool LaneSharePasses(const ExactSumPiece& uniform, int64_t before) {
+  if (uniform.state == kPieceEmpty) return true;
+  if (uniform.state != kPieceValid || LaneShareScanValue(uniform) != uniform.added[0]) return false;
+  return StrictlyInsideBinade(before + uniform.lowest[0], before + uniform.highest[0]);
+}
+
 // Adds a segment's terms[0..n) to *sum exactly as the serial loop would, lane share by lane share
 // instead of term by term (one lane group on the device does the same with shuffles; this is its
 // host form). From the running sum's grid, the lanes' prefix pieces are applied for as long as
-// the check passes; the first lane where it fails (the sum leaves its binade in that lane, or sits
+// the check passes (checked share by share when no lane has a tie: LaneSharePasses); the first lane where it fails (the sum leaves its binade in that lane, or sits
 // at zero) is added term by term, and the lanes after it continue on the grid of the sum it
 // leaves. A segment that crosses one binade thus costs kExactSumTermsPerLane serial additions,
 // not kExactSumSegmentTerms. Only the serial additions count against the budget.
@@ -412,18 +447,33 @@ SSIMD_HD inline bool AddSegmentByLanes(const double* terms, int n, double* sum,
     const int32_t e = RunningSumGrid(s);
     if (e != kExactSumSerialGrid) {
       const double scale = ExactSumGridScale(e);
-      ExactSumPiece prefix = EmptyExactSumPiece();
-      double after = s;
+      ExactSumPiece pieces[kExactSumGroupLanes];
+      bool uniform = true;
       for (int lane = from; lane < lanes; ++lane) {
         double values[kExactSumTermsPerLane] = {};
         const int own = LaneTermCount(n, lane);
         for (int k = 0; k < own; ++k) values[k] = terms[lane * kExactSumTermsPerLane + k];
-        prefix = CombineExactSumPieces(prefix, FoldExactSumTerms(values, own, scale));
-        if (!ApplyExactSumPiece(s, e, prefix, &after)) break;
-        passed = lane + 1;
+        pieces[lane] = FoldExactSumTerms(values, own, scale);
+        uniform &= IsUniformExactSumPiece(pieces[lane]);
       }
-      // `after` holds the sum through lane passed - 1 (a failed check leaves it alone).
-      s = after;
+      if (uniform) {
+        int64_t before = static_cast<int64_t>(s * scale);  // s is in binade e: an integer < 2^53
+        for (int lane = from; lane < lanes && LaneSharePasses(pieces[lane], before); ++lane) {
+          before += LaneShareScanValue(pieces[lane]);
+          passed = lane + 1;
+        }
+        s = ExactSumGridValue(before, e);
+      } else {
+        ExactSumPiece prefix = EmptyExactSumPiece();
+        double after = s;
+        for (int lane = from; lane < lanes; ++lane) {
+          prefix = CombineExactSumPieces(prefix, pieces[lane]);
+          if (!ApplyExactSumPiece(s, e, prefix, &after)) break;
+          passed = lane + 1;
+        }
+        // `after` holds the sum through lane passed - 1 (a failed check leaves it alone).
+        s = after;
+      }
     }
     if (passed >= lanes) break;
     if (!AddSerially(terms + passed * kExactSumTermsPerLane, LaneTermCount(n, passed), &s,
