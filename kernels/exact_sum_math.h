@@ -17,6 +17,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "kernels/hd.h"
 
@@ -84,8 +85,23 @@ SSIMD_HD inline ExactSumPiece InvalidExactSumPiece() {
   return p;
 }
 
-// 2^k for -1022 <= k <= 1023; ldexp is exact and exists on host and device.
-SSIMD_HD inline double ExactSumPowerOfTwo(int k) { return ldexp(1.0, k); }
+// A double's bits and back (memcpy is a register move on host and device).
+SSIMD_HD inline uint64_t ExactSumBitsOf(double x) {
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof(bits));
+  return bits;
+}
+SSIMD_HD inline double ExactSumDoubleOf(uint64_t bits) {
+  double x;
+  memcpy(&x, &bits, sizeof(x));
+  return x;
+}
+
+// 2^k for -1022 <= k <= 1023 (a normal double), built from its exponent field: cheaper on a
+// device than ldexp, which handles every range.
+SSIMD_HD inline double ExactSumPowerOfTwo(int k) {
+  return ExactSumDoubleOf(static_cast<uint64_t>(k + 1023) << 52);
+}
 
 // 1/u for the grid of binade e: multiplying by it is exact (a power of two) unless the product
 // overflows or underflows.
@@ -393,11 +409,9 @@ SSIMD_HD inline bool AddSerially(const double* terms, int n, double* sum,
 // The grid that summaries applied after a running sum `sum` use: its binade, or serial when the
 // sum is zero, not finite or outside the summarised range.
 SSIMD_HD inline int32_t RunningSumGrid(double sum) {
-  const double magnitude = fabs(sum);
-  if (!(magnitude > 0) || !(magnitude < 0x1p1000)) return kExactSumSerialGrid;  // also NaN
-  int exponent = 0;
-  frexp(magnitude, &exponent);
-  const int e = exponent - 1;
+  // The exponent field: 0 for zero and subnormals, 2047 for infinities and NaN, both far outside
+  // the summarised range.
+  const int e = static_cast<int>((ExactSumBitsOf(sum) >> 52) & 0x7ff) - 1023;
   if (e < kExactSumMinExponent || e > kExactSumMaxExponent) return kExactSumSerialGrid;
   return e;
 }

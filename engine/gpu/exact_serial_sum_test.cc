@@ -295,6 +295,31 @@ TEST(FoldExactSumTermsTest, EqualsTheGeneralFold) {
   EXPECT_GT(invalid, 100);
 }
 
+// The grid arithmetic read from exponent fields: the same as ldexp and frexp where it is used.
+TEST(ExactSumGridTest, PowersAndBinadesFromExponentFields) {
+  for (int k = -1022; k <= 1023; ++k) {
+    EXPECT_EQ(DoubleBits(ExactSumPowerOfTwo(k)), DoubleBits(std::ldexp(1.0, k))) << k;
+  }
+  std::mt19937_64 rng(47);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  for (int trial = 0; trial < 100000; ++trial) {
+    const double x = std::ldexp(normal(rng), static_cast<int>(rng() % 2200) - 1100);
+    int exponent = 0;
+    std::frexp(x, &exponent);
+    const bool summarised = std::isfinite(x) && x != 0 && exponent - 1 >= kExactSumMinExponent &&
+                            exponent - 1 <= kExactSumMaxExponent;
+    EXPECT_EQ(RunningSumGrid(x), summarised ? exponent - 1 : kExactSumSerialGrid) << x;
+  }
+  for (double x : std::vector<double>{0.0, -0.0, 0x1p-1074, INFINITY, -INFINITY, NAN, 0x1p1000,
+                                      0x1.fffp1000, 0x1p-960, 0x1.fp-961}) {
+    int exponent = 0;
+    std::frexp(x, &exponent);
+    const bool summarised = std::isfinite(x) && x != 0 && exponent - 1 >= kExactSumMinExponent &&
+                            exponent - 1 <= kExactSumMaxExponent;
+    EXPECT_EQ(RunningSumGrid(x), summarised ? exponent - 1 : kExactSumSerialGrid) << x;
+  }
+}
+
 // One segment added lane share by lane share from a given running sum, against the serial loop.
 ExactSumOutcome AddSegmentAndCompare(double start, const std::vector<double>& terms) {
   ExactSumOutcome outcome{};
