@@ -164,10 +164,19 @@ __global__ void __launch_bounds__(kPlanThreads)
   __syncthreads();
   if (tid == kPlanThreads - 1) carried_sum = 0.0;
   __syncthreads();
+  // Each tile's loads are issued while the tile before it is being worked on.
+  double loaded[kPlanPerThread];
+#pragma unroll
+  for (int k = 0; k < kPlanPerThread; ++k) {
+    const int32_t j = k * kPlanThreads + tid;
+    loaded[k] = j < segments ? segment_sums[2 * j] : 0.0;
+  }
   for (int32_t tile = 0; tile < segments; tile += kTile) {
+#pragma unroll
     for (int k = 0; k < kPlanPerThread; ++k) {
-      const int32_t j = tile + k * kPlanThreads + tid;
-      tile_sums[k * kPlanThreads + tid] = j < segments ? segment_sums[2 * j] : 0.0;
+      tile_sums[k * kPlanThreads + tid] = loaded[k];
+      const int32_t j = tile + kTile + k * kPlanThreads + tid;
+      loaded[k] = j < segments ? segment_sums[2 * j] : 0.0;
     }
     __syncthreads();
     const int32_t first = tile + tid * kPlanPerThread;

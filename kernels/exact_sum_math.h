@@ -335,14 +335,14 @@ SSIMD_HD inline int32_t CertainBinade(double approx, double margin) {
   const double low = magnitude - margin;
   const double high = magnitude + margin;
   if (!(low > 0) || !(high < 0x1p1000)) return kExactSumSerialGrid;  // also NaN
-  int low_exponent = 0;
-  int high_exponent = 0;
-  frexp(low, &low_exponent);
-  frexp(high, &high_exponent);
+  // Exponent fields: a subnormal `low` reads as binade -1023, outside the summarised range.
+  const int low_exponent = static_cast<int>(ExactSumBitsOf(low) >> 52) - 1023;
+  const int high_exponent = static_cast<int>(ExactSumBitsOf(high) >> 52) - 1023;
   if (low_exponent != high_exponent) return kExactSumSerialGrid;
-  const int e = low_exponent - 1;
-  if (e < kExactSumMinExponent || e > kExactSumMaxExponent) return kExactSumSerialGrid;
-  return e;
+  if (low_exponent < kExactSumMinExponent || low_exponent > kExactSumMaxExponent) {
+    return kExactSumSerialGrid;
+  }
+  return low_exponent;
 }
 
 // The grid guessed for a segment whose running sum is about `start` before it and `end` after it,

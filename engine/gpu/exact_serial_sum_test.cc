@@ -320,6 +320,34 @@ TEST(ExactSumGridTest, PowersAndBinadesFromExponentFields) {
   }
 }
 
+// CertainBinade from exponent fields against its definition with frexp.
+TEST(ExactSumGridTest, CertainBinadeIsTheSharedBinadeOfTheInterval) {
+  std::mt19937_64 rng(53);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  int certain = 0;
+  for (int trial = 0; trial < 200000; ++trial) {
+    const int scale = static_cast<int>(rng() % 2100) - 1070;
+    const double approx = std::ldexp(normal(rng), scale);
+    const double margin = std::fabs(std::ldexp(normal(rng), scale - static_cast<int>(rng() % 12)));
+    const double low = std::fabs(approx) - margin;
+    const double high = std::fabs(approx) + margin;
+    int32_t expected = kExactSumSerialGrid;
+    if (low > 0 && high < 0x1p1000) {
+      int low_exponent = 0;
+      int high_exponent = 0;
+      std::frexp(low, &low_exponent);
+      std::frexp(high, &high_exponent);
+      if (low_exponent == high_exponent && low_exponent - 1 >= kExactSumMinExponent &&
+          low_exponent - 1 <= kExactSumMaxExponent) {
+        expected = low_exponent - 1;
+      }
+    }
+    certain += expected != kExactSumSerialGrid ? 1 : 0;
+    EXPECT_EQ(CertainBinade(approx, margin), expected) << approx << " " << margin;
+  }
+  EXPECT_GT(certain, 10000);
+}
+
 // One segment added lane share by lane share from a given running sum, against the serial loop.
 ExactSumOutcome AddSegmentAndCompare(double start, const std::vector<double>& terms) {
   ExactSumOutcome outcome{};
