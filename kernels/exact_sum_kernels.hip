@@ -37,6 +37,7 @@ struct Layout {
   ExactSumRun* runs;
   int32_t* run_count;
   ExactSumPiece* run_pieces;
+  ExactSumCrossing* crossings;
   size_t bytes;
 };
 
@@ -59,6 +60,8 @@ Layout LayoutFor(void* workspace, int64_t count) {
   l.runs = reinterpret_cast<ExactSumRun*>(take(kExactSumMaxRuns * sizeof(ExactSumRun)));
   l.run_count = reinterpret_cast<int32_t*>(take(sizeof(int32_t)));
   l.run_pieces = reinterpret_cast<ExactSumPiece*>(take(kExactSumMaxRuns * sizeof(ExactSumPiece)));
+  l.crossings = reinterpret_cast<ExactSumCrossing*>(
+      take(kExactSumCrossingSlots * sizeof(ExactSumCrossing)));
   l.bytes = offset;
   return l;
 }
@@ -124,13 +127,15 @@ __device__ T InclusiveScan(T value, T* totals) {
   return value;
 }
 
-// One block: the approximate running sum before each segment, each segment's guessed grid, and
-// the runs (maximal stretches of one grid). The segment sums are read in tiles, each loaded by
-// the whole block at once (coalesced) into shared memory, where each thread takes a contiguous
-// share of kPlanPerThread segments; scans carry the running sum and the run count across tiles.
+// One block: the approximate running sum before each segment, each segment's guessed grid, the
+// runs (maximal stretches of one grid), and the first kExactSumCrossingSlots serial segments with
+// the binades the approximate sum enters and leaves them with (ExactSumCrossing's header). The
+// segment sums are read in tiles, each loaded by the whole block at once (coalesced) into shared
+// memory, where each thread takes a contiguous share of kPlanPerThread segments; scans carry the
+// running sum and the counts across tiles.
 __global__ void __launch_bounds__(kPlanThreads)
     PlanRuns(int64_t count, int32_t segments, const double* segment_sums, int32_t* grids,
-             ExactSumRun* runs, int32_t* run_count) {
+             ExactSumRun* runs, int32_t* run_count, ExactSumCrossing* crossings) {
   constexpr int kTile = kPlanThreads * kPlanPerThread;
   constexpr int32_t kNoGrid = INT32_MAX;  // past the last segment (serial is INT32_MIN)
   __shared__ double tile_sums[kTile];
@@ -140,7 +145,12 @@ __global__ void __launch_bounds__(kPlanThreads)
   __shared__ double carried_sum;
   __shared__ int32_t carried_runs;
   __shared__ int32_t carried_grid;
+  __shared__ int32_t carried_serials;
   const int tid = threadIdx.x;
+  if (tid < kExactSumCrossingSlots) {
+    crossings[tid].segment = -1;
+    crossings[tid].first_grid = crossings[tid].second_grid = kExactSumSerialGrid;
+  }
   // The margin needs the total of |t| first: independent loads, eight in flight per thread.
   double abs_sum = 0.0;
   for (int32_t base = 0; base < segments; base += 8 * kPlanThreads) {
@@ -158,6 +168,7 @@ __global__ void __launch_bounds__(kPlanThreads)
     carried_sum = abs_through;  // borrowed to pass the total to every thread
     carried_runs = 0;
     carried_grid = kNoGrid;
+    carried_serials = 0;
   }
   __syncthreads();
   const double margin = ExactSumMargin(count, carried_sum);
@@ -186,25 +197,44 @@ __global__ void __launch_bounds__(kPlanThreads)
     const double carry_sum = carried_sum;
     const int32_t carry_runs = carried_runs;
     const int32_t carry_grid = carried_grid;
+    const int32_t carry_serials = carried_serials;
     double running = carry_sum + (sum_through - sum);
+    double edges[kPlanPerThread + 1];  // the approximate running sum before and after each
+    edges[0] = running;
     int32_t own[kPlanPerThread];
     for (int k = 0; k < kPlanPerThread; ++k) {
       const int32_t j = first + k;
-      const double start = running;
       running += tile_sums[tid * kPlanPerThread + k];
-      own[k] = j < segments ? GuessSegmentGrid(start, running, margin) : kNoGrid;
+      edges[k + 1] = running;
+      own[k] = j < segments ? GuessSegmentGrid(edges[k], running, margin) : kNoGrid;
       if (j < segments) grids[j] = own[k];
     }
     last_grids[tid] = own[kPlanPerThread - 1];
     __syncthreads();
     int32_t previous = tid == 0 ? carry_grid : last_grids[tid - 1];
     int32_t starts = 0;
+    int32_t serials = 0;
     for (int k = 0; k < kPlanPerThread; ++k) {
       starts += (first + k < segments && own[k] != previous) ? 1 : 0;
+      serials += own[k] == kExactSumSerialGrid ? 1 : 0;
       previous = own[k];
     }
-    const int32_t starts_through = InclusiveScan(starts, int_totals);
+    // One scan counts both: neither count exceeds a tile's kTile < 2^16 segments.
+    static_assert(kTile < (1 << 16), "two counts share one scan");
+    const int32_t both_through = InclusiveScan(starts | (serials << 16), int_totals);
+    const int32_t starts_through = both_through & 0xffff;
+    const int32_t serials_through = both_through >> 16;
     int32_t r = carry_runs + starts_through - starts;
+    int32_t slot = carry_serials + serials_through - serials;
+    for (int k = 0; k < kPlanPerThread; ++k) {
+      if (own[k] != kExactSumSerialGrid) continue;
+      if (slot < kExactSumCrossingSlots) {
+        crossings[slot].segment = first + k;
+        crossings[slot].first_grid = RunningSumGrid(edges[k]);
+        crossings[slot].second_grid = RunningSumGrid(edges[k + 1]);
+      }
+      ++slot;
+    }
     previous = tid == 0 ? carry_grid : last_grids[tid - 1];
     for (int k = 0; k < kPlanPerThread; ++k) {
       if (first + k < segments && own[k] != previous) {
@@ -218,6 +248,7 @@ __global__ void __launch_bounds__(kPlanThreads)
       carried_sum = carry_sum + sum_through;
       carried_runs = carry_runs + starts_through;
       carried_grid = own[kPlanPerThread - 1];
+      carried_serials = carry_serials + serials_through;
     }
     __syncthreads();
   }
@@ -277,12 +308,42 @@ __device__ ExactSumPiece CombineGroup(ExactSumPiece piece) {
   return piece;
 }
 
+// A serial segment's crossing summary (ExactSumCrossing; the host's SummariseCrossing): every
+// lane folds its share on both guessed grids, then scans up for the prefixes and down for the
+// suffixes. Called by a whole group.
+// Not inlined: the segment pieces' kernel then keeps its register count (and occupancy) for the
+// common path.
+__device__ __noinline__ void SummariseCrossing(const double (&values)[kExactSumTermsPerLane],
+                                               int n, ExactSumCrossing* crossing) {
+  const int lane = LaneInGroup();
+  const int32_t first_grid = crossing->first_grid;
+  const int32_t second_grid = crossing->second_grid;
+  if (first_grid != kExactSumSerialGrid) {
+    ExactSumPiece piece = FoldExactSumTerms(values, n, ExactSumGridScale(first_grid));
+    for (int offset = 1; offset < kLaneGroupWidth; offset *= 2) {
+      const ExactSumPiece before = ShuffleUpPiece(piece, offset);
+      if (lane >= offset) piece = CombineExactSumPieces(before, piece);
+    }
+    crossing->prefix[lane] = piece;
+  }
+  if (second_grid != kExactSumSerialGrid) {
+    ExactSumPiece piece = FoldExactSumTerms(values, n, ExactSumGridScale(second_grid));
+    for (int offset = 1; offset < kLaneGroupWidth; offset *= 2) {
+      const ExactSumPiece after = ShuffleDownPiece(piece, offset);
+      if (lane + offset < kLaneGroupWidth) piece = CombineExactSumPieces(piece, after);
+    }
+    crossing->suffix[lane] = piece;
+  }
+}
+
 // One group per segment with a grid: each lane folds kExactSumTermsPerLane consecutive terms,
-// the group combines the lanes. Then the block's first group combines the block's segment pieces
-// into its block piece, which long runs use (valid when all of its segments share a grid).
+// the group combines the lanes; a group whose serial segment holds a crossing slot summarises it
+// (SummariseCrossing). Then the block's first group combines the block's segment pieces into its
+// block piece, which long runs use (valid when all of its segments share a grid).
 __global__ void __launch_bounds__(kSegmentBlockThreads)
     SegmentPieces(const double* terms, int64_t count, int32_t segments, const int32_t* grids,
-                  ExactSumPiece* segment_pieces, ExactSumPiece* block_pieces) {
+                  ExactSumPiece* segment_pieces, ExactSumPiece* block_pieces,
+                  ExactSumCrossing* crossings) {
   __shared__ ExactSumPiece pieces[kExactSumSegmentsPerBlock];
   __shared__ int32_t piece_grids[kExactSumSegmentsPerBlock];
   const int group = GroupInBlock();
@@ -304,19 +365,23 @@ __global__ void __launch_bounds__(kSegmentBlockThreads)
         i < count ? terms[i] : 0.0;
   }
   __syncthreads();
+  const int64_t first = static_cast<int64_t>(segment) * kExactSumSegmentTerms +
+                        lane * kExactSumTermsPerLane;
+  const double* own = staged + static_cast<int>(threadIdx.x) * kLaneStride;
+  double values[kExactSumTermsPerLane];
+#pragma unroll
+  for (int k = 0; k < kExactSumTermsPerLane; ++k) values[k] = own[k];
+  const int64_t left = count - first;
+  const int n = left <= 0 ? 0 : (left < kExactSumTermsPerLane ? static_cast<int>(left)
+                                                               : kExactSumTermsPerLane);
   ExactSumPiece piece = EmptyExactSumPiece();
   if (grid != kExactSumSerialGrid) {  // the same for the whole group
-    const int64_t first = static_cast<int64_t>(segment) * kExactSumSegmentTerms +
-                          lane * kExactSumTermsPerLane;
-    const double* own = staged + static_cast<int>(threadIdx.x) * kLaneStride;
-    double values[kExactSumTermsPerLane];
-#pragma unroll
-    for (int k = 0; k < kExactSumTermsPerLane; ++k) values[k] = own[k];
-    const int64_t left = count - first;
-    const int n = left <= 0 ? 0 : (left < kExactSumTermsPerLane ? static_cast<int>(left)
-                                                                 : kExactSumTermsPerLane);
     piece = CombineGroup(FoldExactSumTerms(values, n, ExactSumGridScale(grid)));
     if (lane == 0) segment_pieces[segment] = piece;
+  } else if (segment < segments) {
+    for (int slot = 0; slot < kExactSumCrossingSlots; ++slot) {
+      if (crossings[slot].segment == segment) SummariseCrossing(values, n, &crossings[slot]);
+    }
   }
   if (lane == 0) {
     pieces[group] = piece;
@@ -371,13 +436,13 @@ __global__ void __launch_bounds__(kExactSumRunThreads)
 // (up to kStagedRuns runs) and the terms of the serial runs' segments (binade crossings and the
 // frame's start, up to kStagedSegments). Anything else is read where it lies.
 constexpr int kChainThreads = 256;
-constexpr int kStagedSegments = 16;
+constexpr int kStagedSegments = kExactSumCrossingSlots;  // the summarised serial segments
 constexpr int kStagedRuns = 96;
 
 // AddSegmentByLanes (kernels/exact_sum_math.h) by one lane group: each lane folds its own share
 // once per grid, a scan by shuffles gives every lane the sum before its share (its prefix piece
-// when a lane has a tie), and the group's minimum finds the first lane whose check fails. Every lane calls it with the same arguments and ends
-// with the same sum and outcome.
+// when a lane has a tie), and the group's minimum finds the first lane whose check fails. Every
+// lane calls it with the same arguments and ends with the same sum and outcome.
 __device__ bool AddSegmentByLaneGroup(const double* terms, int n, double* sum,
                                       ExactSumOutcome* outcome) {
   const int lane = LaneInGroup();
@@ -431,6 +496,47 @@ __device__ bool AddSegmentByLaneGroup(const double* terms, int n, double* sum,
   return true;
 }
 
+// AddSummarisedSegment (kernels/exact_sum_math.h) by one lane group: every lane checks its own
+// prefix piece, the group's minimum finds the first that fails. Every lane calls it with the same
+// arguments and ends with the same sum and outcome.
+__device__ bool AddSummarisedSegmentByLaneGroup(const double* terms, int n,
+                                                const ExactSumCrossing& crossing, double* sum,
+                                                ExactSumOutcome* outcome) {
+  const int lane = LaneInGroup();
+  const int lanes = (n + kExactSumTermsPerLane - 1) / kExactSumTermsPerLane;
+  const double start = *sum;
+  double s = start;
+  int passed = 0;
+  const int32_t first_grid = crossing.first_grid;
+  if (first_grid != kExactSumSerialGrid && RunningSumGrid(s) == first_grid) {
+    // Lanes past the segment's end hold the whole segment's prefix: they pass when it does.
+    double after = s;
+    const bool passes = ApplyExactSumPiece(start, first_grid, crossing.prefix[lane], &after);
+    passed = MinInGroup(passes ? kLaneGroupWidth : lane);
+    if (passed > 0) s = ShuffleFromLane(after, passed - 1);
+  }
+  if (passed < lanes) {
+    if (!AddSerially(terms + passed * kExactSumTermsPerLane, LaneTermCount(n, passed), &s,
+                     outcome)) {
+      return false;
+    }
+    const int next = passed + 1;
+    if (next < lanes) {
+      const int32_t second_grid = crossing.second_grid;
+      double after = s;
+      if (second_grid != kExactSumSerialGrid && RunningSumGrid(s) == second_grid &&
+          ApplyExactSumPiece(s, second_grid, crossing.suffix[next], &after)) {
+        s = after;
+      } else if (!AddSegmentByLaneGroup(terms + next * kExactSumTermsPerLane,
+                                        n - next * kExactSumTermsPerLane, &s, outcome)) {
+        return false;
+      }
+    }
+  }
+  *sum = s;
+  return true;
+}
+
 // Segment terms from the staged copies where there is one (both lists rise with the segment, as
 // the chain's requests do), else from the frame's terms; added by the chain's lane group.
 struct StagedSegmentTerms {
@@ -439,6 +545,7 @@ struct StagedSegmentTerms {
   const int32_t* staged_segments;
   int32_t staged_count;
   int32_t cursor;
+  const ExactSumCrossing* crossings;
   __device__ const double* Of(int32_t segment) {
     while (cursor < staged_count && staged_segments[cursor] < segment) ++cursor;
     if (cursor < staged_count && staged_segments[cursor] == segment) {
@@ -446,8 +553,13 @@ struct StagedSegmentTerms {
     }
     return terms + static_cast<int64_t>(segment) * kExactSumSegmentTerms;
   }
+  // Staged segments are the summarised ones, in slot order.
   __device__ bool AddSegment(int32_t segment, int n, double* sum, ExactSumOutcome* outcome) {
-    return AddSegmentByLaneGroup(Of(segment), n, sum, outcome);
+    const double* source = Of(segment);
+    if (cursor < staged_count && staged_segments[cursor] == segment) {
+      return AddSummarisedSegmentByLaneGroup(source, n, crossings[cursor], sum, outcome);
+    }
+    return AddSegmentByLaneGroup(source, n, sum, outcome);
   }
 };
 
@@ -456,7 +568,8 @@ struct StagedSegmentTerms {
 __global__ void __launch_bounds__(kChainThreads)
     Chain(const double* terms, int64_t count, int32_t segments, const ExactSumRun* runs,
           const int32_t* run_count, const ExactSumPiece* run_pieces,
-          const ExactSumPiece* segment_pieces, ExactSumOutcome* outcome) {
+          const ExactSumPiece* segment_pieces, const ExactSumCrossing* crossings,
+          ExactSumOutcome* outcome) {
   __shared__ double staged[kStagedSegments * kExactSumSegmentTerms];
   __shared__ int32_t staged_segments[kStagedSegments];
   __shared__ int32_t staged_count;
@@ -473,16 +586,11 @@ __global__ void __launch_bounds__(kChainThreads)
   }
   __syncthreads();
   if (tid == 0) {
-    const ExactSumRun* list = runs_staged ? staged_runs : runs;
+    // The summarised serial segments, which the plan listed in order (unused slots at the end).
     int32_t n = 0;
-    // More runs than the list holds: the chain gives the frame back without reading anything.
-    const int32_t listed = total_runs <= kExactSumMaxRuns ? total_runs : 0;
-    for (int32_t r = 0; r < listed && n < kStagedSegments; ++r) {
-      if (list[r].grid != kExactSumSerialGrid) continue;
-      const int32_t end = r + 1 < listed ? list[r + 1].first_segment : segments;
-      for (int32_t j = list[r].first_segment; j < end && n < kStagedSegments; ++j) {
-        staged_segments[n++] = j;
-      }
+    while (n < kStagedSegments && crossings[n].segment >= 0) {
+      staged_segments[n] = crossings[n].segment;
+      ++n;
     }
     staged_count = n;
   }
@@ -495,7 +603,7 @@ __global__ void __launch_bounds__(kChainThreads)
   }
   __syncthreads();
   if (tid >= kLaneGroupWidth) return;
-  StagedSegmentTerms source{terms, staged, staged_segments, staged_count, 0};
+  StagedSegmentTerms source{terms, staged, staged_segments, staged_count, 0, crossings};
   const ExactSumOutcome result =
       ChainExactSumRuns(source, count, runs_staged ? staged_runs : runs, total_runs, segments,
                         runs_staged ? staged_pieces : run_pieces, segment_pieces);
@@ -514,14 +622,14 @@ hipError_t LaunchExactSerialSum(const double* terms, int64_t count, void* worksp
   hipLaunchKernelGGL(SegmentSums, dim3(blocks), dim3(kSegmentBlockThreads), 0, stream, terms,
                      count, segments, l.segment_sums);
   hipLaunchKernelGGL(PlanRuns, dim3(1), dim3(kPlanThreads), 0, stream, count, segments,
-                     l.segment_sums, l.grids, l.runs, l.run_count);
+                     l.segment_sums, l.grids, l.runs, l.run_count, l.crossings);
   hipLaunchKernelGGL(SegmentPieces, dim3(blocks), dim3(kSegmentBlockThreads), 0, stream, terms,
-                     count, segments, l.grids, l.segment_pieces, l.block_pieces);
+                     count, segments, l.grids, l.segment_pieces, l.block_pieces, l.crossings);
   hipLaunchKernelGGL(RunPieces, dim3(kExactSumMaxRuns), dim3(kExactSumRunThreads), 0, stream,
                      segments, l.segment_pieces, l.block_pieces, l.runs, l.run_count,
                      l.run_pieces);
   hipLaunchKernelGGL(Chain, dim3(1), dim3(kChainThreads), 0, stream, terms, count, segments,
-                     l.runs, l.run_count, l.run_pieces, l.segment_pieces, l.outcome);
+                     l.runs, l.run_count, l.run_pieces, l.segment_pieces, l.crossings, l.outcome);
   return hipGetLastError();
 }
 

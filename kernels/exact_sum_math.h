@@ -447,10 +447,11 @@ SSIMD_HD inline bool LaneSharePasses(const ExactSumPiece& uniform, int64_t befor
 // Adds a segment's terms[0..n) to *sum exactly as the serial loop would, lane share by lane share
 // instead of term by term (one lane group on the device does the same with shuffles; this is its
 // host form). From the running sum's grid, the lanes' prefix pieces are applied for as long as
-// the check passes (checked share by share when no lane has a tie: LaneSharePasses); the first lane where it fails (the sum leaves its binade in that lane, or sits
-// at zero) is added term by term, and the lanes after it continue on the grid of the sum it
-// leaves. A segment that crosses one binade thus costs kExactSumTermsPerLane serial additions,
-// not kExactSumSegmentTerms. Only the serial additions count against the budget.
+// the check passes (checked share by share when no lane has a tie: LaneSharePasses); the first
+// lane where it fails (the sum leaves its binade in that lane, or sits at zero) is added term by
+// term, and the lanes after it continue on the grid of the sum it leaves. A segment that crosses
+// one binade thus costs kExactSumTermsPerLane serial additions, not kExactSumSegmentTerms. Only
+// the serial additions count against the budget.
 SSIMD_HD inline bool AddSegmentByLanes(const double* terms, int n, double* sum,
                                        ExactSumOutcome* outcome) {
   const int lanes = (n + kExactSumTermsPerLane - 1) / kExactSumTermsPerLane;
@@ -500,15 +501,81 @@ SSIMD_HD inline bool AddSegmentByLanes(const double* terms, int n, double* sum,
   return true;
 }
 
-// Terms of segment j, straight from the frame's terms, added lane share by lane share
-// (AddSegmentByLanes); the device's chain passes a source with the same interface that reads the
-// segments it staged in fast memory and adds them with a lane group.
+// Serial segments summarised ahead of the chain (ExactSumCrossing): the first ones of the frame,
+// which in real frames are where its running sum crosses binades.
+inline constexpr int kExactSumCrossingSlots = 16;
+
+// A serial segment whose lane shares were summarised before the chain reaches it: prefix pieces
+// on the grid of the binade its running sum is guessed to enter with, suffix pieces on the grid of
+// the one it is guessed to leave with (the approximate running sums of the plan, so either may be
+// wrong: the checks decide).
+struct ExactSumCrossing {
+  int32_t segment;      // -1: the slot is unused
+  int32_t first_grid;   // the prefix pieces' grid, or kExactSumSerialGrid
+  int32_t second_grid;  // the suffix pieces' grid, or kExactSumSerialGrid
+  int32_t padding;
+  ExactSumPiece prefix[kExactSumGroupLanes];  // prefix[L]: lane shares 0..L
+  ExactSumPiece suffix[kExactSumGroupLanes];  // suffix[L]: lane shares L..31
+};
+
+// Adds a segment summarised ahead (`crossing`) to *sum exactly as the serial loop would. The
+// longest prefix of lane shares whose piece passes the check from *sum is applied at once, the
+// next share is added term by term (the sum crosses its binade there), and the rest is applied as
+// one suffix piece when the new sum's grid is the suffix's and its check passes. Anything else (a
+// second crossing, a grid guessed wrong) continues lane share by lane share (AddSegmentByLanes).
+// The host form searches the prefixes one by one; a lane group checks them all at once.
+SSIMD_HD inline bool AddSummarisedSegment(const double* terms, int n,
+                                          const ExactSumCrossing& crossing, double* sum,
+                                          ExactSumOutcome* outcome) {
+  const int lanes = (n + kExactSumTermsPerLane - 1) / kExactSumTermsPerLane;
+  double s = *sum;
+  int passed = 0;
+  if (crossing.first_grid != kExactSumSerialGrid && RunningSumGrid(s) == crossing.first_grid) {
+    for (int lane = 0; lane < lanes; ++lane) {
+      double after = s;
+      if (!ApplyExactSumPiece(*sum, crossing.first_grid, crossing.prefix[lane], &after)) break;
+      s = after;
+      passed = lane + 1;
+    }
+  }
+  if (passed < lanes) {
+    if (!AddSerially(terms + passed * kExactSumTermsPerLane, LaneTermCount(n, passed), &s,
+                     outcome)) {
+      return false;
+    }
+    const int next = passed + 1;
+    double after = s;
+    if (next < lanes) {
+      if (crossing.second_grid != kExactSumSerialGrid &&
+          RunningSumGrid(s) == crossing.second_grid &&
+          ApplyExactSumPiece(s, crossing.second_grid, crossing.suffix[next], &after)) {
+        s = after;
+      } else if (!AddSegmentByLanes(terms + next * kExactSumTermsPerLane,
+                                    n - next * kExactSumTermsPerLane, &s, outcome)) {
+        return false;
+      }
+    }
+  }
+  *sum = s;
+  return true;
+}
+
+// Terms of segment j, straight from the frame's terms, added from its crossing summary when it has
+// one (AddSummarisedSegment), else lane share by lane share (AddSegmentByLanes); the device's chain
+// passes a source with the same interface that reads the segments it staged in fast memory and
+// adds them with a lane group.
 struct SegmentTermsInPlace {
   const double* terms;
+  const ExactSumCrossing* crossings;  // kExactSumCrossingSlots of them
   SSIMD_HD const double* Of(int32_t segment) const {
     return terms + static_cast<int64_t>(segment) * kExactSumSegmentTerms;
   }
   SSIMD_HD bool AddSegment(int32_t segment, int n, double* sum, ExactSumOutcome* outcome) {
+    for (int slot = 0; slot < kExactSumCrossingSlots; ++slot) {
+      if (crossings[slot].segment == segment) {
+        return AddSummarisedSegment(Of(segment), n, crossings[slot], sum, outcome);
+      }
+    }
     return AddSegmentByLanes(Of(segment), n, sum, outcome);
   }
 };

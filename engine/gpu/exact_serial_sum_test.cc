@@ -411,6 +411,54 @@ TEST(AddSegmentByLanesTest, OneCrossingAddsOneLaneSerially) {
   EXPECT_GT(from_zero.serial_terms, 0);
 }
 
+// A segment summarised ahead, with its guessed grids right, off by one or missing, from starts at
+// and around binade edges: always the serial loop's sum.
+TEST(AddSummarisedSegmentTest, EqualsTheSerialLoopWhateverTheGuessedGrids) {
+  std::mt19937_64 rng(59);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  int summarised = 0;
+  for (int trial = 0; trial < 6000; ++trial) {
+    const int n = 1 + static_cast<int>(rng() % kExactSumSegmentTerms);
+    const int edge = static_cast<int>(rng() % 60) - 30;
+    const double start = rng() % 5 == 0 ? 0.0
+                         : std::ldexp(1.0, edge) - std::ldexp(normal(rng), edge - 5);
+    const double unit = std::ldexp(1.0, edge - 52);
+    const double drift = normal(rng);
+    std::vector<double> terms(n);
+    for (double& t : terms) {
+      t = rng() % 8 == 0 ? 0.5 * unit : std::ldexp(normal(rng) + drift, edge - 8);
+    }
+    double end = start;
+    for (double t : terms) end += t;
+    int32_t first = RunningSumGrid(start);
+    int32_t second = RunningSumGrid(end);
+    switch (rng() % 4) {
+      case 0: first = first == kExactSumSerialGrid ? first : first + 1; break;
+      case 1: second = kExactSumSerialGrid; break;
+      default: break;
+    }
+    const ExactSumCrossing crossing = SummariseCrossing(terms.data(), n, 0, first, second);
+    ExactSumOutcome outcome{};
+    double sum = start;
+    ASSERT_TRUE(AddSummarisedSegment(terms.data(), n, crossing, &sum, &outcome));
+    EXPECT_EQ(DoubleBits(sum), DoubleBits(end)) << "start " << start << " n=" << n;
+    summarised += outcome.serial_terms <= kExactSumTermsPerLane ? 1 : 0;
+  }
+  EXPECT_GT(summarised, 2000);
+}
+
+// With both grids guessed right, one crossing costs one lane share of serial additions.
+TEST(AddSummarisedSegmentTest, OneCrossingAddsOneLaneSerially) {
+  const std::vector<double> ones(kExactSumSegmentTerms, 1.0);
+  const ExactSumCrossing crossing =
+      SummariseCrossing(ones.data(), kExactSumSegmentTerms, 0, 19, 20);
+  ExactSumOutcome outcome{};
+  double sum = 0x1p20 - 100;
+  ASSERT_TRUE(AddSummarisedSegment(ones.data(), kExactSumSegmentTerms, crossing, &sum, &outcome));
+  EXPECT_EQ(sum, 0x1p20 + 156);
+  EXPECT_EQ(outcome.serial_terms, kExactSumTermsPerLane);
+}
+
 TEST(AddSegmentByLanesTest, NonFiniteTermsAndBudget) {
   std::vector<double> terms(kExactSumSegmentTerms, 3.0);
   terms[77] = INFINITY;
