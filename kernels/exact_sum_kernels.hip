@@ -401,40 +401,47 @@ __global__ void __launch_bounds__(kSegmentBlockThreads)
   }
 }
 
-// One block per run with a grid: its piece from its elements (segment and block pieces), each
-// thread folding a contiguous share in order, then groups and the block's group results combined.
+// Blocks that build the runs' pieces, each taking every kRunBlocks-th run: real frames have a few
+// dozen runs, so a grid of kExactSumMaxRuns blocks would mostly start blocks that leave at once.
+constexpr int kRunBlocks = 64;
+
+// A run's piece per block and run with a grid, from its elements (segment and block pieces): each
+// thread folds a contiguous share in order, then groups and the block's group results combine.
 __global__ void __launch_bounds__(kExactSumRunThreads)
     RunPieces(int32_t segments, const ExactSumPiece* segment_pieces,
               const ExactSumPiece* block_pieces, const ExactSumRun* runs,
               const int32_t* run_count, ExactSumPiece* run_pieces) {
   __shared__ ExactSumPiece group_pieces[kLaneGroupWidth];
-  const int32_t r = blockIdx.x;
   const int32_t count = *run_count;
-  if (count > kExactSumMaxRuns || r >= count || runs[r].grid == kExactSumSerialGrid) return;
-  const int32_t end = r + 1 < count ? runs[r + 1].first_segment : segments;
-  const ExactSumRunElements elements = RunElementsOf(runs[r].first_segment, end);
-  const int32_t n = RunElementCount(elements);
-  const int32_t share = (n + kExactSumRunThreads - 1) / kExactSumRunThreads;
-  const int32_t from = min(n, static_cast<int32_t>(threadIdx.x) * share);
-  const int32_t to = min(n, from + share);
-  ExactSumPiece piece = EmptyExactSumPiece();
-  for (int32_t k = from; k < to; ++k) {
-    piece = CombineExactSumPieces(piece,
-                                  RunElementPiece(elements, k, segment_pieces, block_pieces));
-  }
-  piece = CombineGroup(piece);
-  if (LaneInGroup() == 0) group_pieces[GroupInBlock()] = piece;
-  __syncthreads();
-  if (GroupInBlock() == 0) {
-    piece = CombineGroup(group_pieces[LaneInGroup()]);
-    if (LaneInGroup() == 0) run_pieces[r] = piece;
+  if (count > kExactSumMaxRuns) return;
+  for (int32_t r = blockIdx.x; r < count; r += gridDim.x) {  // the same runs for the whole block
+    if (runs[r].grid == kExactSumSerialGrid) continue;
+    const int32_t end = r + 1 < count ? runs[r + 1].first_segment : segments;
+    const ExactSumRunElements elements = RunElementsOf(runs[r].first_segment, end);
+    const int32_t n = RunElementCount(elements);
+    const int32_t share = (n + kExactSumRunThreads - 1) / kExactSumRunThreads;
+    const int32_t from = min(n, static_cast<int32_t>(threadIdx.x) * share);
+    const int32_t to = min(n, from + share);
+    ExactSumPiece piece = EmptyExactSumPiece();
+    for (int32_t k = from; k < to; ++k) {
+      piece = CombineExactSumPieces(piece,
+                                    RunElementPiece(elements, k, segment_pieces, block_pieces));
+    }
+    piece = CombineGroup(piece);
+    if (LaneInGroup() == 0) group_pieces[GroupInBlock()] = piece;
+    __syncthreads();
+    if (GroupInBlock() == 0) {
+      piece = CombineGroup(group_pieces[LaneInGroup()]);
+      if (LaneInGroup() == 0) run_pieces[r] = piece;
+    }
+    __syncthreads();  // group_pieces is free for the next run
   }
 }
 
 // The chain waits on every load it makes, so before its lane group starts, the whole block stages
-// in shared memory what it will read: the runs and their pieces
-// (up to kStagedRuns runs) and the terms of the serial runs' segments (binade crossings and the
-// frame's start, up to kStagedSegments). Anything else is read where it lies.
+// in shared memory what it will read: the runs and their pieces (up to kStagedRuns runs) and the
+// terms of the summarised serial segments (binade crossings and the frame's start). Anything else
+// is read where it lies.
 constexpr int kChainThreads = 256;
 constexpr int kStagedSegments = kExactSumCrossingSlots;  // the summarised serial segments
 constexpr int kStagedRuns = 96;
@@ -625,7 +632,7 @@ hipError_t LaunchExactSerialSum(const double* terms, int64_t count, void* worksp
                      l.segment_sums, l.grids, l.runs, l.run_count, l.crossings);
   hipLaunchKernelGGL(SegmentPieces, dim3(blocks), dim3(kSegmentBlockThreads), 0, stream, terms,
                      count, segments, l.grids, l.segment_pieces, l.block_pieces, l.crossings);
-  hipLaunchKernelGGL(RunPieces, dim3(kExactSumMaxRuns), dim3(kExactSumRunThreads), 0, stream,
+  hipLaunchKernelGGL(RunPieces, dim3(kRunBlocks), dim3(kExactSumRunThreads), 0, stream,
                      segments, l.segment_pieces, l.block_pieces, l.runs, l.run_count,
                      l.run_pieces);
   hipLaunchKernelGGL(Chain, dim3(1), dim3(kChainThreads), 0, stream, terms, count, segments,
