@@ -21,7 +21,7 @@ inline ExactSumOutcome* ExactSumOutcomeIn(void* workspace) {
 }
 
 // Enqueues five small kernels on `stream`: segment sums, the plan of runs (one block), segment
-// pieces, run pieces, and the chain (one block that stages its inputs, then one lane group), which
+// pieces, run pieces, and the chain (one block that stages its inputs, then one thread), which
 // writes the ExactSumOutcome at the start of `workspace`. `terms` and `workspace` are device
 // memory; count >= 1.
 hipError_t LaunchExactSerialSum(const double* terms, int64_t count, void* workspace,

@@ -37,7 +37,6 @@ struct Layout {
   ExactSumRun* runs;
   int32_t* run_count;
   ExactSumPiece* run_pieces;
-  ExactSumCrossing* crossings;
   size_t bytes;
 };
 
@@ -60,8 +59,6 @@ Layout LayoutFor(void* workspace, int64_t count) {
   l.runs = reinterpret_cast<ExactSumRun*>(take(kExactSumMaxRuns * sizeof(ExactSumRun)));
   l.run_count = reinterpret_cast<int32_t*>(take(sizeof(int32_t)));
   l.run_pieces = reinterpret_cast<ExactSumPiece*>(take(kExactSumMaxRuns * sizeof(ExactSumPiece)));
-  l.crossings = reinterpret_cast<ExactSumCrossing*>(
-      take(kExactSumCrossingSlots * sizeof(ExactSumCrossing)));
   l.bytes = offset;
   return l;
 }
@@ -127,15 +124,13 @@ __device__ T InclusiveScan(T value, T* totals) {
   return value;
 }
 
-// One block: the approximate running sum before each segment, each segment's guessed grid, the
-// runs (maximal stretches of one grid), and the first kExactSumCrossingSlots serial segments with
-// the binades the approximate sum enters and leaves them with (ExactSumCrossing's header). The
-// segment sums are read in tiles, each loaded by the whole block at once (coalesced) into shared
-// memory, where each thread takes a contiguous share of kPlanPerThread segments; scans carry the
-// running sum and the counts across tiles.
+// One block: the approximate running sum before each segment, each segment's guessed grid, and
+// the runs (maximal stretches of one grid). The segment sums are read in tiles, each loaded by
+// the whole block at once (coalesced) into shared memory, where each thread takes a contiguous
+// share of kPlanPerThread segments; scans carry the running sum and the run count across tiles.
 __global__ void __launch_bounds__(kPlanThreads)
     PlanRuns(int64_t count, int32_t segments, const double* segment_sums, int32_t* grids,
-             ExactSumRun* runs, int32_t* run_count, ExactSumCrossing* crossings) {
+             ExactSumRun* runs, int32_t* run_count) {
   constexpr int kTile = kPlanThreads * kPlanPerThread;
   constexpr int32_t kNoGrid = INT32_MAX;  // past the last segment (serial is INT32_MIN)
   __shared__ double tile_sums[kTile];
@@ -145,12 +140,7 @@ __global__ void __launch_bounds__(kPlanThreads)
   __shared__ double carried_sum;
   __shared__ int32_t carried_runs;
   __shared__ int32_t carried_grid;
-  __shared__ int32_t carried_serials;
   const int tid = threadIdx.x;
-  if (tid < kExactSumCrossingSlots) {
-    crossings[tid].segment = -1;
-    crossings[tid].first_grid = crossings[tid].second_grid = kExactSumSerialGrid;
-  }
   // The margin needs the total of |t| first: independent loads, eight in flight per thread.
   double abs_sum = 0.0;
   for (int32_t base = 0; base < segments; base += 8 * kPlanThreads) {
@@ -168,7 +158,6 @@ __global__ void __launch_bounds__(kPlanThreads)
     carried_sum = abs_through;  // borrowed to pass the total to every thread
     carried_runs = 0;
     carried_grid = kNoGrid;
-    carried_serials = 0;
   }
   __syncthreads();
   const double margin = ExactSumMargin(count, carried_sum);
@@ -197,44 +186,25 @@ __global__ void __launch_bounds__(kPlanThreads)
     const double carry_sum = carried_sum;
     const int32_t carry_runs = carried_runs;
     const int32_t carry_grid = carried_grid;
-    const int32_t carry_serials = carried_serials;
     double running = carry_sum + (sum_through - sum);
-    double edges[kPlanPerThread + 1];  // the approximate running sum before and after each
-    edges[0] = running;
     int32_t own[kPlanPerThread];
     for (int k = 0; k < kPlanPerThread; ++k) {
       const int32_t j = first + k;
+      const double start = running;
       running += tile_sums[tid * kPlanPerThread + k];
-      edges[k + 1] = running;
-      own[k] = j < segments ? GuessSegmentGrid(edges[k], running, margin) : kNoGrid;
+      own[k] = j < segments ? GuessSegmentGrid(start, running, margin) : kNoGrid;
       if (j < segments) grids[j] = own[k];
     }
     last_grids[tid] = own[kPlanPerThread - 1];
     __syncthreads();
     int32_t previous = tid == 0 ? carry_grid : last_grids[tid - 1];
     int32_t starts = 0;
-    int32_t serials = 0;
     for (int k = 0; k < kPlanPerThread; ++k) {
       starts += (first + k < segments && own[k] != previous) ? 1 : 0;
-      serials += own[k] == kExactSumSerialGrid ? 1 : 0;
       previous = own[k];
     }
-    // One scan counts both: neither count exceeds a tile's kTile < 2^16 segments.
-    static_assert(kTile < (1 << 16), "two counts share one scan");
-    const int32_t both_through = InclusiveScan(starts | (serials << 16), int_totals);
-    const int32_t starts_through = both_through & 0xffff;
-    const int32_t serials_through = both_through >> 16;
+    const int32_t starts_through = InclusiveScan(starts, int_totals);
     int32_t r = carry_runs + starts_through - starts;
-    int32_t slot = carry_serials + serials_through - serials;
-    for (int k = 0; k < kPlanPerThread; ++k) {
-      if (own[k] != kExactSumSerialGrid) continue;
-      if (slot < kExactSumCrossingSlots) {
-        crossings[slot].segment = first + k;
-        crossings[slot].first_grid = RunningSumGrid(edges[k]);
-        crossings[slot].second_grid = RunningSumGrid(edges[k + 1]);
-      }
-      ++slot;
-    }
     previous = tid == 0 ? carry_grid : last_grids[tid - 1];
     for (int k = 0; k < kPlanPerThread; ++k) {
       if (first + k < segments && own[k] != previous) {
@@ -248,33 +218,22 @@ __global__ void __launch_bounds__(kPlanThreads)
       carried_sum = carry_sum + sum_through;
       carried_runs = carry_runs + starts_through;
       carried_grid = own[kPlanPerThread - 1];
-      carried_serials = carry_serials + serials_through;
     }
     __syncthreads();
   }
   if (tid == 0) *run_count = carried_runs;
 }
 
-// A piece moved between lanes field by field; `shuffle` moves one value (the same way for all).
-template <typename Shuffle>
-__device__ ExactSumPiece ShufflePiece(const ExactSumPiece& piece, Shuffle shuffle) {
+__device__ ExactSumPiece ShuffleDownPiece(const ExactSumPiece& piece, int delta) {
   ExactSumPiece out;
   for (int parity = 0; parity < 2; ++parity) {
-    out.added[parity] = shuffle(static_cast<long long>(piece.added[parity]));
-    out.lowest[parity] = shuffle(static_cast<long long>(piece.lowest[parity]));
-    out.highest[parity] = shuffle(static_cast<long long>(piece.highest[parity]));
+    out.added[parity] = ShuffleDownInGroup<long long>(piece.added[parity], delta);
+    out.lowest[parity] = ShuffleDownInGroup<long long>(piece.lowest[parity], delta);
+    out.highest[parity] = ShuffleDownInGroup<long long>(piece.highest[parity], delta);
   }
-  out.state = shuffle(piece.state);
+  out.state = ShuffleDownInGroup(piece.state, delta);
   out.padding = 0;
   return out;
-}
-
-__device__ ExactSumPiece ShuffleDownPiece(const ExactSumPiece& piece, int delta) {
-  return ShufflePiece(piece, [delta](auto v) { return ShuffleDownInGroup(v, delta); });
-}
-
-__device__ ExactSumPiece ShuffleUpPiece(const ExactSumPiece& piece, int delta) {
-  return ShufflePiece(piece, [delta](auto v) { return ShuffleUpInGroup(v, delta); });
 }
 
 // A uniform piece (IsUniformExactSumPiece) moved between lanes: one half travels.
@@ -308,42 +267,12 @@ __device__ ExactSumPiece CombineGroup(ExactSumPiece piece) {
   return piece;
 }
 
-// A serial segment's crossing summary (ExactSumCrossing; the host's SummariseCrossing): every
-// lane folds its share on both guessed grids, then scans up for the prefixes and down for the
-// suffixes. Called by a whole group.
-// Not inlined: the segment pieces' kernel then keeps its register count (and occupancy) for the
-// common path.
-__device__ __noinline__ void SummariseCrossing(const double (&values)[kExactSumTermsPerLane],
-                                               int n, ExactSumCrossing* crossing) {
-  const int lane = LaneInGroup();
-  const int32_t first_grid = crossing->first_grid;
-  const int32_t second_grid = crossing->second_grid;
-  if (first_grid != kExactSumSerialGrid) {
-    ExactSumPiece piece = FoldExactSumTerms(values, n, ExactSumGridScale(first_grid));
-    for (int offset = 1; offset < kLaneGroupWidth; offset *= 2) {
-      const ExactSumPiece before = ShuffleUpPiece(piece, offset);
-      if (lane >= offset) piece = CombineExactSumPieces(before, piece);
-    }
-    crossing->prefix[lane] = piece;
-  }
-  if (second_grid != kExactSumSerialGrid) {
-    ExactSumPiece piece = FoldExactSumTerms(values, n, ExactSumGridScale(second_grid));
-    for (int offset = 1; offset < kLaneGroupWidth; offset *= 2) {
-      const ExactSumPiece after = ShuffleDownPiece(piece, offset);
-      if (lane + offset < kLaneGroupWidth) piece = CombineExactSumPieces(piece, after);
-    }
-    crossing->suffix[lane] = piece;
-  }
-}
-
 // One group per segment with a grid: each lane folds kExactSumTermsPerLane consecutive terms,
-// the group combines the lanes; a group whose serial segment holds a crossing slot summarises it
-// (SummariseCrossing). Then the block's first group combines the block's segment pieces into its
-// block piece, which long runs use (valid when all of its segments share a grid).
+// the group combines the lanes. Then the block's first group combines the block's segment pieces
+// into its block piece, which long runs use (valid when all of its segments share a grid).
 __global__ void __launch_bounds__(kSegmentBlockThreads)
     SegmentPieces(const double* terms, int64_t count, int32_t segments, const int32_t* grids,
-                  ExactSumPiece* segment_pieces, ExactSumPiece* block_pieces,
-                  ExactSumCrossing* crossings) {
+                  ExactSumPiece* segment_pieces, ExactSumPiece* block_pieces) {
   __shared__ ExactSumPiece pieces[kExactSumSegmentsPerBlock];
   __shared__ int32_t piece_grids[kExactSumSegmentsPerBlock];
   const int group = GroupInBlock();
@@ -365,23 +294,19 @@ __global__ void __launch_bounds__(kSegmentBlockThreads)
         i < count ? terms[i] : 0.0;
   }
   __syncthreads();
-  const int64_t first = static_cast<int64_t>(segment) * kExactSumSegmentTerms +
-                        lane * kExactSumTermsPerLane;
-  const double* own = staged + static_cast<int>(threadIdx.x) * kLaneStride;
-  double values[kExactSumTermsPerLane];
-#pragma unroll
-  for (int k = 0; k < kExactSumTermsPerLane; ++k) values[k] = own[k];
-  const int64_t left = count - first;
-  const int n = left <= 0 ? 0 : (left < kExactSumTermsPerLane ? static_cast<int>(left)
-                                                               : kExactSumTermsPerLane);
   ExactSumPiece piece = EmptyExactSumPiece();
   if (grid != kExactSumSerialGrid) {  // the same for the whole group
+    const int64_t first = static_cast<int64_t>(segment) * kExactSumSegmentTerms +
+                          lane * kExactSumTermsPerLane;
+    const double* own = staged + static_cast<int>(threadIdx.x) * kLaneStride;
+    double values[kExactSumTermsPerLane];
+#pragma unroll
+    for (int k = 0; k < kExactSumTermsPerLane; ++k) values[k] = own[k];
+    const int64_t left = count - first;
+    const int n = left <= 0 ? 0 : (left < kExactSumTermsPerLane ? static_cast<int>(left)
+                                                                 : kExactSumTermsPerLane);
     piece = CombineGroup(FoldExactSumTerms(values, n, ExactSumGridScale(grid)));
     if (lane == 0) segment_pieces[segment] = piece;
-  } else if (segment < segments) {
-    for (int slot = 0; slot < kExactSumCrossingSlots; ++slot) {
-      if (crossings[slot].segment == segment) SummariseCrossing(values, n, &crossings[slot]);
-    }
   }
   if (lane == 0) {
     pieces[group] = piece;
@@ -401,158 +326,52 @@ __global__ void __launch_bounds__(kSegmentBlockThreads)
   }
 }
 
-// Blocks that build the runs' pieces, each taking every kRunBlocks-th run: real frames have a few
-// dozen runs, so a grid of kExactSumMaxRuns blocks would mostly start blocks that leave at once.
-constexpr int kRunBlocks = 64;
-
-// A run's piece per block and run with a grid, from its elements (segment and block pieces): each
-// thread folds a contiguous share in order, then groups and the block's group results combine.
+// One block per run with a grid: its piece from its elements (segment and block pieces), each
+// thread folding a contiguous share in order, then groups and the block's group results combined.
 __global__ void __launch_bounds__(kExactSumRunThreads)
     RunPieces(int32_t segments, const ExactSumPiece* segment_pieces,
               const ExactSumPiece* block_pieces, const ExactSumRun* runs,
               const int32_t* run_count, ExactSumPiece* run_pieces) {
   __shared__ ExactSumPiece group_pieces[kLaneGroupWidth];
+  const int32_t r = blockIdx.x;
   const int32_t count = *run_count;
-  if (count > kExactSumMaxRuns) return;
-  for (int32_t r = blockIdx.x; r < count; r += gridDim.x) {  // the same runs for the whole block
-    if (runs[r].grid == kExactSumSerialGrid) continue;
-    const int32_t end = r + 1 < count ? runs[r + 1].first_segment : segments;
-    const ExactSumRunElements elements = RunElementsOf(runs[r].first_segment, end);
-    const int32_t n = RunElementCount(elements);
-    const int32_t share = (n + kExactSumRunThreads - 1) / kExactSumRunThreads;
-    const int32_t from = min(n, static_cast<int32_t>(threadIdx.x) * share);
-    const int32_t to = min(n, from + share);
-    ExactSumPiece piece = EmptyExactSumPiece();
-    for (int32_t k = from; k < to; ++k) {
-      piece = CombineExactSumPieces(piece,
-                                    RunElementPiece(elements, k, segment_pieces, block_pieces));
-    }
-    piece = CombineGroup(piece);
-    if (LaneInGroup() == 0) group_pieces[GroupInBlock()] = piece;
-    __syncthreads();
-    if (GroupInBlock() == 0) {
-      piece = CombineGroup(group_pieces[LaneInGroup()]);
-      if (LaneInGroup() == 0) run_pieces[r] = piece;
-    }
-    __syncthreads();  // group_pieces is free for the next run
+  if (count > kExactSumMaxRuns || r >= count || runs[r].grid == kExactSumSerialGrid) return;
+  const int32_t end = r + 1 < count ? runs[r + 1].first_segment : segments;
+  const ExactSumRunElements elements = RunElementsOf(runs[r].first_segment, end);
+  const int32_t n = RunElementCount(elements);
+  const int32_t share = (n + kExactSumRunThreads - 1) / kExactSumRunThreads;
+  const int32_t from = min(n, static_cast<int32_t>(threadIdx.x) * share);
+  const int32_t to = min(n, from + share);
+  ExactSumPiece piece = EmptyExactSumPiece();
+  for (int32_t k = from; k < to; ++k) {
+    piece = CombineExactSumPieces(piece,
+                                  RunElementPiece(elements, k, segment_pieces, block_pieces));
+  }
+  piece = CombineGroup(piece);
+  if (LaneInGroup() == 0) group_pieces[GroupInBlock()] = piece;
+  __syncthreads();
+  if (GroupInBlock() == 0) {
+    piece = CombineGroup(group_pieces[LaneInGroup()]);
+    if (LaneInGroup() == 0) run_pieces[r] = piece;
   }
 }
 
-// The chain waits on every load it makes, so before its lane group starts, the whole block stages
-// in shared memory what it will read: the runs and their pieces (up to kStagedRuns runs) and the
-// terms of the summarised serial segments (binade crossings and the frame's start). Anything else
-// is read where it lies.
+// The chain's serial additions wait on memory one load at a time, so before its one thread
+// starts, the whole block stages in shared memory what it will read: the runs and their pieces
+// (up to kStagedRuns runs) and the terms of the serial runs' segments (binade crossings and the
+// frame's start, up to kStagedSegments). Anything else is read where it lies.
 constexpr int kChainThreads = 256;
-constexpr int kStagedSegments = kExactSumCrossingSlots;  // the summarised serial segments
+constexpr int kStagedSegments = 16;
 constexpr int kStagedRuns = 96;
 
-// AddSegmentByLanes (kernels/exact_sum_math.h) by one lane group: each lane folds its own share
-// once per grid, a scan by shuffles gives every lane the sum before its share (its prefix piece
-// when a lane has a tie), and the group's minimum finds the first lane whose check fails. Every
-// lane calls it with the same arguments and ends with the same sum and outcome.
-__device__ bool AddSegmentByLaneGroup(const double* terms, int n, double* sum,
-                                      ExactSumOutcome* outcome) {
-  const int lane = LaneInGroup();
-  const int lanes = (n + kExactSumTermsPerLane - 1) / kExactSumTermsPerLane;
-  const int own = LaneTermCount(n, lane);
-  double values[kExactSumTermsPerLane];
-#pragma unroll
-  for (int k = 0; k < kExactSumTermsPerLane; ++k) {
-    values[k] = k < own ? terms[lane * kExactSumTermsPerLane + k] : 0.0;
-  }
-  double s = *sum;
-  int from = 0;
-  while (from < lanes) {  // s, from and passed are the same in every lane
-    int passed = from;
-    const int32_t e = RunningSumGrid(s);
-    if (e != kExactSumSerialGrid) {
-      ExactSumPiece piece = lane >= from ? FoldExactSumTerms(values, own, ExactSumGridScale(e))
-                                         : EmptyExactSumPiece();
-      bool passes = false;
-      double after = s;
-      if (AllInGroup(IsUniformExactSumPiece(piece))) {
-        // No tie in any lane: a scan of the shares' `added`, each lane checking its own share.
-        const int64_t start = static_cast<int64_t>(s * ExactSumGridScale(e));
-        const long long value = LaneShareScanValue(piece);
-        long long through = value;
-        for (int offset = 1; offset < kLaneGroupWidth; offset *= 2) {
-          const long long below = ShuffleUpInGroup(through, offset);
-          if (lane >= offset) through += below;
-        }
-        passes = LaneSharePasses(piece, start + through - value);
-        after = ExactSumGridValue(start + through, e);
-      } else {
-        for (int offset = 1; offset < kLaneGroupWidth; offset *= 2) {
-          const ExactSumPiece before = ShuffleUpPiece(piece, offset);
-          if (lane >= offset) piece = CombineExactSumPieces(before, piece);
-        }
-        passes = ApplyExactSumPiece(s, e, piece, &after);
-      }
-      // Lanes before `from` pass with nothing added; the lanes that pass form a prefix.
-      passed = MinInGroup(passes ? kLaneGroupWidth : lane);
-      if (passed > 0) s = ShuffleFromLane(after, passed - 1);
-    }
-    if (passed >= lanes) break;
-    if (!AddSerially(terms + passed * kExactSumTermsPerLane, LaneTermCount(n, passed), &s,
-                     outcome)) {
-      return false;
-    }
-    from = passed + 1;
-  }
-  *sum = s;
-  return true;
-}
-
-// AddSummarisedSegment (kernels/exact_sum_math.h) by one lane group: every lane checks its own
-// prefix piece, the group's minimum finds the first that fails. Every lane calls it with the same
-// arguments and ends with the same sum and outcome.
-__device__ bool AddSummarisedSegmentByLaneGroup(const double* terms, int n,
-                                                const ExactSumCrossing& crossing, double* sum,
-                                                ExactSumOutcome* outcome) {
-  const int lane = LaneInGroup();
-  const int lanes = (n + kExactSumTermsPerLane - 1) / kExactSumTermsPerLane;
-  const double start = *sum;
-  double s = start;
-  int passed = 0;
-  const int32_t first_grid = crossing.first_grid;
-  if (first_grid != kExactSumSerialGrid && RunningSumGrid(s) == first_grid) {
-    // Lanes past the segment's end hold the whole segment's prefix: they pass when it does.
-    double after = s;
-    const bool passes = ApplyExactSumPiece(start, first_grid, crossing.prefix[lane], &after);
-    passed = MinInGroup(passes ? kLaneGroupWidth : lane);
-    if (passed > 0) s = ShuffleFromLane(after, passed - 1);
-  }
-  if (passed < lanes) {
-    if (!AddSerially(terms + passed * kExactSumTermsPerLane, LaneTermCount(n, passed), &s,
-                     outcome)) {
-      return false;
-    }
-    const int next = passed + 1;
-    if (next < lanes) {
-      const int32_t second_grid = crossing.second_grid;
-      double after = s;
-      if (second_grid != kExactSumSerialGrid && RunningSumGrid(s) == second_grid &&
-          ApplyExactSumPiece(s, second_grid, crossing.suffix[next], &after)) {
-        s = after;
-      } else if (!AddSegmentByLaneGroup(terms + next * kExactSumTermsPerLane,
-                                        n - next * kExactSumTermsPerLane, &s, outcome)) {
-        return false;
-      }
-    }
-  }
-  *sum = s;
-  return true;
-}
-
 // Segment terms from the staged copies where there is one (both lists rise with the segment, as
-// the chain's requests do), else from the frame's terms; added by the chain's lane group.
+// the chain's requests do), else from the frame's terms.
 struct StagedSegmentTerms {
   const double* terms;
   const double* staged;
   const int32_t* staged_segments;
   int32_t staged_count;
   int32_t cursor;
-  const ExactSumCrossing* crossings;
   __device__ const double* Of(int32_t segment) {
     while (cursor < staged_count && staged_segments[cursor] < segment) ++cursor;
     if (cursor < staged_count && staged_segments[cursor] == segment) {
@@ -560,23 +379,16 @@ struct StagedSegmentTerms {
     }
     return terms + static_cast<int64_t>(segment) * kExactSumSegmentTerms;
   }
-  // Staged segments are the summarised ones, in slot order.
   __device__ bool AddSegment(int32_t segment, int n, double* sum, ExactSumOutcome* outcome) {
-    const double* source = Of(segment);
-    if (cursor < staged_count && staged_segments[cursor] == segment) {
-      return AddSummarisedSegmentByLaneGroup(source, n, crossings[cursor], sum, outcome);
-    }
-    return AddSegmentByLaneGroup(source, n, sum, outcome);
+    return AddSerially(Of(segment), n, sum, outcome);
   }
 };
 
-// One block stages, then one lane group walks the checked chain over runs: every lane takes the
-// same steps on the same values, and the group shares the work of segments added lane by lane.
+// One block stages, then one thread walks the checked chain over runs.
 __global__ void __launch_bounds__(kChainThreads)
     Chain(const double* terms, int64_t count, int32_t segments, const ExactSumRun* runs,
           const int32_t* run_count, const ExactSumPiece* run_pieces,
-          const ExactSumPiece* segment_pieces, const ExactSumCrossing* crossings,
-          ExactSumOutcome* outcome) {
+          const ExactSumPiece* segment_pieces, ExactSumOutcome* outcome) {
   __shared__ double staged[kStagedSegments * kExactSumSegmentTerms];
   __shared__ int32_t staged_segments[kStagedSegments];
   __shared__ int32_t staged_count;
@@ -593,11 +405,16 @@ __global__ void __launch_bounds__(kChainThreads)
   }
   __syncthreads();
   if (tid == 0) {
-    // The summarised serial segments, which the plan listed in order (unused slots at the end).
+    const ExactSumRun* list = runs_staged ? staged_runs : runs;
     int32_t n = 0;
-    while (n < kStagedSegments && crossings[n].segment >= 0) {
-      staged_segments[n] = crossings[n].segment;
-      ++n;
+    // More runs than the list holds: the chain gives the frame back without reading anything.
+    const int32_t listed = total_runs <= kExactSumMaxRuns ? total_runs : 0;
+    for (int32_t r = 0; r < listed && n < kStagedSegments; ++r) {
+      if (list[r].grid != kExactSumSerialGrid) continue;
+      const int32_t end = r + 1 < listed ? list[r + 1].first_segment : segments;
+      for (int32_t j = list[r].first_segment; j < end && n < kStagedSegments; ++j) {
+        staged_segments[n++] = j;
+      }
     }
     staged_count = n;
   }
@@ -609,12 +426,11 @@ __global__ void __launch_bounds__(kChainThreads)
     staged[i] = term < count ? terms[term] : 0.0;
   }
   __syncthreads();
-  if (tid >= kLaneGroupWidth) return;
-  StagedSegmentTerms source{terms, staged, staged_segments, staged_count, 0, crossings};
-  const ExactSumOutcome result =
-      ChainExactSumRuns(source, count, runs_staged ? staged_runs : runs, total_runs, segments,
-                        runs_staged ? staged_pieces : run_pieces, segment_pieces);
-  if (tid == 0) *outcome = result;
+  if (tid != 0) return;
+  StagedSegmentTerms source{terms, staged, staged_segments, staged_count, 0};
+  *outcome = ChainExactSumRuns(source, count, runs_staged ? staged_runs : runs, total_runs,
+                               segments, runs_staged ? staged_pieces : run_pieces,
+                               segment_pieces);
 }
 
 }  // namespace
@@ -629,14 +445,14 @@ hipError_t LaunchExactSerialSum(const double* terms, int64_t count, void* worksp
   hipLaunchKernelGGL(SegmentSums, dim3(blocks), dim3(kSegmentBlockThreads), 0, stream, terms,
                      count, segments, l.segment_sums);
   hipLaunchKernelGGL(PlanRuns, dim3(1), dim3(kPlanThreads), 0, stream, count, segments,
-                     l.segment_sums, l.grids, l.runs, l.run_count, l.crossings);
+                     l.segment_sums, l.grids, l.runs, l.run_count);
   hipLaunchKernelGGL(SegmentPieces, dim3(blocks), dim3(kSegmentBlockThreads), 0, stream, terms,
-                     count, segments, l.grids, l.segment_pieces, l.block_pieces, l.crossings);
-  hipLaunchKernelGGL(RunPieces, dim3(kRunBlocks), dim3(kExactSumRunThreads), 0, stream,
+                     count, segments, l.grids, l.segment_pieces, l.block_pieces);
+  hipLaunchKernelGGL(RunPieces, dim3(kExactSumMaxRuns), dim3(kExactSumRunThreads), 0, stream,
                      segments, l.segment_pieces, l.block_pieces, l.runs, l.run_count,
                      l.run_pieces);
   hipLaunchKernelGGL(Chain, dim3(1), dim3(kChainThreads), 0, stream, terms, count, segments,
-                     l.runs, l.run_count, l.run_pieces, l.segment_pieces, l.crossings, l.outcome);
+                     l.runs, l.run_count, l.run_pieces, l.segment_pieces, l.outcome);
   return hipGetLastError();
 }
 

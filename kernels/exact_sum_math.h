@@ -380,9 +380,7 @@ struct ExactSumOutcome {
   int64_t segment_steps;  // segments applied one by one after a run's check failed
 };
 
-// Adds terms[0..n) (n <= kExactSumTermsPerLane: one lane's share) one by one, if the serial
-// budget allows. The loads come first, so they are in flight together rather than one per
-// addition.
+// Adds terms[0..n) one by one, if the serial budget allows.
 SSIMD_HD inline bool AddSerially(const double* terms, int n, double* sum,
                                  ExactSumOutcome* outcome) {
   if (outcome->serial_terms + n > kExactSumSerialTermBudget) {
@@ -390,201 +388,53 @@ SSIMD_HD inline bool AddSerially(const double* terms, int n, double* sum,
     return false;
   }
   outcome->serial_terms += n;
-  double values[kExactSumTermsPerLane];
+  // The additions are a chain, but the loads are not: the next chunk's loads are issued before
+  // the current chunk is added, so one device thread waits for memory once, not once a chunk.
+  constexpr int kChunk = 32;
+  double s = *sum;
+  double current[kChunk];
+  double next[kChunk];
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #pragma unroll
 #endif
-  for (int k = 0; k < kExactSumTermsPerLane; ++k) values[k] = k < n ? terms[k] : 0.0;
-  double s = *sum;
+  for (int k = 0; k < kChunk; ++k) current[k] = k < n ? terms[k] : 0.0;
+  for (int i = 0; i < n; i += kChunk) {
+    const int count = n - i < kChunk ? n - i : kChunk;
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #pragma unroll
 #endif
-  for (int k = 0; k < kExactSumTermsPerLane; ++k) {
-    if (k < n) s += values[k];  // only the terms: adding 0.0 would turn -0.0 into +0.0
+    for (int k = 0; k < kChunk; ++k) next[k] = i + kChunk + k < n ? terms[i + kChunk + k] : 0.0;
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#pragma unroll
+#endif
+    for (int k = 0; k < kChunk; ++k) {
+      if (k < count) s += current[k];  // in order, and only the terms (0.0 would turn -0.0 to +0.0)
+    }
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#pragma unroll
+#endif
+    for (int k = 0; k < kChunk; ++k) current[k] = next[k];
   }
   *sum = s;
   return true;
 }
 
-// The grid that summaries applied after a running sum `sum` use: its binade, or serial when the
-// sum is zero, not finite or outside the summarised range.
-SSIMD_HD inline int32_t RunningSumGrid(double sum) {
-  // The exponent field: 0 for zero and subnormals, 2047 for infinities and NaN, both far outside
-  // the summarised range.
-  const int e = static_cast<int>((ExactSumBitsOf(sum) >> 52) & 0x7ff) - 1023;
-  if (e < kExactSumMinExponent || e > kExactSumMaxExponent) return kExactSumSerialGrid;
-  return e;
-}
-
-// How many of a segment's first `n` terms fall to lane `lane`: the lane holds terms
-// [lane * kExactSumTermsPerLane, (lane + 1) * kExactSumTermsPerLane).
-SSIMD_HD inline int LaneTermCount(int n, int lane) {
-  const int left = n - lane * kExactSumTermsPerLane;
-  return left <= 0 ? 0 : (left < kExactSumTermsPerLane ? left : kExactSumTermsPerLane);
-}
-
-// Lane shares whose pieces are uniform (no tie) are checked one by one instead of as prefix
-// pieces: the prefix through lane L passes ApplyExactSumPiece exactly when every lane up to L,
-// entered at the sum before it, keeps its own partial sums inside the binade, so a scan of the
-// lanes' `added` is all a lane group exchanges. A share whose piece is invalid or adds 2^54 units
-// or more passes on no incoming sum (a stretch inside one binade moves less than 2^53 units); it
-// enters the scan as 0, so that the scan of 32 shares stays far inside int64.
-SSIMD_HD inline int64_t LaneShareScanValue(const ExactSumPiece& uniform) {
-  const int64_t added = uniform.added[0];
-  const bool usable = uniform.state == kPieceValid && added < (int64_t{1} << 54) &&
-                      added > -(int64_t{1} << 54);
-  return usable ? added : 0;
-}
-
-// Whether a lane share with a uniform piece, entered at `before` units of the grid, keeps every
-// partial sum strictly inside the binade (an empty share always does).
-SSIMD_HD inline bool LaneSharePasses(const ExactSumPiece& uniform, int64_t before) {
-  if (uniform.state == kPieceEmpty) return true;
-  if (uniform.state != kPieceValid || LaneShareScanValue(uniform) != uniform.added[0]) return false;
-  return StrictlyInsideBinade(before + uniform.lowest[0], before + uniform.highest[0]);
-}
-
-// Adds a segment's terms[0..n) to *sum exactly as the serial loop would, lane share by lane share
-// instead of term by term (one lane group on the device does the same with shuffles; this is its
-// host form). From the running sum's grid, the lanes' prefix pieces are applied for as long as
-// the check passes (checked share by share when no lane has a tie: LaneSharePasses); the first
-// lane where it fails (the sum leaves its binade in that lane, or sits at zero) is added term by
-// term, and the lanes after it continue on the grid of the sum it leaves. A segment that crosses
-// one binade thus costs kExactSumTermsPerLane serial additions, not kExactSumSegmentTerms. Only
-// the serial additions count against the budget.
-SSIMD_HD inline bool AddSegmentByLanes(const double* terms, int n, double* sum,
-                                       ExactSumOutcome* outcome) {
-  const int lanes = (n + kExactSumTermsPerLane - 1) / kExactSumTermsPerLane;
-  double s = *sum;
-  int from = 0;
-  while (from < lanes) {
-    int passed = from;  // lanes [0, passed) are in s
-    const int32_t e = RunningSumGrid(s);
-    if (e != kExactSumSerialGrid) {
-      const double scale = ExactSumGridScale(e);
-      ExactSumPiece pieces[kExactSumGroupLanes];
-      bool uniform = true;
-      for (int lane = from; lane < lanes; ++lane) {
-        double values[kExactSumTermsPerLane] = {};
-        const int own = LaneTermCount(n, lane);
-        for (int k = 0; k < own; ++k) values[k] = terms[lane * kExactSumTermsPerLane + k];
-        pieces[lane] = FoldExactSumTerms(values, own, scale);
-        uniform &= IsUniformExactSumPiece(pieces[lane]);
-      }
-      if (uniform) {
-        int64_t before = static_cast<int64_t>(s * scale);  // s is in binade e: an integer < 2^53
-        for (int lane = from; lane < lanes && LaneSharePasses(pieces[lane], before); ++lane) {
-          before += LaneShareScanValue(pieces[lane]);
-          passed = lane + 1;
-        }
-        s = ExactSumGridValue(before, e);
-      } else {
-        ExactSumPiece prefix = EmptyExactSumPiece();
-        double after = s;
-        for (int lane = from; lane < lanes; ++lane) {
-          prefix = CombineExactSumPieces(prefix, pieces[lane]);
-          if (!ApplyExactSumPiece(s, e, prefix, &after)) break;
-          passed = lane + 1;
-        }
-        // `after` holds the sum through lane passed - 1 (a failed check leaves it alone).
-        s = after;
-      }
-    }
-    if (passed >= lanes) break;
-    if (!AddSerially(terms + passed * kExactSumTermsPerLane, LaneTermCount(n, passed), &s,
-                     outcome)) {
-      return false;
-    }
-    from = passed + 1;
-  }
-  *sum = s;
-  return true;
-}
-
-// Serial segments summarised ahead of the chain (ExactSumCrossing): the first ones of the frame,
-// which in real frames are where its running sum crosses binades.
-inline constexpr int kExactSumCrossingSlots = 16;
-
-// A serial segment whose lane shares were summarised before the chain reaches it: prefix pieces
-// on the grid of the binade its running sum is guessed to enter with, suffix pieces on the grid of
-// the one it is guessed to leave with (the approximate running sums of the plan, so either may be
-// wrong: the checks decide).
-struct ExactSumCrossing {
-  int32_t segment;      // -1: the slot is unused
-  int32_t first_grid;   // the prefix pieces' grid, or kExactSumSerialGrid
-  int32_t second_grid;  // the suffix pieces' grid, or kExactSumSerialGrid
-  int32_t padding;
-  ExactSumPiece prefix[kExactSumGroupLanes];  // prefix[L]: lane shares 0..L
-  ExactSumPiece suffix[kExactSumGroupLanes];  // suffix[L]: lane shares L..31
-};
-
-// Adds a segment summarised ahead (`crossing`) to *sum exactly as the serial loop would. The
-// longest prefix of lane shares whose piece passes the check from *sum is applied at once, the
-// next share is added term by term (the sum crosses its binade there), and the rest is applied as
-// one suffix piece when the new sum's grid is the suffix's and its check passes. Anything else (a
-// second crossing, a grid guessed wrong) continues lane share by lane share (AddSegmentByLanes).
-// The host form searches the prefixes one by one; a lane group checks them all at once.
-SSIMD_HD inline bool AddSummarisedSegment(const double* terms, int n,
-                                          const ExactSumCrossing& crossing, double* sum,
-                                          ExactSumOutcome* outcome) {
-  const int lanes = (n + kExactSumTermsPerLane - 1) / kExactSumTermsPerLane;
-  double s = *sum;
-  int passed = 0;
-  if (crossing.first_grid != kExactSumSerialGrid && RunningSumGrid(s) == crossing.first_grid) {
-    for (int lane = 0; lane < lanes; ++lane) {
-      double after = s;
-      if (!ApplyExactSumPiece(*sum, crossing.first_grid, crossing.prefix[lane], &after)) break;
-      s = after;
-      passed = lane + 1;
-    }
-  }
-  if (passed < lanes) {
-    if (!AddSerially(terms + passed * kExactSumTermsPerLane, LaneTermCount(n, passed), &s,
-                     outcome)) {
-      return false;
-    }
-    const int next = passed + 1;
-    double after = s;
-    if (next < lanes) {
-      if (crossing.second_grid != kExactSumSerialGrid &&
-          RunningSumGrid(s) == crossing.second_grid &&
-          ApplyExactSumPiece(s, crossing.second_grid, crossing.suffix[next], &after)) {
-        s = after;
-      } else if (!AddSegmentByLanes(terms + next * kExactSumTermsPerLane,
-                                    n - next * kExactSumTermsPerLane, &s, outcome)) {
-        return false;
-      }
-    }
-  }
-  *sum = s;
-  return true;
-}
-
-// Terms of segment j, straight from the frame's terms, added from its crossing summary when it has
-// one (AddSummarisedSegment), else lane share by lane share (AddSegmentByLanes); the device's chain
-// passes a source with the same interface that reads the segments it staged in fast memory and
-// adds them with a lane group.
+// Terms of segment j, straight from the frame's terms, added term by term; the device's chain
+// passes a source with the same interface that reads the segments it staged in fast memory.
 struct SegmentTermsInPlace {
   const double* terms;
-  const ExactSumCrossing* crossings;  // kExactSumCrossingSlots of them
   SSIMD_HD const double* Of(int32_t segment) const {
     return terms + static_cast<int64_t>(segment) * kExactSumSegmentTerms;
   }
   SSIMD_HD bool AddSegment(int32_t segment, int n, double* sum, ExactSumOutcome* outcome) {
-    for (int slot = 0; slot < kExactSumCrossingSlots; ++slot) {
-      if (crossings[slot].segment == segment) {
-        return AddSummarisedSegment(Of(segment), n, crossings[slot], sum, outcome);
-      }
-    }
-    return AddSegmentByLanes(Of(segment), n, sum, outcome);
+    return AddSerially(Of(segment), n, sum, outcome);
   }
 };
 
-// The serial chain over runs. A summarised run is applied when its check passes; when it fails
-// (the guessed grid was wrong somewhere in the run) the run's segments are applied one by one,
-// each checked, and a segment whose check fails is added by `source.AddSegment` (lane share by
-// lane share, serially only where the sum crosses a binade). Serial runs' segments are added the
-// same way. Serial terms and segment steps have budgets; past them the frame falls
+// The serial chain over runs, by one thread. A summarised run is applied when its check passes;
+// when it fails (the guessed grid was wrong somewhere in the run) the run's segments are applied
+// one by one, each checked, and a segment whose check fails is added term by term
+// (`source.AddSegment`). Serial runs are added term by term. Serial terms and segment steps have budgets; past them the frame falls
 // back. `run_pieces[r]` summarises run r and `segment_pieces[j]` segment j on the run's grid
 // (both unused for serial runs); `source.AddSegment(j, n, &sum, &outcome)` adds segment j's n
 // terms.

@@ -34,16 +34,6 @@ __device__ inline T ShuffleUpInGroup(T value, int delta) {
 #endif
 }
 
-// The value of lane `source` of the group (0 <= source < kLaneGroupWidth), for every lane.
-template <typename T>
-__device__ inline T ShuffleFromLane(T value, int source) {
-#if defined(__HIPCC__)
-  return __shfl(value, source, kLaneGroupWidth);
-#else
-  return __shfl_sync(0xffffffffu, value, source, kLaneGroupWidth);
-#endif
-}
-
 // Whether `predicate` holds in every lane of the group. On AMD's wave64 the answer covers the
 // whole wavefront: stricter, and the same for both of its groups, so branches on it stay uniform.
 __device__ inline bool AllInGroup(bool predicate) {
@@ -52,15 +42,6 @@ __device__ inline bool AllInGroup(bool predicate) {
 #else
   return __all_sync(0xffffffffu, predicate);
 #endif
-}
-
-// The smallest of the group's values, for every lane.
-__device__ inline int MinInGroup(int value) {
-  for (int offset = kLaneGroupWidth / 2; offset > 0; offset /= 2) {
-    const int other = ShuffleDownInGroup(value, offset);
-    value = other < value ? other : value;
-  }
-  return ShuffleFromLane(value, 0);
 }
 
 }  // namespace ssimd

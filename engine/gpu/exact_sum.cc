@@ -23,10 +23,9 @@ ExactSumPiece CombineAsBlockTree(std::vector<ExactSumPiece> pieces) {
   return pieces.empty() ? EmptyExactSumPiece() : pieces[0];
 }
 
-// The pieces of a segment's lane shares on grid e, each lane folding kExactSumTermsPerLane
-// consecutive terms.
-std::vector<ExactSumPiece> LanePieces(const double* terms, int64_t count, int64_t segment,
-                                      int e) {
+// A segment's piece on grid e: each of a group's lanes folds kExactSumTermsPerLane consecutive
+// terms, then the group's tree combines the lanes.
+ExactSumPiece SegmentPiece(const double* terms, int64_t count, int64_t segment, int e) {
   const double scale = ExactSumGridScale(e);
   std::vector<ExactSumPiece> lanes(kExactSumGroupLanes, EmptyExactSumPiece());
   for (int lane = 0; lane < kExactSumGroupLanes; ++lane) {
@@ -36,12 +35,7 @@ std::vector<ExactSumPiece> LanePieces(const double* terms, int64_t count, int64_
     for (; n < kExactSumTermsPerLane && first + n < count; ++n) values[n] = terms[first + n];
     lanes[lane] = FoldExactSumTerms(values, n, scale);
   }
-  return lanes;
-}
-
-// A segment's piece on grid e: the group's tree combines its lanes' pieces.
-ExactSumPiece SegmentPiece(const double* terms, int64_t count, int64_t segment, int e) {
-  return CombineAsBlockTree(LanePieces(terms, count, segment, e));
+  return CombineAsBlockTree(std::move(lanes));
 }
 
 // A block's piece: its segments' pieces combined by one group's tree, when all of them share one
@@ -134,33 +128,6 @@ double IntegerSsimBlockSumBound(int width, int height) {
   return SummationOrderBound(threads, weights) / weights;
 }
 
-ExactSumCrossing SummariseCrossing(const double* terms, int64_t count, int32_t segment,
-                                   int32_t first_grid, int32_t second_grid) {
-  ExactSumCrossing crossing;
-  crossing.segment = segment;
-  crossing.first_grid = first_grid;
-  crossing.second_grid = second_grid;
-  crossing.padding = 0;
-  for (int lane = 0; lane < kExactSumGroupLanes; ++lane) {
-    crossing.prefix[lane] = crossing.suffix[lane] = EmptyExactSumPiece();
-  }
-  if (first_grid != kExactSumSerialGrid) {
-    const std::vector<ExactSumPiece> lanes = LanePieces(terms, count, segment, first_grid);
-    ExactSumPiece prefix = EmptyExactSumPiece();
-    for (int lane = 0; lane < kExactSumGroupLanes; ++lane) {
-      crossing.prefix[lane] = prefix = CombineExactSumPieces(prefix, lanes[lane]);
-    }
-  }
-  if (second_grid != kExactSumSerialGrid) {
-    const std::vector<ExactSumPiece> lanes = LanePieces(terms, count, segment, second_grid);
-    ExactSumPiece suffix = EmptyExactSumPiece();
-    for (int lane = kExactSumGroupLanes - 1; lane >= 0; --lane) {
-      crossing.suffix[lane] = suffix = CombineExactSumPieces(lanes[lane], suffix);
-    }
-  }
-  return crossing;
-}
-
 ExactSumOutcome SerialSumByRuns(const double* terms, int64_t count) {
   const int32_t segments =
       static_cast<int32_t>((count + kExactSumSegmentTerms - 1) / kExactSumSegmentTerms);
@@ -173,22 +140,11 @@ ExactSumOutcome SerialSumByRuns(const double* terms, int64_t count) {
   }
   const double margin = ExactSumMargin(count, abs_sum);
   std::vector<int32_t> grids(segments);
-  // The first serial segments are summarised ahead on the binades the approximate running sum
-  // enters and leaves them with.
-  std::vector<ExactSumCrossing> crossings;
   double running = 0.0;
   for (int32_t j = 0; j < segments; ++j) {
     const double start = running;
     running += segment_sums[j];
     grids[j] = GuessSegmentGrid(start, running, margin);
-    if (grids[j] == kExactSumSerialGrid && crossings.size() < kExactSumCrossingSlots) {
-      crossings.push_back(
-          SummariseCrossing(terms, count, j, RunningSumGrid(start), RunningSumGrid(running)));
-    }
-  }
-  while (crossings.size() < kExactSumCrossingSlots) {
-    crossings.push_back(SummariseCrossing(terms, count, -1, kExactSumSerialGrid,
-                                          kExactSumSerialGrid));
   }
   std::vector<ExactSumRun> runs;
   for (int32_t j = 0; j < segments; ++j) {
@@ -220,7 +176,7 @@ ExactSumOutcome SerialSumByRuns(const double* terms, int64_t count) {
       run_pieces[r] = RunPiece(segment_pieces, block_pieces, runs[r].first_segment, end);
     }
   }
-  SegmentTermsInPlace source{terms, crossings.data()};
+  SegmentTermsInPlace source{terms};
   return ChainExactSumRuns(source, count, runs.data(), run_count, segments, run_pieces.data(),
                            segment_pieces.data());
 }

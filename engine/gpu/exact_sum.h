@@ -60,12 +60,6 @@ double IntegerSsimBlockSumBound(int width, int height);
 // the sum is the method's own, else the caller must add the terms in order.
 ExactSumOutcome SerialSumByRuns(const double* terms, int64_t count);
 
-// The crossing summary of segment `segment` of terms[0..count) (ExactSumCrossing): each lane share
-// folded on `first_grid` and on `second_grid` (either may be kExactSumSerialGrid: no pieces),
-// prefixes and suffixes combined in order.
-ExactSumCrossing SummariseCrossing(const double* terms, int64_t count, int32_t segment,
-                                   int32_t first_grid, int32_t second_grid);
-
 // A label for ExactSumFallback in metrics and logs: "none", "too_many_runs", "serial_budget".
 const char* ExactSumFallbackName(int32_t fallback);
 
