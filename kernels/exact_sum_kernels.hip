@@ -379,12 +379,9 @@ struct StagedSegmentTerms {
     }
     return terms + static_cast<int64_t>(segment) * kExactSumSegmentTerms;
   }
-  __device__ bool AddSegment(int32_t segment, int n, double* sum, ExactSumOutcome* outcome) {
-    return AddSerially(Of(segment), n, sum, outcome);
-  }
 };
 
-// One block stages, then one thread walks the checked chain over runs.
+// One block, then one thread: the checked chain over runs.
 __global__ void __launch_bounds__(kChainThreads)
     Chain(const double* terms, int64_t count, int32_t segments, const ExactSumRun* runs,
           const int32_t* run_count, const ExactSumPiece* run_pieces,

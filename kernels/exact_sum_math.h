@@ -155,19 +155,32 @@ SSIMD_HD inline bool CombineExactSumPieceHalf(const ExactSumPiece& first,
          WithinPieceLimit(out->highest[parity]);
 }
 
-// The piece of `first` followed by `second`. Associative, so any tree of combinations that keeps
-// the terms' order gives the same piece.
-SSIMD_HD inline ExactSumPiece CombineExactSumPieces(const ExactSumPiece& first,
-                                                    const ExactSumPiece& second) {
+// The piece of `first` followed by `second`, computing `halves` halves: 2 in general, 1 when
+// both pieces are uniform (IsUniformExactSumPiece), whose second half then equals the first.
+SSIMD_HD inline ExactSumPiece CombineExactSumPieceHalves(const ExactSumPiece& first,
+                                                         const ExactSumPiece& second,
+                                                         int halves) {
   if (first.state == kPieceEmpty) return second;
   if (second.state == kPieceEmpty) return first;
   if (first.state != kPieceValid || second.state != kPieceValid) return InvalidExactSumPiece();
   ExactSumPiece out = EmptyExactSumPiece();
   out.state = kPieceValid;
-  for (int parity = 0; parity < 2; ++parity) {
+  for (int parity = 0; parity < halves; ++parity) {
     if (!CombineExactSumPieceHalf(first, second, parity, &out)) return InvalidExactSumPiece();
   }
+  if (halves == 1) {
+    out.added[1] = out.added[0];
+    out.lowest[1] = out.lowest[0];
+    out.highest[1] = out.highest[0];
+  }
   return out;
+}
+
+// The piece of `first` followed by `second`. Associative, so any tree of combinations that keeps
+// the terms' order gives the same piece.
+SSIMD_HD inline ExactSumPiece CombineExactSumPieces(const ExactSumPiece& first,
+                                                    const ExactSumPiece& second) {
+  return CombineExactSumPieceHalves(first, second, 2);
 }
 
 // Whether a piece is the same for an even and an odd incoming sum, as every piece without an
@@ -181,16 +194,7 @@ SSIMD_HD inline bool IsUniformExactSumPiece(const ExactSumPiece& p) {
 // pieces are all uniform (no tie among their terms) combine this way, moving half the values.
 SSIMD_HD inline ExactSumPiece CombineUniformExactSumPieces(const ExactSumPiece& first,
                                                            const ExactSumPiece& second) {
-  if (first.state == kPieceEmpty) return second;
-  if (second.state == kPieceEmpty) return first;
-  if (first.state != kPieceValid || second.state != kPieceValid) return InvalidExactSumPiece();
-  ExactSumPiece out = EmptyExactSumPiece();
-  out.state = kPieceValid;
-  if (!CombineExactSumPieceHalf(first, second, 0, &out)) return InvalidExactSumPiece();
-  out.added[1] = out.added[0];
-  out.lowest[1] = out.lowest[0];
-  out.highest[1] = out.highest[0];
-  return out;
+  return CombineExactSumPieceHalves(first, second, 1);
 }
 
 // The piece of terms[0..n) (n <= kMaxTerms) folded left to right, each term as
@@ -419,25 +423,21 @@ SSIMD_HD inline bool AddSerially(const double* terms, int n, double* sum,
   return true;
 }
 
-// Terms of segment j, straight from the frame's terms, added term by term; the device's chain
-// passes a source with the same interface that reads the segments it staged in fast memory.
+// Terms of segment j, straight from the frame's terms; the device's chain passes a source that
+// reads segments it staged in fast memory instead (same interface: `const double* Of(int32_t)`).
 struct SegmentTermsInPlace {
   const double* terms;
   SSIMD_HD const double* Of(int32_t segment) const {
     return terms + static_cast<int64_t>(segment) * kExactSumSegmentTerms;
   }
-  SSIMD_HD bool AddSegment(int32_t segment, int n, double* sum, ExactSumOutcome* outcome) {
-    return AddSerially(Of(segment), n, sum, outcome);
-  }
 };
 
 // The serial chain over runs, by one thread. A summarised run is applied when its check passes;
 // when it fails (the guessed grid was wrong somewhere in the run) the run's segments are applied
-// one by one, each checked, and a segment whose check fails is added term by term
-// (`source.AddSegment`). Serial runs are added term by term. Serial terms and segment steps have budgets; past them the frame falls
+// one by one, each checked, and a segment whose check fails is added term by term. Serial runs
+// are added term by term. Serial terms and segment steps have budgets; past them the frame falls
 // back. `run_pieces[r]` summarises run r and `segment_pieces[j]` segment j on the run's grid
-// (both unused for serial runs); `source.AddSegment(j, n, &sum, &outcome)` adds segment j's n
-// terms.
+// (both unused for serial runs); `source.Of(j)` gives segment j's terms.
 template <typename SegmentTerms>
 SSIMD_HD inline ExactSumOutcome ChainExactSumRuns(SegmentTerms& source, int64_t count,
                                                   const ExactSumRun* runs, int32_t run_count,
@@ -473,7 +473,7 @@ SSIMD_HD inline ExactSumOutcome ChainExactSumRuns(SegmentTerms& source, int64_t 
       const int64_t begin = static_cast<int64_t>(j) * kExactSumSegmentTerms;
       const int64_t left = count - begin;
       const int n = left < kExactSumSegmentTerms ? static_cast<int>(left) : kExactSumSegmentTerms;
-      if (!source.AddSegment(j, n, &sum, &outcome)) return outcome;
+      if (!AddSerially(source.Of(j), n, &sum, &outcome)) return outcome;
     }
   }
   outcome.sum = sum;
