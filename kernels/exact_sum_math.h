@@ -408,11 +408,21 @@ SSIMD_HD inline bool AddSerially(const double* terms, int n, double* sum,
 #pragma unroll
 #endif
     for (int k = 0; k < kChunk; ++k) next[k] = i + kChunk + k < n ? terms[i + kChunk + k] : 0.0;
+    // In order, and only the terms (adding 0.0 would turn -0.0 into +0.0). A full chunk adds
+    // without conditions: a condition per term would put a select after every addition on the
+    // serial path.
+    if (count == kChunk) {
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #pragma unroll
 #endif
-    for (int k = 0; k < kChunk; ++k) {
-      if (k < count) s += current[k];  // in order, and only the terms (0.0 would turn -0.0 to +0.0)
+      for (int k = 0; k < kChunk; ++k) s += current[k];
+    } else {
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#pragma unroll
+#endif
+      for (int k = 0; k < kChunk; ++k) {
+        if (k < count) s += current[k];
+      }
     }
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #pragma unroll

@@ -330,6 +330,31 @@ TEST(ExactSumGridTest, CertainBinadeIsTheSharedBinadeOfTheInterval) {
   EXPECT_GT(certain, 10000);
 }
 
+// The chain's term-by-term addition, full chunks and partial ones, from -0.0 and with -0.0 terms:
+// the plain loop's sum bit for bit.
+TEST(AddSeriallyTest, EqualsThePlainLoopAtEveryLength) {
+  std::mt19937_64 rng(61);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  for (int n = 0; n <= 2 * kExactSumSegmentTerms; ++n) {
+    std::vector<double> terms(n);
+    for (double& t : terms) t = rng() % 7 == 0 ? -0.0 : std::ldexp(normal(rng), -20);
+    for (double start : {-0.0, 0.0, 1.0, -0x1p-30}) {
+      double expected = start;
+      for (double t : terms) expected += t;
+      ExactSumOutcome outcome{};
+      double sum = start;
+      ASSERT_TRUE(AddSerially(terms.data(), n, &sum, &outcome));
+      EXPECT_EQ(DoubleBits(sum), DoubleBits(expected)) << "n=" << n << " start " << start;
+      EXPECT_EQ(outcome.serial_terms, n);
+    }
+  }
+  std::vector<double> zeros(40, -0.0);
+  ExactSumOutcome outcome{};
+  double sum = -0.0;
+  ASSERT_TRUE(AddSerially(zeros.data(), 40, &sum, &outcome));
+  EXPECT_TRUE(std::signbit(sum));
+}
+
 // A run's elements are its segments in order, whole blocks standing for their segments.
 TEST(RunElementsTest, CoverTheRunInOrder) {
   for (int32_t first = 0; first < 40; ++first) {
