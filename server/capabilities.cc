@@ -40,6 +40,8 @@ void FillCapabilities(const ServiceContext& ctx, v1::Capabilities* out) {
       engine->set_max_sessions(static_cast<uint32_t>(ctx.hw_decode->max_sessions()));
       engine->set_sessions_in_use(static_cast<uint32_t>(ctx.hw_decode->sessions_in_use()));
       engine->set_frames_decoded(static_cast<uint64_t>(ctx.hw_decode->frames_decoded()));
+      engine->set_device(ctx.options.hw_decode_device);
+      FillDecodeProfiles(ctx.hw_decode->caps(), engine);
     }
   }
   AddFeatureInfo(out);
@@ -54,6 +56,23 @@ void FillCapabilities(const ServiceContext& ctx, v1::Capabilities* out) {
   for (ChromaFormat chroma :
        {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444, ChromaFormat::k400}) {
     limits->add_pixel_formats(PixelFormatToProto(chroma));
+  }
+}
+
+void FillDecodeProfiles(const DecodeCaps& caps, v1::DecodeEngine* out) {
+  out->set_profiles_unknown_reason(caps.unknown_reason);
+  out->set_engines(static_cast<uint32_t>(caps.engines()));
+  for (const DecodeProfileCaps& p : caps.profiles) {
+    v1::DecodeProfile* profile = out->add_profiles();
+    profile->set_codec(p.codec);
+    profile->set_chroma(ChromaText(p.chroma));
+    profile->set_bit_depth(static_cast<uint32_t>(p.bit_depth));
+    profile->set_max_width(static_cast<uint32_t>(p.max_width));
+    profile->set_max_height(static_cast<uint32_t>(p.max_height));
+    profile->set_min_width(static_cast<uint32_t>(p.min_width));
+    profile->set_min_height(static_cast<uint32_t>(p.min_height));
+    profile->set_max_macroblocks(static_cast<uint64_t>(p.max_macroblocks));
+    profile->set_engines(static_cast<uint32_t>(p.engines));
   }
 }
 

@@ -434,6 +434,7 @@ absl::Status LadderReactor::WriteSummaries() {
     summary->set_decode_fallback_reason(
         DecodeFallbackReason(*rung->input, ctx_->options, ctx_->hw_decode.get()));
     if (!summary->decode_fallback_reason().empty()) {
+      summary->set_decode_fallback_detail(rung->input->decode_fallback_detail());
       ctx_->metrics->RecordDecodeFallback(summary->decode_fallback_reason());
     }
     ctx_->metrics->RecordRendition(ToRenditionRecord(rung->settings.title_id, *summary));
@@ -464,6 +465,12 @@ void LadderReactor::LogRendition(const Rung& rung, const v1::RenditionSummary& s
                       {"scale_seconds", absl::StrFormat("%.3f", rung.scale_seconds)},
                       {"upscale", rung.upscale},
                       {"decode", summary.decode_backend()}};
+  if (!summary.decode_fallback_reason().empty()) {
+    fields.emplace_back("decode_fallback", summary.decode_fallback_reason());
+    if (!summary.decode_fallback_detail().empty()) {
+      fields.emplace_back("decode_fallback_detail", summary.decode_fallback_detail());
+    }
+  }
   for (const auto& [metric, pooled] : summary.summary().pooled()) {
     fields.emplace_back(absl::StrCat("mean_", metric), absl::StrFormat("%.6f", pooled.mean()));
   }

@@ -370,8 +370,8 @@ void ServiceMetrics::RecordDecodeError(const absl::Status& status) {
 }
 
 void ServiceMetrics::RecordDecodeFallback(std::string_view reason) {
-  static constexpr std::string_view kReasons[] = {"no_device", "codec", "format", "sessions_busy",
-                                                  "engine_refused"};
+  static constexpr std::string_view kReasons[] = {"no_device",     "codec",         "format",
+                                                  "sessions_busy", "engine_limits", "engine_refused"};
   for (std::string_view known : kReasons) {
     if (reason == known) impl_->decode_fallbacks.Add({{"reason", std::string(known)}}).Increment();
   }

@@ -50,6 +50,8 @@ declare -A SOURCES=(
   [yuv_reader]="engine/io/frame_reader.cc engine/io/y4m_header.cc engine/picture.cc"
   [media_decoder]="engine/media/video_decoder.cc engine/media/decode_error.cc
                    engine/media/hw_decode_device.cc engine/media/hw_frame_download.cc
+                   engine/media/decode_caps.cc engine/media/nvdec_caps.cc
+                   engine/media/vaapi_caps.cc
                    engine/media/picture_scaler.cc engine/scaler_choice.cc
                    engine/media/pixel_formats.cc engine/media/frame_planes.cc
                    engine/media/av_handles.cc engine/picture.cc"
@@ -97,12 +99,12 @@ if [[ ! -f "$PROTO_CC" || "$PROTO_SRC" -nt "$PROTO_CC" ]]; then
   protoc --proto_path="$ROOT" --cpp_out="$GEN" "$PROTO_SRC"
 fi
 
-PKGS="absl_status absl_statusor absl_strings absl_str_format absl_synchronization protobuf spdlog libavformat libavcodec libavutil libswscale"
+PKGS="absl_status absl_statusor absl_strings absl_str_format absl_synchronization protobuf spdlog libavformat libavcodec libavutil libswscale ffnvcodec libva"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
 # -ffp-contract=off as in .bazelrc, so the arithmetic under test is the one Bazel builds.
 CXXFLAGS="-std=c++17 -O1 -g -fno-omit-frame-pointer -ffp-contract=off $SAN -fsanitize=fuzzer-no-link \
 -I$ROOT -I$GEN $(pkg-config --cflags $PKGS)"
-LIBS="$(pkg-config --libs $PKGS) -pthread"
+LIBS="$(pkg-config --libs $PKGS) -ldl -pthread"
 
 # A generated Makefile gives incremental, parallel builds with header dependencies.
 {

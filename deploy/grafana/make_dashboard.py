@@ -359,8 +359,8 @@ def panels():
                    "short", width=6, stack=True),
         timeseries(layout, "Decode fallbacks by reason",
                    "Files per second meant for the GPU's video engine that decoded on the CPU: "
-                   "no_device, codec, format, sessions_busy, engine_refused. Scores are the "
-                   "same; only speed differs.",
+                   "no_device, codec, format, sessions_busy, engine_limits, engine_refused. "
+                   "Scores are the same; only speed differs.",
                    [target(f"sum by (reason) (rate(ssimd_decode_fallbacks_total{{{SEL}}}"
                            f"[{RATE}]))", "{{reason}}")],
                    "short", width=6, stack=True),

@@ -2,6 +2,8 @@
 
 #include "absl/strings/str_format.h"
 #include "engine/media/av_handles.h"
+#include "engine/media/nvdec_caps.h"
+#include "engine/media/vaapi_caps.h"
 
 namespace ssimd {
 
@@ -12,6 +14,7 @@ std::string DecodeFallbackLabel(DecodeFallback fallback) {
     case DecodeFallback::kCodec: return "codec";
     case DecodeFallback::kFormat: return "format";
     case DecodeFallback::kSessionsBusy: return "sessions_busy";
+    case DecodeFallback::kEngineLimits: return "engine_limits";
     case DecodeFallback::kEngineRefused: return "engine_refused";
   }
   return "none";
@@ -48,6 +51,8 @@ absl::StatusOr<std::shared_ptr<HwDecodeDevice>> HwDecodeDevice::Open(
         "device; is the driver installed and the device visible?)",
         options.api, options.device.empty() ? "" : " " + options.device, AvErrorText(rc)));
   }
+  device->caps_ = device->type_ == AV_HWDEVICE_TYPE_CUDA ? ProbeNvdecCaps(device->context_)
+                                                         : ProbeVaapiCaps(device->context_);
   return device;
 }
 

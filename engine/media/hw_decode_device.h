@@ -11,10 +11,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "engine/media/decode_caps.h"
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -31,6 +33,8 @@ enum class DecodeFallback {
   kCodec,           // the codec has no hardware decoder through this API: "codec"
   kFormat,          // a depth or chroma layout the engine or ssimd's read-back does not take: "format"
   kSessionsBusy,    // every decoder session of the device was taken: "sessions_busy"
+  kEngineLimits,    // the stream is outside the engines' decode table (codec, chroma layout,
+                    // depth, size), known before decoding: "engine_limits"
   kEngineRefused,   // the engine refused the stream when decoding started (size, profile):
                     // "engine_refused"
 };
@@ -81,6 +85,11 @@ class HwDecodeDevice {
   // FFmpeg's names of the codecs this API decodes (the engine itself may refuse some streams of
   // them: sizes and profiles are only known when decoding starts).
   std::vector<std::string> Codecs() const;
+  // What the engines decode, read from the driver when the device opened (decode_caps.h).
+  const DecodeCaps& caps() const { return caps_; }
+  // Tests: a table of the test's own, to see a stream refused by its limits. Before any decoder
+  // uses the device.
+  void SetCapsForTesting(DecodeCaps caps) { caps_ = std::move(caps); }
 
  private:
   HwDecodeDevice() = default;
@@ -91,6 +100,7 @@ class HwDecodeDevice {
   AVPixelFormat device_format_ = AV_PIX_FMT_NONE;
   AVBufferRef* context_ = nullptr;
   int max_sessions_ = 0;
+  DecodeCaps caps_;
   std::atomic<int> in_use_{0};
   std::atomic<int64_t> frames_decoded_{0};
 };

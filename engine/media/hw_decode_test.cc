@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/media/av_handles.h"
+#include "engine/media/decode_caps.h"
 #include "engine/media/frame_planes.h"
 #include "engine/media/hw_decode_device.h"
 #include "engine/media/hw_frame_download.h"
@@ -183,6 +184,58 @@ void ExpectSamePicturesAsTheCpu(const std::shared_ptr<HwDecodeDevice>& device,
             (*gpu)->decode_fallback() != DecodeFallback::kNone);
 }
 
+// The driver's table, printed for the run's record, must hold what the ladder's files need.
+void ExpectDecodeTableListsTheLadder(const HwDecodeDevice& device) {
+  const DecodeCaps& caps = device.caps();
+  ASSERT_TRUE(caps.known()) << caps.unknown_reason;
+  std::cout << device.backend_name() << " decode table (" << caps.engines() << " engines):\n";
+  for (const DecodeProfileCaps& p : caps.profiles) {
+    std::cout << "  " << p.codec << " " << ChromaText(p.chroma) << " " << p.bit_depth << "-bit "
+              << p.min_width << "x" << p.min_height << " to " << p.max_width << "x"
+              << p.max_height << ", " << p.max_macroblocks << " macroblocks, " << p.engines
+              << " engines\n";
+  }
+  for (const StreamShape& stream : {StreamShape{"h264", 420, 8, 1920, 1088},
+                                    StreamShape{"hevc", 420, 10, 1920, 1088},
+                                    StreamShape{"vp9", 420, 8, 960, 544}}) {
+    EXPECT_EQ(EngineLimitsRefusal(caps, device.backend_name(), stream), "") << stream.codec;
+  }
+}
+
+// A table that stops short of 1080p sends the 1080p rendition to the CPU before the engine is
+// tried, saying which limit, with the same pictures; the smaller one stays on the engine.
+// (SetCapsForTesting between decoders: none is open on the device meanwhile.)
+void ExpectStreamsOutsideTheTableDecodeOnTheCpu(const std::shared_ptr<HwDecodeDevice>& device) {
+  DecodeCaps tight;
+  DecodeProfileCaps h264;
+  h264.codec = "h264";
+  h264.max_width = 1280;
+  h264.max_height = 720;
+  tight.Merge(h264);
+  const DecodeCaps probed = device->caps();
+  device->SetCapsForTesting(tight);
+  for (const char* file : {"h264_1920x1080.mp4", "h264_640x360.mp4"}) {
+    SCOPED_TRACE(file);
+    const std::string path = LadderFile(file);
+    auto gpu = VideoDecoder::OpenFd(::open(path.c_str(), O_RDONLY), path, DecodeLimits(), device);
+    ASSERT_TRUE(gpu.ok()) << gpu.status();
+    absl::StatusOr<const AVFrame*> first = (*gpu)->Next();
+    ASSERT_TRUE(first.ok()) << first.status();
+    if (std::string(file) == "h264_1920x1080.mp4") {
+      EXPECT_EQ((*gpu)->decode_fallback(), DecodeFallback::kEngineLimits);
+      EXPECT_EQ((*gpu)->decode_backend(), "cpu");
+      EXPECT_THAT((*gpu)->decode_fallback_detail(),
+                  HasSubstr("decodes h264 4:2:0 8-bit up to 1280x720; the stream is 1920x10"));
+      EXPECT_EQ(device->sessions_in_use(), 0) << "a refused stream gives its session back";
+    } else {
+      EXPECT_EQ((*gpu)->decode_fallback(), DecodeFallback::kNone);
+      EXPECT_EQ((*gpu)->decode_backend(), device->backend_name());
+    }
+  }
+  ExpectSamePicturesAsTheCpu(device, "h264_1920x1080.mp4");
+  device->SetCapsForTesting(probed);
+}
+
 TEST(HwDecodeDeviceTest, EngineDecodesEveryRenditionAsTheCpuDoes) {
   int opened = 0;
   for (const char* api : {"cuda", "vaapi"}) {
@@ -195,12 +248,14 @@ TEST(HwDecodeDeviceTest, EngineDecodesEveryRenditionAsTheCpuDoes) {
     }
     ++opened;
     EXPECT_FALSE((*device)->Codecs().empty());
+    ExpectDecodeTableListsTheLadder(**device);
     for (const char* file :
          {"h264_1920x1080.mp4", "h264_640x360.mp4", "hevc_1280x720.mkv", "vp9_960x540.webm",
           "hevc10_1920x1080.mkv", "hevc10_960x540.mkv"}) {
       ExpectSamePicturesAsTheCpu(*device, file);
     }
     EXPECT_EQ((*device)->sessions_in_use(), 0);
+    ExpectStreamsOutsideTheTableDecodeOnTheCpu(*device);
   }
   if (opened == 0) GTEST_SKIP() << "no hardware decoding device here (cuda or vaapi)";
 }

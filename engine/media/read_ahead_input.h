@@ -48,6 +48,9 @@ class ReadAheadInput final : public VideoInput {
   const LumaScalePlan* scorer_upscale() const override { return inner_->scorer_upscale(); }
   std::string decode_backend() const override { return inner_->decode_backend(); }
   DecodeFallback decode_fallback() const override { return inner_->decode_fallback(); }
+  std::string decode_fallback_detail() const override {
+    return inner_->decode_fallback_detail();
+  }
   // The frames returned or skipped so far, and the read times of the last of them: what the
   // inner input said when it read that frame.
   uint64_t frames_read() const override;

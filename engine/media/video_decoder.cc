@@ -26,6 +26,20 @@ namespace {
 
 constexpr int kIoBufferBytes = 64 * 1024;
 
+// The stream as the engines' decode table describes streams: libavcodec knows the coded size and
+// the software format (chroma layout, depth) when it offers the device's format.
+StreamShape ShapeOf(const AVCodecContext& codec) {
+  StreamShape shape;
+  shape.codec = avcodec_get_name(codec.codec_id);
+  shape.coded_width = codec.coded_width > 0 ? codec.coded_width : codec.width;
+  shape.coded_height = codec.coded_height > 0 ? codec.coded_height : codec.height;
+  if (const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(codec.sw_pix_fmt); d != nullptr) {
+    shape.bit_depth = d->comp[0].depth;
+    shape.chroma = d->log2_chroma_w == 0 ? 444 : d->log2_chroma_h == 0 ? 422 : 420;
+  }
+  return shape;
+}
+
 // Nested opens (HLS or DASH playlists, concat lists, image sequences, external references in
 // mov) would reach files outside the caller's control: every such open fails.
 int RefuseNestedOpen(AVFormatContext* /*s*/, AVIOContext** /*pb*/, const char* /*url*/,
@@ -270,16 +284,30 @@ void VideoDecoder::AttachHardware(const AVCodec& codec) {
 AVPixelFormat VideoDecoder::ChooseFormat(AVCodecContext* codec, const AVPixelFormat* offered) {
   auto* self = static_cast<VideoDecoder*>(codec->opaque);
   const AVPixelFormat device = self->hardware_->device_format();
+  // Asked again after the stream went to the CPU (its session already given back): stay there.
+  const bool stays_on_cpu = self->session_ == nullptr;
   bool device_offered = false;
   AVPixelFormat software = AV_PIX_FMT_NONE;
   for (const AVPixelFormat* f = offered; *f != AV_PIX_FMT_NONE; ++f) {
-    if (*f == device) device_offered = true;
+    if (*f == device && !stays_on_cpu) device_offered = true;
     const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(*f);
     if (software == AV_PIX_FMT_NONE && d != nullptr && (d->flags & AV_PIX_FMT_FLAG_HWACCEL) == 0) {
       software = *f;
     }
   }
   if (device_offered && HardwareOutputConvertible(codec->sw_pix_fmt)) {
+    std::string refusal = EngineLimitsRefusal(
+        self->hardware_->caps(), self->hardware_->backend_name(), ShapeOf(*codec));
+    if (!refusal.empty()) {
+      {
+        absl::MutexLock lock(&self->detail_mutex_);
+        self->fallback_detail_ = std::move(refusal);
+      }
+      self->fallback_ = DecodeFallback::kEngineLimits;
+      self->engine_chosen_ = false;
+      self->session_.reset();  // for another file at once
+      return software;
+    }
     self->engine_chosen_ = true;
     self->software_format_ = codec->sw_pix_fmt;
     return device;
@@ -294,6 +322,11 @@ AVPixelFormat VideoDecoder::ChooseFormat(AVCodecContext* codec, const AVPixelFor
   }
   self->engine_chosen_ = false;
   return software;
+}
+
+std::string VideoDecoder::decode_fallback_detail() const {
+  absl::MutexLock lock(&detail_mutex_);
+  return fallback_detail_;
 }
 
 const std::string& VideoDecoder::decode_backend() const {

@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
 #include "engine/media/av_handles.h"
 #include "engine/media/decode_error.h"
 #include "engine/media/hw_decode_device.h"
@@ -80,6 +81,9 @@ class VideoDecoder {
   // Why a stream meant for a device's engine is decoded on the CPU (kNone otherwise); known once
   // the first frame is decoded, as the engine may refuse a stream only then.
   DecodeFallback decode_fallback() const { return fallback_.load(); }
+  // For kEngineLimits, which limit the stream crossed ("nvdec decodes h264 4:2:0 8-bit up to
+  // 4096x4096; the stream is 8192x4320"); empty otherwise.
+  std::string decode_fallback_detail() const;
 
   // The next frame in presentation order, valid until the next call; nullptr after the last.
   // INVALID_ARGUMENT naming the file and the frame for a corrupt or truncated stream, or a frame
@@ -120,6 +124,8 @@ class VideoDecoder {
   std::atomic<DecodeFallback> fallback_{DecodeFallback::kNone};
   std::atomic<bool> engine_chosen_{false};  // get_format picked the device's format
   AVPixelFormat software_format_ = AV_PIX_FMT_NONE;  // what the CPU decoder would output
+  mutable absl::Mutex detail_mutex_;
+  std::string fallback_detail_ ABSL_GUARDED_BY(detail_mutex_);
   AvFramePtr downloaded_;
   AvFramePtr converted_;
 };

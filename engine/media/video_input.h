@@ -69,6 +69,8 @@ class VideoInput {
   virtual std::string decode_backend() const { return ""; }
   // Why a file meant for a device's engine is decoded on the CPU (kNone otherwise).
   virtual DecodeFallback decode_fallback() const { return DecodeFallback::kNone; }
+  // Which of the engines' limits the file crossed, for kEngineLimits (else empty).
+  virtual std::string decode_fallback_detail() const { return ""; }
 
   // True when frames can be read in any order and from several threads at once through
   // ReadLumaAt (raw files on disk, engine/io/frame_reader.h).
@@ -120,6 +122,9 @@ class DecodedInput final : public VideoInput {
   const LumaScalePlan* scorer_upscale() const override { return scorer_upscale_.get(); }
   std::string decode_backend() const override { return decoder_->decode_backend(); }
   DecodeFallback decode_fallback() const override { return decoder_->decode_fallback(); }
+  std::string decode_fallback_detail() const override {
+    return decoder_->decode_fallback_detail();
+  }
 
  private:
   DecodedInput(std::unique_ptr<VideoDecoder> decoder, const Geometry& geometry);
