@@ -41,6 +41,11 @@ void FillCapabilities(const ServiceContext& ctx, v1::Capabilities* out) {
       engine->set_sessions_in_use(static_cast<uint32_t>(ctx.hw_decode->sessions_in_use()));
       engine->set_frames_decoded(static_cast<uint64_t>(ctx.hw_decode->frames_decoded()));
       engine->set_device(ctx.options.hw_decode_device);
+      if (absl::StatusOr<double> busy = ctx.hw_decode->EngineUtilization(); busy.ok()) {
+        engine->set_engine_utilization(*busy);
+      } else {
+        engine->set_engine_utilization_unavailable_reason(std::string(busy.status().message()));
+      }
       FillDecodeProfiles(ctx.hw_decode->caps(), engine);
     }
   }

@@ -113,6 +113,7 @@ struct ServiceMetrics::Impl {
   Family<Counter>& decoded_frames;
   Gauge& decode_sessions;
   Gauge& decode_sessions_in_use;
+  Family<Gauge>& decode_engine_utilization;
   Family<Counter>& upscales;
   Family<Counter>& upscale_fallbacks;
   Family<Counter>& rpcs;
@@ -163,7 +164,7 @@ ServiceMetrics::Impl::Impl(const MetricsOptions& options)
                              "ssimd_decode_fallbacks_total",
                              "Encoded files meant for the GPU's video engine (--hw_decode) that "
                              "were decoded on the CPU, by reason (no_device, codec, format, "
-                             "sessions_busy, engine_refused).")),
+                             "sessions_busy, engine_limits, engine_refused).")),
       decoded_frames(Build(prometheus::BuildCounter(), *registry, "ssimd_decoded_frames_total",
                            "Frames of encoded files decoded, by backend: cpu, nvdec or vaapi.")),
       decode_sessions(Build(prometheus::BuildGauge(), *registry, "ssimd_decode_sessions",
@@ -174,6 +175,10 @@ ServiceMetrics::Impl::Impl(const MetricsOptions& options)
                                    "ssimd_decode_sessions_in_use",
                                    "Decoder sessions open on the GPU's video engine now.")
                                  .Add({})),
+      decode_engine_utilization(Build(prometheus::BuildGauge(), *registry,
+                                      "ssimd_decode_engine_utilization_ratio",
+                                      "Share of the driver's last sampling period during which "
+                                      "the GPU's video decoders worked (NVDEC, through NVML).")),
       upscales(Build(prometheus::BuildCounter(), *registry, "ssimd_upscales_total",
                      "ScoreLadder renditions upscaled to their source, by where: scorer (the "
                      "scoring backend applied libswscale's filters) or libswscale (on the CPU).")),
@@ -385,6 +390,10 @@ void ServiceMetrics::RecordDecodedFrame(std::string_view backend) {
 void ServiceMetrics::UpdateDecodeSessions(int in_use, int total) {
   impl_->decode_sessions.Set(total);
   impl_->decode_sessions_in_use.Set(in_use);
+}
+
+void ServiceMetrics::UpdateDecodeEngineUtilization(double ratio) {
+  impl_->decode_engine_utilization.Add({}).Set(ratio);
 }
 
 void ServiceMetrics::RecordUpscale(std::string_view where) {

@@ -57,6 +57,9 @@ class ServiceMetrics {
   void RecordDecodedFrame(std::string_view backend);
   // The GPU video engine's decoder sessions in use and available (polled).
   void UpdateDecodeSessions(int in_use, int total);
+  // How busy the GPU's video decoders were over the driver's last sampling period, 0 to 1
+  // (polled; the series appears with the first reading, so it is absent where none can be read).
+  void UpdateDecodeEngineUtilization(double ratio);
   // One finished RPC, by method ("ScoreClip", ...) and gRPC status code name ("OK", ...).
   void RecordRpc(std::string_view method, std::string_view status_code);
   void StreamStarted();

@@ -573,6 +573,29 @@ TEST(ServiceMetricsTest, DecodeErrorsAreCountedByKindOnly) {
   EXPECT_EQ(e.Value("ssimd_decode_errors_total", {{"kind", "corrupt_stream"}}), 1);
 }
 
+TEST(ServiceMetricsTest, DecodeFallbacksAreCountedByAKnownReasonOnly) {
+  ServiceMetrics metrics;
+  metrics.RecordDecodeFallback("engine_limits");
+  metrics.RecordDecodeFallback("engine_limits");
+  metrics.RecordDecodeFallback("sessions_busy");
+  metrics.RecordDecodeFallback("nvdec decodes h264 up to 4096x4096");  // a detail, not a label
+  const Exposition e = Parse(metrics.Serialize());
+  EXPECT_EQ(e.Find("ssimd_decode_fallbacks_total").size(), 2u);
+  EXPECT_EQ(e.Value("ssimd_decode_fallbacks_total", {{"reason", "engine_limits"}}), 2);
+  EXPECT_EQ(e.Value("ssimd_decode_fallbacks_total", {{"reason", "sessions_busy"}}), 1);
+}
+
+TEST(ServiceMetricsTest, DecoderUtilizationAppearsWithItsFirstReading) {
+  ServiceMetrics metrics;
+  EXPECT_THAT(Parse(metrics.Serialize()).Find("ssimd_decode_engine_utilization_ratio"),
+              IsEmpty());
+  metrics.UpdateDecodeEngineUtilization(0.25);
+  metrics.UpdateDecodeEngineUtilization(0.75);
+  const Exposition e = Parse(metrics.Serialize());
+  ASSERT_EQ(e.Find("ssimd_decode_engine_utilization_ratio").size(), 1u);
+  EXPECT_EQ(e.Value("ssimd_decode_engine_utilization_ratio", {}), 0.75);
+}
+
 TEST(ServiceMetricsTest, UpscalesAreCountedByWhereAndFallbacksByAKnownReason) {
   ServiceMetrics metrics;
   metrics.RecordUpscale("scorer");

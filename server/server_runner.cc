@@ -216,6 +216,9 @@ void ServerRunner::UpdateHealth() {
   if (ctx_->hw_decode != nullptr) {
     ctx_->metrics->UpdateDecodeSessions(ctx_->hw_decode->sessions_in_use(),
                                         ctx_->hw_decode->max_sessions());
+    if (absl::StatusOr<double> busy = ctx_->hw_decode->EngineUtilization(); busy.ok()) {
+      ctx_->metrics->UpdateDecodeEngineUtilization(*busy);
+    }
   }
   absl::MutexLock lock(&mu_);
   if (shut_down_) return;

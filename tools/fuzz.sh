@@ -51,7 +51,7 @@ declare -A SOURCES=(
   [media_decoder]="engine/media/video_decoder.cc engine/media/decode_error.cc
                    engine/media/hw_decode_device.cc engine/media/hw_frame_download.cc
                    engine/media/decode_caps.cc engine/media/nvdec_caps.cc
-                   engine/media/vaapi_caps.cc
+                   engine/media/nvdec_utilization.cc engine/media/vaapi_caps.cc
                    engine/media/picture_scaler.cc engine/scaler_choice.cc
                    engine/media/pixel_formats.cc engine/media/frame_planes.cc
                    engine/media/av_handles.cc engine/picture.cc"

@@ -371,6 +371,12 @@ def panels():
                     target(f"sum by (pod) (ssimd_decode_sessions{{{SEL}}})", "{{pod}} total",
                            "B")],
                    "short", width=6),
+        timeseries(layout, "Video decoder utilization",
+                   "Share of the time the GPU's video decoders (NVDEC) worked, as the driver "
+                   "samples it. Low while renditions decode on the CPU: see the fallbacks.",
+                   [target(f"max by (pod) (ssimd_decode_engine_utilization_ratio{{{SEL}}})",
+                           "{{pod}}")],
+                   "percentunit", width=6),
         timeseries(layout, "Upscales by where, and fallbacks",
                    "Ladder renditions per second upscaled by the scoring backend with "
                    "libswscale's filters (scorer) or by libswscale on the CPU, and upscales that "

@@ -51,8 +51,20 @@ absl::StatusOr<std::shared_ptr<HwDecodeDevice>> HwDecodeDevice::Open(
         "device; is the driver installed and the device visible?)",
         options.api, options.device.empty() ? "" : " " + options.device, AvErrorText(rc)));
   }
-  device->caps_ = device->type_ == AV_HWDEVICE_TYPE_CUDA ? ProbeNvdecCaps(device->context_)
-                                                         : ProbeVaapiCaps(device->context_);
+  if (device->type_ == AV_HWDEVICE_TYPE_CUDA) {
+    device->caps_ = ProbeNvdecCaps(device->context_);
+    absl::StatusOr<std::unique_ptr<NvdecUtilization>> utilization =
+        NvdecUtilization::Open(device->context_);
+    if (utilization.ok()) {
+      device->utilization_ = *std::move(utilization);
+    } else {
+      device->utilization_unavailable_ = utilization.status();
+    }
+  } else {
+    device->caps_ = ProbeVaapiCaps(device->context_);
+    device->utilization_unavailable_ =
+        absl::UnavailableError("VA-API does not report its engines' utilization");
+  }
   return device;
 }
 
@@ -66,6 +78,11 @@ std::unique_ptr<HwDecodeDevice::Session> HwDecodeDevice::TryAcquire() {
     if (in_use_.compare_exchange_weak(now, now + 1)) return std::make_unique<Session>(this);
   }
   return nullptr;
+}
+
+absl::StatusOr<double> HwDecodeDevice::EngineUtilization() const {
+  if (utilization_ == nullptr) return utilization_unavailable_;
+  return utilization_->Sample();
 }
 
 bool HwDecodeDevice::DecodesCodec(const AVCodec& codec) const {

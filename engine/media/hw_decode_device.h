@@ -17,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/media/decode_caps.h"
+#include "engine/media/nvdec_utilization.h"
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -90,6 +91,9 @@ class HwDecodeDevice {
   // Tests: a table of the test's own, to see a stream refused by its limits. Before any decoder
   // uses the device.
   void SetCapsForTesting(DecodeCaps caps) { caps_ = std::move(caps); }
+  // How busy the engines were over the driver's last sampling period, 0 to 1 (NVDEC through
+  // NVML); UNAVAILABLE saying why where it cannot be read (VA-API has no such query).
+  absl::StatusOr<double> EngineUtilization() const;
 
  private:
   HwDecodeDevice() = default;
@@ -101,6 +105,8 @@ class HwDecodeDevice {
   AVBufferRef* context_ = nullptr;
   int max_sessions_ = 0;
   DecodeCaps caps_;
+  std::unique_ptr<NvdecUtilization> utilization_;
+  absl::Status utilization_unavailable_;
   std::atomic<int> in_use_{0};
   std::atomic<int64_t> frames_decoded_{0};
 };

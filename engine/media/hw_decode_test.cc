@@ -255,6 +255,16 @@ TEST(HwDecodeDeviceTest, EngineDecodesEveryRenditionAsTheCpuDoes) {
       ExpectSamePicturesAsTheCpu(*device, file);
     }
     EXPECT_EQ((*device)->sessions_in_use(), 0);
+    // NVML reads NVDEC's utilization (the run's record); VA-API has no such query.
+    const absl::StatusOr<double> busy = (*device)->EngineUtilization();
+    if (std::string(api) == "cuda") {
+      ASSERT_TRUE(busy.ok()) << busy.status();
+      EXPECT_GE(*busy, 0.0);
+      EXPECT_LE(*busy, 1.0);
+      std::cout << "decoder utilization after the renditions: " << *busy << "\n";
+    } else {
+      EXPECT_EQ(busy.status().code(), absl::StatusCode::kUnavailable);
+    }
     ExpectStreamsOutsideTheTableDecodeOnTheCpu(*device);
   }
   if (opened == 0) GTEST_SKIP() << "no hardware decoding device here (cuda or vaapi)";
