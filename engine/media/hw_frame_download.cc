@@ -72,8 +72,9 @@ absl::Status ConvertHardwareOutput(const AVFrame& downloaded, AVPixelFormat soft
         PixelFormatName(static_cast<AVPixelFormat>(downloaded.format)),
         PixelFormatName(software)));
   }
+  // Fresh buffers also when someone still holds the last picture's (a frame queued elsewhere).
   if (out->buf[0] == nullptr || out->width != downloaded.width ||
-      out->height != downloaded.height || out->format != software) {
+      out->height != downloaded.height || out->format != software || !av_frame_is_writable(out)) {
     av_frame_unref(out);
     out->width = downloaded.width;
     out->height = downloaded.height;

@@ -12,6 +12,12 @@ namespace {
 // Single quotes for the shell; test arguments hold no single quote themselves.
 std::string Quoted(const std::string& arg) { return absl::StrCat("'", arg, "'"); }
 
+std::string FfmpegCommand(const std::vector<std::string>& args) {
+  std::string command = "ffmpeg -nostdin -hide_banner -loglevel error";
+  for (const std::string& arg : args) absl::StrAppend(&command, " ", Quoted(arg));
+  return command;
+}
+
 }  // namespace
 
 std::string LadderFile(const std::string& name) { return "tests/data/ladder/" + name; }
@@ -26,9 +32,15 @@ absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
 
 bool HaveFfmpegCommand() { return std::system("ffmpeg -version >/dev/null 2>&1") == 0; }
 
+absl::Status RunFfmpegToFile(const std::vector<std::string>& args, const std::string& output) {
+  const std::string command = absl::StrCat(FfmpegCommand(args), " -y ", Quoted(output));
+  const int rc = std::system(command.c_str());
+  if (rc != 0) return absl::InternalError(absl::StrCat(command, " failed with status ", rc));
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::string> RunFfmpegRaw(const std::vector<std::string>& args) {
-  std::string command = "ffmpeg -nostdin -hide_banner -loglevel error";
-  for (const std::string& arg : args) absl::StrAppend(&command, " ", Quoted(arg));
+  std::string command = FfmpegCommand(args);
   absl::StrAppend(&command, " -f rawvideo -");
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return absl::InternalError(absl::StrCat("cannot run ", command));

@@ -20,6 +20,9 @@ bool HaveFfmpegCommand();
 // Runs `ffmpeg -nostdin -loglevel error ARGS... -f rawvideo -` and returns what it wrote.
 absl::StatusOr<std::string> RunFfmpegRaw(const std::vector<std::string>& args);
 
+// Runs `ffmpeg -nostdin -loglevel error -y ARGS... OUTPUT` (e.g. to encode a test file).
+absl::Status RunFfmpegToFile(const std::vector<std::string>& args, const std::string& output);
+
 }  // namespace ssimd
 
 #endif  // SSIMD_ENGINE_MEDIA_TEST_MEDIA_H_

@@ -1,11 +1,13 @@
 #include "engine/media/video_decoder.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <utility>
 
@@ -14,6 +16,7 @@
 #include "engine/media/decode_error.h"
 #include "engine/media/hw_frame_download.h"
 #include "engine/media/pixel_formats.h"
+#include "engine/media/split_points.h"
 
 extern "C" {
 #include <libavutil/hwcontext.h>
@@ -75,11 +78,13 @@ bool SameFrameRate(const FrameRate& a, const FrameRate& b) {
   return static_cast<int64_t>(a.num) * b.den == static_cast<int64_t>(b.num) * a.den;
 }
 
-// The bytes libavformat reads, through its custom I/O callbacks.
+// The bytes libavformat reads, through its custom I/O callbacks. A file is read at positions of
+// its own (pread), so that several decoders of one file, each with a duplicate of the descriptor,
+// do not move each other's offset.
 struct VideoDecoder::Input {
   int fd = -1;                // a file, or
   absl::string_view memory;   // bytes in memory
-  int64_t position = 0;       // in `memory`
+  int64_t position = 0;       // in the file or in `memory`
   AVIOContext* io = nullptr;
 
   ~Input() {
@@ -90,14 +95,22 @@ struct VideoDecoder::Input {
     if (fd >= 0) ::close(fd);
   }
 
+  // The whole input's size, or a negative AVERROR.
+  int64_t Size() const {
+    if (fd < 0) return static_cast<int64_t>(memory.size());
+    struct stat st;
+    return ::fstat(fd, &st) == 0 ? static_cast<int64_t>(st.st_size) : AVERROR(errno);
+  }
+
   static int Read(void* opaque, uint8_t* buf, int size) {
     auto* in = static_cast<Input*>(opaque);
     if (in->fd >= 0) {
       ssize_t got;
       do {
-        got = ::read(in->fd, buf, size);
+        got = ::pread(in->fd, buf, static_cast<size_t>(size), in->position);
       } while (got < 0 && errno == EINTR);
       if (got < 0) return AVERROR(errno);
+      in->position += got;
       return got == 0 ? AVERROR_EOF : static_cast<int>(got);
     }
     const int64_t left = static_cast<int64_t>(in->memory.size()) - in->position;
@@ -111,24 +124,17 @@ struct VideoDecoder::Input {
   static int64_t Seek(void* opaque, int64_t offset, int whence) {
     auto* in = static_cast<Input*>(opaque);
     const int mode = whence & ~AVSEEK_FORCE;
-    if (in->fd >= 0) {
-      if (mode == AVSEEK_SIZE) {
-        struct stat st;
-        return ::fstat(in->fd, &st) == 0 ? static_cast<int64_t>(st.st_size) : AVERROR(errno);
-      }
-      const off_t at = ::lseek(in->fd, offset, mode);
-      return at < 0 ? AVERROR(errno) : static_cast<int64_t>(at);
-    }
-    const int64_t size = static_cast<int64_t>(in->memory.size());
+    const int64_t size = in->Size();
+    if (mode == AVSEEK_SIZE || size < 0) return size;
     int64_t target;
     switch (mode) {
-      case AVSEEK_SIZE: return size;
       case SEEK_SET: target = offset; break;
       case SEEK_CUR: target = in->position + offset; break;
       case SEEK_END: target = size + offset; break;
       default: return AVERROR(EINVAL);
     }
-    if (target < 0 || target > size) return AVERROR(EINVAL);
+    // A file may be read past its end (it reads nothing there); memory may not.
+    if (target < 0 || (in->fd < 0 && target > size)) return AVERROR(EINVAL);
     in->position = target;
     return target;
   }
@@ -157,6 +163,17 @@ absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::OpenMemory(
   auto input = std::make_unique<Input>();
   input->memory = bytes;
   return Open(std::move(input), std::move(name), limits, std::move(hardware));
+}
+
+absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::OpenAgain(
+    const DecodeLimits& limits) const {
+  if (input_->fd < 0) return OpenMemory(input_->memory, name_, limits, hardware_);
+  const int fd = ::fcntl(input_->fd, F_DUPFD_CLOEXEC, 0);
+  if (fd < 0) {
+    return absl::ResourceExhaustedError(
+        absl::StrFormat("%s: cannot open the file again (%s)", name_, std::strerror(errno)));
+  }
+  return OpenFd(fd, name_, limits, hardware_);
 }
 
 absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::Open(
@@ -355,9 +372,9 @@ absl::StatusOr<const AVFrame*> VideoDecoder::HostPicture() {
   const int rc = av_hwframe_transfer_data(downloaded_.get(), frame_.get(), 0);
   if (rc < 0) {
     return absl::UnavailableError(absl::StrFormat(
-        "%s: frame %d: copying the picture from the %s decoder failed (%s); the frames before it "
+        "%s: %s: copying the picture from the %s decoder failed (%s); the frames before it "
         "were read",
-        name_, frames_decoded_, hardware_->backend_name(), AvErrorText(rc)));
+        name_, FrameName(), hardware_->backend_name(), AvErrorText(rc)));
   }
   downloaded_->width = frame_->width;
   downloaded_->height = frame_->height;
@@ -369,10 +386,16 @@ absl::StatusOr<const AVFrame*> VideoDecoder::HostPicture() {
   return converted_.get();
 }
 
+std::string VideoDecoder::FrameName() const {
+  if (share_.workers <= 1) return absl::StrFormat("frame %d", frames_decoded_);
+  return absl::StrFormat("frame %d of segment %d (the segment decoded on its own from its split "
+                         "point)", frames_in_segment_, decoding_segment_);
+}
+
 absl::Status VideoDecoder::FrameError(DecodeErrorKind kind, absl::string_view what,
                                       int code) const {
   return DecodeError(kind, absl::StrFormat(
-      "%s: frame %d: %s (%s); the frames before it were read", name_, frames_decoded_, what,
+      "%s: %s: %s (%s); the frames before it were read", name_, FrameName(), what,
       AvErrorText(code)));
 }
 
@@ -380,31 +403,58 @@ absl::Status VideoDecoder::CheckFrame(const AVFrame& frame) const {
   if (frame.width <= 0 || frame.height <= 0) {
     return DecodeError(
         DecodeErrorKind::kCorruptStream,
-        absl::StrFormat("%s: frame %d: the decoder returned an empty picture", name_,
-                        frames_decoded_));
+        absl::StrFormat("%s: %s: the decoder returned an empty picture", name_,
+                        FrameName()));
   }
   if ((frame.flags & AV_FRAME_FLAG_CORRUPT) != 0 || frame.decode_error_flags != 0) {
     return DecodeError(DecodeErrorKind::kCorruptStream, absl::StrFormat(
-        "%s: frame %d: the video stream is corrupt (the decoder marked the picture damaged); "
+        "%s: %s: the video stream is corrupt (the decoder marked the picture damaged); "
         "the frames before it were read",
-        name_, frames_decoded_));
+        name_, FrameName()));
   }
   // The size and format of the first frame hold for the whole file: a ladder rendition that
   // changes resolution midway has no single upscale to the source.
   if (info_.width != 0 && (frame.width != info_.width || frame.height != info_.height)) {
     return DecodeError(DecodeErrorKind::kStreamChange, absl::StrFormat(
-        "%s: frame %d is %dx%d but the stream started at %dx%d; files that change size are not "
+        "%s: %s is %dx%d but the stream started at %dx%d; files that change size are not "
         "supported",
-        name_, frames_decoded_, frame.width, frame.height, info_.width, info_.height));
+        name_, FrameName(), frame.width, frame.height, info_.width, info_.height));
   }
   if (frame.format != info_.pixel_format) {
     return DecodeError(DecodeErrorKind::kStreamChange, absl::StrFormat(
-        "%s: frame %d is %s but the stream started as %s; files that change pixel format are "
+        "%s: %s is %s but the stream started as %s; files that change pixel format are "
         "not supported",
-        name_, frames_decoded_, PixelFormatName(static_cast<AVPixelFormat>(frame.format)),
+        name_, FrameName(), PixelFormatName(static_cast<AVPixelFormat>(frame.format)),
         PixelFormatName(info_.pixel_format)));
   }
   return absl::OkStatus();
+}
+
+void VideoDecoder::DecodeSegmentShare(const SegmentShare& share) {
+  share_ = share;
+  share_.workers = std::max(1, share.workers);
+  share_.min_packets = std::max(1, share.min_packets);
+  const AVCodecParameters* par = format_->streams[stream_index_]->codecpar;
+  nal_length_size_ = NalLengthSize(par->codec_id, par->extradata,
+                                   par->extradata_size > 0 ? par->extradata_size : 0);
+}
+
+bool VideoDecoder::TakeSegmentPacket() {
+  const AVCodecID codec = format_->streams[stream_index_]->codecpar->codec_id;
+  if (packets_in_segment_ >= static_cast<uint64_t>(share_.min_packets) &&
+      IsSplitPoint(codec, packet_->data, static_cast<size_t>(packet_->size), nal_length_size_)) {
+    ++packet_segment_;
+    packets_in_segment_ = 0;
+  }
+  ++packets_in_segment_;
+  if (packet_segment_ % static_cast<uint64_t>(share_.workers) !=
+      static_cast<uint64_t>(share_.worker)) {
+    return false;
+  }
+  if (!segment_open_) frames_in_segment_ = 0;
+  decoding_segment_ = packet_segment_;
+  segment_open_ = true;
+  return true;
 }
 
 absl::StatusOr<const AVFrame*> VideoDecoder::Next() {
@@ -425,14 +475,23 @@ absl::StatusOr<const AVFrame*> VideoDecoder::Next() {
       absl::Status checked = CheckFrame(**picture);
       if (!checked.ok()) return checked;
       ++frames_decoded_;
+      ++frames_in_segment_;
+      frame_segment_ = decoding_segment_;
       return *picture;
+    }
+    if (rc == AVERROR_EOF && segment_draining_ && !draining_) {
+      // A segment's last frame is out: the codec starts afresh at the next one of this share.
+      avcodec_flush_buffers(codec_.get());
+      segment_draining_ = false;
+      segment_open_ = false;
+      continue;
     }
     if (rc == AVERROR_EOF) {
       ended_ = true;
       return nullptr;
     }
     if (rc != AVERROR(EAGAIN)) return Corrupt(rc);
-    if (draining_) {
+    if (draining_ || segment_draining_) {
       return FrameError(DecodeErrorKind::kCorruptStream, "the decoder stopped early", rc);
     }
     rc = av_read_frame(format_, packet_.get());
@@ -447,6 +506,16 @@ absl::StatusOr<const AVFrame*> VideoDecoder::Next() {
     }
     if (packet_->stream_index != stream_index_) {
       av_packet_unref(packet_.get());
+      continue;
+    }
+    if (share_.workers > 1 && !TakeSegmentPacket()) {
+      av_packet_unref(packet_.get());
+      if (segment_open_ && !segment_draining_) {
+        // The first packet past this share's segment: drain the segment's last frames.
+        segment_draining_ = true;
+        rc = avcodec_send_packet(codec_.get(), nullptr);
+        if (rc < 0 && rc != AVERROR_EOF) return Corrupt(rc);
+      }
       continue;
     }
     rc = avcodec_send_packet(codec_.get(), packet_.get());

@@ -90,6 +90,29 @@ class VideoDecoder {
   // whose size or format differs from the first one's.
   absl::StatusOr<const AVFrame*> Next();
 
+  // Decoding one share of the file's segments (segmented_decoding.h): the file is cut before
+  // each split point (split_points.h) that ends at least `min_packets` packets of the current
+  // segment, segments are numbered from 0, and this decoder decodes the segments whose number is
+  // `worker` modulo `workers`, draining and resetting itself between them, and skips the others'
+  // packets. Call before the first Next(); a file without split points is one segment.
+  struct SegmentShare {
+    int worker = 0;
+    int workers = 1;
+    int min_packets = 1;
+  };
+  void DecodeSegmentShare(const SegmentShare& share);
+  // The segment of the frame Next() returned last.
+  uint64_t segment() const { return frame_segment_; }
+  // Where an error of Next() arose: the segment being decoded, or else the one being read.
+  uint64_t segment_in_progress() const {
+    return segment_open_ ? decoding_segment_ : packet_segment_;
+  }
+  // Segments in the file, once Next() returned its end (every share reads all packets).
+  uint64_t segments_seen() const { return packet_segment_ + 1; }
+  // A second decoder of the same file, opened as this one was (a duplicated descriptor, or the
+  // same bytes), on the same device; for decoding another share of its segments.
+  absl::StatusOr<std::unique_ptr<VideoDecoder>> OpenAgain(const DecodeLimits& limits) const;
+
  private:
   struct Input;
   VideoDecoder(std::unique_ptr<Input> input, std::string name);
@@ -104,6 +127,10 @@ class VideoDecoder {
   // The received frame, brought back from the device when the engine decoded it.
   absl::StatusOr<const AVFrame*> HostPicture();
   absl::Status CheckFrame(const AVFrame& frame) const;
+  // "frame N" in messages; in a segment share, the frame's place in its segment.
+  std::string FrameName() const;
+  // Advances the segment count with the packet just read; whether it is this share's.
+  bool TakeSegmentPacket();
   absl::Status FrameError(DecodeErrorKind kind, absl::string_view what, int code) const;
 
   std::unique_ptr<Input> input_;
@@ -128,6 +155,19 @@ class VideoDecoder {
   std::string fallback_detail_ ABSL_GUARDED_BY(detail_mutex_);
   AvFramePtr downloaded_;
   AvFramePtr converted_;
+  // Segments (DecodeSegmentShare): the share, the segment the packets read now belong to and
+  // how many packets of it were read, the segment being decoded (sent to the codec) and the
+  // returned frame's. `segment_draining_`: the end of a segment was sent and its last frames are
+  // being received; the codec is reset after them.
+  SegmentShare share_;
+  int nal_length_size_ = 0;
+  uint64_t packet_segment_ = 0;
+  uint64_t packets_in_segment_ = 0;
+  uint64_t decoding_segment_ = 0;
+  bool segment_open_ = false;
+  bool segment_draining_ = false;
+  uint64_t frame_segment_ = 0;
+  uint64_t frames_in_segment_ = 0;
 };
 
 }  // namespace ssimd

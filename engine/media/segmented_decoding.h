@@ -1,0 +1,104 @@
+// One file decoded by several decoders at once and put back together: the file is cut into
+// segments at split points (split_points.h), each decoder decodes every n-th segment on a thread
+// of its own (VideoDecoder::DecodeSegmentShare), and the pictures are handed out segment by
+// segment. Every segment starts where a decoder may start afresh and nothing after it refers to
+// what came before, so the pictures are those of one decoder reading the whole file, in the same
+// order, byte for byte. What it buys: one file on several cores, or on several GPU video engines
+// (one decoder session each), where one decoder is slower than what comes after it.
+#ifndef SSIMD_ENGINE_MEDIA_SEGMENTED_DECODING_H_
+#define SSIMD_ENGINE_MEDIA_SEGMENTED_DECODING_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "engine/media/av_handles.h"
+#include "engine/media/video_decoder.h"
+
+namespace ssimd {
+
+struct SegmentedDecodingOptions {
+  int decoders = 2;  // decoders at once (2 or more)
+  // A segment ends at the first split point after this many packets: fewer, longer segments
+  // cost fewer decoder resets.
+  int min_segment_packets = 24;
+  // Pictures each decoder may hold ready ahead of the one handed out; bounds memory. A decoder
+  // ahead of its turn by more waits.
+  size_t pictures_ahead = 32;
+};
+
+class SegmentedDecoding {
+ public:
+  // Opens the other decoders beside `first` (VideoDecoder::OpenAgain) and starts them all;
+  // `first` must not have returned a frame yet. Errors: opening a decoder failed.
+  static absl::StatusOr<std::unique_ptr<SegmentedDecoding>> Start(
+      std::unique_ptr<VideoDecoder> first, const DecodeLimits& limits,
+      const SegmentedDecodingOptions& options);
+  // Stops the decoders after the pictures they are decoding.
+  ~SegmentedDecoding();
+  SegmentedDecoding(const SegmentedDecoding&) = delete;
+  SegmentedDecoding& operator=(const SegmentedDecoding&) = delete;
+
+  // The first decoder: the stream's information, its name.
+  const VideoDecoder& first() const { return *workers_[0]->decoder; }
+  int decoders() const { return static_cast<int>(workers_.size()); }
+
+  // VideoDecoder::Next's contract over the whole file: the next picture in presentation order,
+  // valid until the next call; nullptr after the last; a decoder's error once every picture
+  // before it was handed out, and again on every later call.
+  absl::StatusOr<const AVFrame*> Next();
+  uint64_t frames_decoded() const { return frames_; }
+  // The file's segments, once Next() returned its end; 0 before.
+  uint64_t segments() const { return segments_in_file_; }
+
+  // "nvdec" or "vaapi" while every decoder runs on a device's engine, else "cpu".
+  std::string decode_backend() const;
+  // The first decoder's reason for decoding on the CPU, if any has one (kNone otherwise).
+  DecodeFallback decode_fallback() const;
+  std::string decode_fallback_detail() const;
+
+ private:
+  // What a decoder's thread hands over: a picture of a segment, or its end (with the file's
+  // segment count), or its error.
+  struct Item {
+    AvFramePtr picture;
+    uint64_t segment = 0;
+    bool end = false;
+    uint64_t segments_in_file = 0;
+    absl::Status error;
+  };
+  struct Worker {
+    std::unique_ptr<VideoDecoder> decoder;
+    std::deque<Item> ready;  // guarded by the owner's mutex_
+    std::thread thread;
+  };
+
+  explicit SegmentedDecoding(const SegmentedDecodingOptions& options) : options_(options) {}
+  void Run(Worker* worker);
+  // The head of `worker`'s ready pictures, waiting for one.
+  Item& Head(Worker& worker) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  const SegmentedDecodingOptions options_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  AvFramePtr current_;
+  uint64_t segment_ = 0;  // the segment being handed out
+  uint64_t segments_in_file_ = 0;
+  uint64_t frames_ = 0;
+  std::optional<absl::StatusOr<const AVFrame*>> ended_;
+
+  absl::Mutex mutex_;
+  absl::CondVar changed_;
+  bool stop_ ABSL_GUARDED_BY(mutex_) = false;
+};
+
+}  // namespace ssimd
+
+#endif  // SSIMD_ENGINE_MEDIA_SEGMENTED_DECODING_H_
