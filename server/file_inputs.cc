@@ -9,7 +9,8 @@
 namespace ssimd {
 absl::StatusOr<std::unique_ptr<VideoInput>> OpenFileInput(
     int fd, const std::string& path, absl::string_view field,
-    const std::optional<Geometry>& geometry, std::shared_ptr<HwDecodeDevice> hardware) {
+    const std::optional<Geometry>& geometry, std::shared_ptr<HwDecodeDevice> hardware,
+    int decoders) {
   const InputKind kind = InputKindForPath(path);
   if (kind != InputKind::kEncoded) {
     absl::StatusOr<std::unique_ptr<VideoInput>> input = OpenRawInput(fd, path, kind, geometry);
@@ -27,6 +28,9 @@ absl::StatusOr<std::unique_ptr<VideoInput>> OpenFileInput(
         "%s: %s is %s (%s) but config.geometry says %s; leave the geometry out for encoded "
         "files",
         field, path, GeometryText(own), (*decoded)->info().codec, GeometryText(*geometry)));
+  }
+  if (absl::Status split = (*decoded)->DecodeWith(decoders); !split.ok()) {
+    return WithField(split, field);
   }
   return std::unique_ptr<VideoInput>(*std::move(decoded));
 }

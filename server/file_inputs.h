@@ -24,11 +24,12 @@ namespace ssimd {
 // Reads `path` (as the request named it; only used in messages and to choose the reader) from
 // `fd`, which it takes over. `geometry` is the request's: required for raw files, checked against
 // what .y4m and encoded files say.
-// With `hardware`, encoded files are decoded by that device's engine where it can.
+// With `hardware`, encoded files are decoded by that device's engine where it can; with
+// `decoders` over 1, by that many decoders at once (DecodedInput::DecodeWith).
 absl::StatusOr<std::unique_ptr<VideoInput>> OpenFileInput(
     int fd, const std::string& path, absl::string_view field,
     const std::optional<Geometry>& geometry,
-    std::shared_ptr<HwDecodeDevice> hardware = nullptr);
+    std::shared_ptr<HwDecodeDevice> hardware = nullptr, int decoders = 1);
 
 // Why `input` was decoded on the CPU although --hw_decode asked for the GPU's engine
 // (DecodeFallbackLabel), or empty: for raw files, without --hw_decode, or when the engine decodes.

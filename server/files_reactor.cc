@@ -107,10 +107,12 @@ absl::StatusOr<ClipSettings> FilesReactor::OpenInputs() {
   SSIMD_RETURN_IF_ERROR(CheckRawFilesHaveGeometry(*geometry));
 
   absl::StatusOr<std::unique_ptr<VideoInput>> reference = OpenFileInput(
-      reference_owner.release(), reference_name_, "reference_path", *geometry, ctx_->hw_decode);
+      reference_owner.release(), reference_name_, "reference_path", *geometry, ctx_->hw_decode,
+      ctx_->options.decoders_per_file);
   if (!reference.ok()) return reference.status();
   absl::StatusOr<std::unique_ptr<VideoInput>> distorted = OpenFileInput(
-      distorted_owner.release(), distorted_name_, "distorted_path", *geometry, ctx_->hw_decode);
+      distorted_owner.release(), distorted_name_, "distorted_path", *geometry, ctx_->hw_decode,
+      ctx_->options.decoders_per_file);
   if (!distorted.ok()) return distorted.status();
   reference_ = *std::move(reference);
   distorted_ = *std::move(distorted);

@@ -129,7 +129,7 @@ absl::Status LadderReactor::Open() {
   if (status.ok()) {
     absl::StatusOr<std::unique_ptr<VideoInput>> source =
         OpenFileInput(*source_fd, ReaderNameOfInput(request_.source_path()), "source_path",
-                      geometry, ctx_->hw_decode);
+                      geometry, ctx_->hw_decode, ctx_->options.decoders_per_file);
     if (source.ok()) {
       source_ = *std::move(source);
     } else {
@@ -149,7 +149,8 @@ absl::Status LadderReactor::Open() {
     }
     absl::StatusOr<std::unique_ptr<VideoInput>> input =
         OpenFileInput(fds[i], ReaderNameOfInput(request_.renditions(i).path()),
-                      RungField(i) + ".path", std::nullopt, ctx_->hw_decode);
+                      RungField(i) + ".path", std::nullopt, ctx_->hw_decode,
+                      ctx_->options.decoders_per_file);
     if (!input.ok()) {
       status = input.status();
       continue;

@@ -105,6 +105,12 @@ ABSL_FLAG(std::string, hw_decode_device, "",
           "the default.");
 ABSL_FLAG(int, hw_decode_sessions, 16,
           "Decoders open at once on the --hw_decode device; more files decode on the CPU.");
+ABSL_FLAG(int, decoders_per_file, 1,
+          "Decoders working on one encoded file at once, each taking every n-th segment between "
+          "the file's split points (H.264 and HEVC IDR pictures, VP9 key frames), the pictures "
+          "put back in order: for one file faster than one decoder (several cores, or several "
+          "GPU video engines with --hw_decode: each decoder holds a session). 1 to 16; 1: one "
+          "decoder per file.");
 ABSL_FLAG(int, max_renditions_per_title, 16,
           "Renditions of a title's scored ladder kept in metrics (least recent evicted); the "
           "ladders' titles are capped by --max_titles.");
@@ -201,6 +207,10 @@ absl::StatusOr<ServerFlags> ServerFlagsFromCommandLine() {
   service.hw_decode_device = absl::GetFlag(FLAGS_hw_decode_device);
   service.hw_decode_sessions = absl::GetFlag(FLAGS_hw_decode_sessions);
   if (service.hw_decode_sessions < 1) return BadFlag("hw_decode_sessions", "expected 1 or more");
+  service.decoders_per_file = absl::GetFlag(FLAGS_decoders_per_file);
+  if (service.decoders_per_file < 1 || service.decoders_per_file > 16) {
+    return BadFlag("decoders_per_file", "expected 1 to 16");
+  }
   const std::string upscale = absl::GetFlag(FLAGS_upscale_on_scorer);
   if (upscale == "auto") {
     service.scorer_upscale = ScorerUpscale::kAuto;

@@ -45,6 +45,9 @@ struct ServiceOptions {
   std::string hw_decode_api;
   std::string hw_decode_device;  // "" for the default device
   int hw_decode_sessions = 16;   // decoder sessions open at once on the device
+  // Decoders for one encoded file at once, each decoding every n-th segment between split
+  // points (engine/media/segmented_decoding.h); 1: one decoder per file.
+  int decoders_per_file = 1;
   // Percentiles reported in a clip summary when the request names none.
   std::vector<double> default_percentiles = {1, 5, 50, 95, 99};
 };

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
 
@@ -124,8 +125,48 @@ absl::StatusOr<std::unique_ptr<VideoInput>> OpenRawInput(
   return std::make_unique<RawInput>(*std::move(reader), size_bytes);
 }
 
-DecodedInput::DecodedInput(std::unique_ptr<VideoDecoder> decoder, const Geometry& geometry)
-    : decoder_(std::move(decoder)), decoded_geometry_(geometry), geometry_(geometry) {}
+DecodedInput::DecodedInput(std::unique_ptr<VideoDecoder> decoder, const DecodeLimits& limits,
+                           const Geometry& geometry)
+    : decoder_(std::move(decoder)),
+      name_(decoder_->name()),
+      limits_(limits),
+      info_(decoder_->info()),
+      decoded_geometry_(geometry),
+      geometry_(geometry) {}
+
+absl::Status DecodedInput::DecodeWith(int decoders) {
+  if (decoders <= 1 || segmented_ != nullptr) return absl::OkStatus();
+  // Pictures waiting per decoder: what fits in a fixed budget, within [2, 64]. (Decoded pictures
+  // hold every plane; the budget bounds one file's memory whatever its size.)
+  constexpr int64_t kBudgetBytes = int64_t{256} << 20;
+  const int64_t picture_bytes = std::max<int64_t>(1, 3 * LumaBytes(decoded_geometry_));
+  SegmentedDecodingOptions options;
+  options.decoders = decoders;
+  options.pictures_ahead = static_cast<size_t>(
+      std::clamp<int64_t>(kBudgetBytes / (decoders * picture_bytes), 2, 64));
+  absl::StatusOr<std::unique_ptr<SegmentedDecoding>> segmented =
+      SegmentedDecoding::Start(std::move(decoder_), limits_, options);
+  if (!segmented.ok()) return segmented.status();
+  segmented_ = *std::move(segmented);
+  return absl::OkStatus();
+}
+
+uint64_t DecodedInput::frames_read() const {
+  return segmented_ != nullptr ? segmented_->frames_decoded() : decoder_->frames_decoded();
+}
+
+std::string DecodedInput::decode_backend() const {
+  return segmented_ != nullptr ? segmented_->decode_backend() : decoder_->decode_backend();
+}
+
+DecodeFallback DecodedInput::decode_fallback() const {
+  return segmented_ != nullptr ? segmented_->decode_fallback() : decoder_->decode_fallback();
+}
+
+std::string DecodedInput::decode_fallback_detail() const {
+  return segmented_ != nullptr ? segmented_->decode_fallback_detail()
+                               : decoder_->decode_fallback_detail();
+}
 
 absl::StatusOr<std::unique_ptr<DecodedInput>> DecodedInput::Open(
     int fd, std::string name, const DecodeLimits& limits,
@@ -146,11 +187,11 @@ absl::StatusOr<std::unique_ptr<DecodedInput>> DecodedInput::Open(
     return DecodeError(DecodeErrorKind::kUnsupportedFormat,
                        absl::StrCat(name, ": ", valid.message()));
   }
-  return std::unique_ptr<DecodedInput>(new DecodedInput(*std::move(decoder), *geometry));
+  return std::unique_ptr<DecodedInput>(new DecodedInput(*std::move(decoder), limits, *geometry));
 }
 
 MediaInfo DecodedInput::media_info() const {
-  const VideoStreamInfo& stream = decoder_->info();
+  const VideoStreamInfo& stream = info_;
   MediaInfo info;
   info.codec = stream.codec;
   info.duration_seconds = stream.duration_seconds;
@@ -175,7 +216,7 @@ CheckedPlan DecodedInput::UpscaleOnScorer() {
     none.why = absl::FailedPreconditionError("the pictures are not upscaled");
     return none;
   }
-  const VideoStreamInfo& stream = decoder_->info();
+  const VideoStreamInfo& stream = info_;
   CheckedPlan checked = CachedPlanCheckedAgainstLibswscale(
       {stream.width, stream.height, stream.pixel_format, AVCOL_RANGE_UNSPECIFIED, geometry_.width,
        geometry_.height, PixelFormatForGeometry(geometry_), scaler_choice_});
@@ -187,7 +228,7 @@ bool DecodedInput::PlannedFor(const AVFrame& picture) const {
   // Limited range and unspecified give libswscale the same luma; full range is converted.
   return picture.width == scorer_upscale_->src_width &&
          picture.height == scorer_upscale_->src_height &&
-         picture.format == decoder_->info().pixel_format &&
+         picture.format == info_.pixel_format &&
          picture.color_range != AVCOL_RANGE_JPEG;
 }
 
@@ -195,9 +236,11 @@ absl::StatusOr<bool> DecodedInput::ReadLuma(std::string* luma) {
   using Clock = std::chrono::steady_clock;
   const auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
   const Clock::time_point start = Clock::now();
-  absl::StatusOr<const AVFrame*> frame = decoder_->Next();
+  absl::StatusOr<const AVFrame*> frame =
+      segmented_ != nullptr ? segmented_->Next() : decoder_->Next();
   if (!frame.ok()) return frame.status();
   if (*frame == nullptr) return false;
+  if (frames_read() == 1) info_.pixel_format = static_cast<AVPixelFormat>((*frame)->format);
   const Clock::time_point decoded = Clock::now();
   last_read_times_ = ReadTimes{seconds(decoded - start), std::nullopt};
   const AVFrame* picture = *frame;

@@ -17,6 +17,7 @@
 #include "engine/media/luma_scale_check.h"
 #include "engine/media/media_info.h"
 #include "engine/media/picture_scaler.h"
+#include "engine/media/segmented_decoding.h"
 #include "engine/media/video_decoder.h"
 #include "engine/picture.h"
 
@@ -107,31 +108,41 @@ class DecodedInput final : public VideoInput {
   // file (luma_scale_check.h); the result says whether it does, or why not. Pictures that differ
   // from what was planned (a full-range picture) are still scaled here.
   CheckedPlan UpscaleOnScorer();
+  // Before the first ReadLuma: decode the file with `decoders` decoders at once, each taking
+  // every n-th segment between split points (segmented_decoding.h; with a device, each holds a
+  // session of its own); 1 keeps one decoder. The pictures are the same either way.
+  absl::Status DecodeWith(int decoders);
 
   // The file's own geometry, before any scaling.
   const Geometry& decoded_geometry() const { return decoded_geometry_; }
-  const VideoStreamInfo& info() const { return decoder_->info(); }
+  const VideoStreamInfo& info() const { return info_; }
 
   const Geometry& geometry() const override { return geometry_; }
-  FrameRate frame_rate() const override { return decoder_->info().frame_rate; }
-  const std::string& name() const override { return decoder_->name(); }
+  FrameRate frame_rate() const override { return info_.frame_rate; }
+  const std::string& name() const override { return name_; }
   absl::StatusOr<bool> ReadLuma(std::string* luma) override;
-  uint64_t frames_read() const override { return decoder_->frames_decoded(); }
+  uint64_t frames_read() const override;
   MediaInfo media_info() const override;
   ReadTimes last_read_times() const override { return last_read_times_; }
   const LumaScalePlan* scorer_upscale() const override { return scorer_upscale_.get(); }
-  std::string decode_backend() const override { return decoder_->decode_backend(); }
-  DecodeFallback decode_fallback() const override { return decoder_->decode_fallback(); }
-  std::string decode_fallback_detail() const override {
-    return decoder_->decode_fallback_detail();
-  }
+  std::string decode_backend() const override;
+  DecodeFallback decode_fallback() const override;
+  std::string decode_fallback_detail() const override;
 
  private:
-  DecodedInput(std::unique_ptr<VideoDecoder> decoder, const Geometry& geometry);
+  DecodedInput(std::unique_ptr<VideoDecoder> decoder, const DecodeLimits& limits,
+               const Geometry& geometry);
   // Whether `picture` is one the scorer's plan was made for.
   bool PlannedFor(const AVFrame& picture) const;
 
+  // One decoder, or (DecodeWith) several behind `segmented_`, which then owns the first.
   std::unique_ptr<VideoDecoder> decoder_;
+  std::unique_ptr<SegmentedDecoding> segmented_;
+  const std::string name_;
+  const DecodeLimits limits_;
+  // The stream as opened; a decoder that settles the pixel format only with the first picture
+  // updates it then.
+  VideoStreamInfo info_;
   const Geometry decoded_geometry_;
   Geometry geometry_;
   std::unique_ptr<PictureScaler> scaler_;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "engine/media/test_media.h"
@@ -41,6 +42,41 @@ TEST(VideoInputTest, DecodedInputScalesToTheTarget) {
     ++frames;
   }
   EXPECT_EQ(frames, 4);
+}
+
+// Several decoders for one file give the frames one decoder gives, upscaled the same way.
+TEST(VideoInputTest, DecodingWithSeveralDecodersReadsTheSameFrames) {
+  if (!HaveFfmpegCommand()) GTEST_SKIP() << "no ffmpeg command to encode the test file";
+  const std::string path = absl::StrCat(std::getenv("TEST_TMPDIR"), "/short_groups.mp4");
+  ASSERT_TRUE(RunFfmpegToFile({"-f", "lavfi", "-i", "testsrc2=size=320x180:rate=24",
+                               "-frames:v", "100", "-c:v", "libx264", "-g", "12", "-pix_fmt",
+                               "yuv420p"},
+                              path)
+                  .ok());
+  const Geometry target{640, 360, 8, ChromaFormat::k420};
+  std::vector<std::string> frames[2];
+  for (int decoders : {1, 3}) {
+    auto input = DecodedInput::Open(::open(path.c_str(), O_RDONLY), "short_groups.mp4", {});
+    ASSERT_TRUE(input.ok()) << input.status();
+    (*input)->ScaleTo(target, ScalerChoice());
+    ASSERT_TRUE((*input)->DecodeWith(decoders).ok());
+    ASSERT_TRUE((*input)->Skip(5).ok());
+    std::string luma;
+    while (true) {
+      absl::StatusOr<bool> got = (*input)->ReadLuma(&luma);
+      ASSERT_TRUE(got.ok()) << got.status();
+      if (!*got) break;
+      frames[decoders > 1].push_back(luma);
+    }
+    EXPECT_EQ((*input)->frames_read(), 100u);
+    EXPECT_EQ((*input)->decode_backend(), "cpu");
+    EXPECT_EQ((*input)->media_info().width, 320);
+  }
+  ASSERT_EQ(frames[0].size(), 95u);
+  ASSERT_EQ(frames[1].size(), frames[0].size());
+  for (size_t i = 0; i < frames[0].size(); ++i) {
+    ASSERT_TRUE(frames[0][i] == frames[1][i]) << "frame " << i;
+  }
 }
 
 TEST(VideoInputTest, Y4mRateComesFromTheHeader) {

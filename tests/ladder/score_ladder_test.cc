@@ -4,21 +4,23 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/match.h"
-#include "server/service_options.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "server/service_options.h"
 #include "tests/integration/test_server.h"
 #include "tests/ladder/ladder_files.h"
 #include "tests/ladder/libvmaf_expectations.h"
@@ -278,6 +280,51 @@ TEST_F(ScoreLadderTest, HardwareDecodingWithoutADeviceFallsBackAndSaysWhy) {
   EXPECT_EQ(ExposedValue(exposition, "ssimd_decode_fallbacks_total{reason=\"no_device\"}"), 3);
   // The source and both renditions, 24 frames each, all on the CPU.
   EXPECT_EQ(ExposedValue(exposition, "ssimd_decoded_frames_total{backend=\"cpu\"}"), 72);
+}
+
+// Several decoders per file (segments between IDR pictures, decoded at once and put back in
+// order) score every frame as one decoder does. The files are re-encoded here with a group of
+// pictures every few frames, so that they really are split.
+TEST_F(ScoreLadderTest, SeveralDecodersPerFileScoreEveryFrameTheSame) {
+  if (std::system("ffmpeg -version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no ffmpeg command";
+  for (const auto& [from, to, group] :
+       std::vector<std::tuple<std::string, std::string, int>>{
+           {"h264_1920x1080.mp4", "short_groups_source.mp4", 5},
+           {"h264_640x360.mp4", "short_groups_360p.mp4", 4},
+           {"hevc_1280x720.mkv", "short_groups_720p.mkv", 6}}) {
+    const std::string codec = absl::EndsWith(to, ".mkv") ? "libx265" : "libx264";
+    const std::string command = absl::StrCat(
+        "ffmpeg -nostdin -loglevel error -y -i '", root_, "/", from, "' -c:v ", codec, " -g ",
+        group, codec == "libx265" ? " -x265-params open-gop=0:log-level=error" : "",
+        " -pix_fmt yuv420p '", root_, "/", to, "'");
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  }
+  ServerOptions options = FastServerOptions();
+  options.service.files_root = root_;
+  options.service.backend_policy = BackendPreference::kCpu;
+  options.service.decoders_per_file = 3;
+  std::unique_ptr<TestServer> split = TestServer::Start(options);
+  ASSERT_NE(split, nullptr);
+  v1::ScoreLadderRequest request = LadderRequest("short_groups_source.mp4");
+  AddRendition(&request, "360p", "short_groups_360p.mp4");
+  AddRendition(&request, "720p", "short_groups_720p.mkv");
+  const LadderOutcome one = RunLadder(*server_, request);
+  const LadderOutcome three = RunLadder(*split, request);
+  ASSERT_TRUE(one.status.ok()) << one.status.error_message();
+  ASSERT_TRUE(three.status.ok()) << three.status.error_message();
+  for (const char* name : {"360p", "720p"}) {
+    SCOPED_TRACE(name);
+    const std::vector<v1::FrameResult>& a = one.frames.at(name);
+    const std::vector<v1::FrameResult>& b = three.frames.at(name);
+    ASSERT_EQ(a.size(), 24u);
+    ASSERT_EQ(b.size(), a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(a[i].index(), b[i].index());
+      EXPECT_EQ(a[i].scores().at("ssim"), b[i].scores().at("ssim")) << "frame " << i;
+      EXPECT_EQ(a[i].scores().at("float_ssim"), b[i].scores().at("float_ssim")) << "frame " << i;
+    }
+    EXPECT_EQ(three.renditions.at(name).decode_backend(), "cpu");
+  }
 }
 
 // Without the sources: the 1080p rendition stands in as the source.
