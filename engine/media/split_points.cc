@@ -42,6 +42,8 @@ bool AnyNalUnit(const uint8_t* data, size_t size, int length_size, Visit visit) 
 }
 
 // The access unit's first slice decides: H.264 VCL units are types 1 to 5, of which 5 is IDR.
+// (libavcodec's H.264 decoder does not act on an IDR's no_output_of_prior_pics_flag: pictures
+// waiting for output are output either way, as a decoder starting at the IDR outputs them.)
 bool H264Idr(const uint8_t* data, size_t size, int length_size) {
   int first_slice = -1;
   AnyNalUnit(data, size, length_size, [&](const uint8_t* nal, size_t) {
@@ -56,19 +58,25 @@ bool H264Idr(const uint8_t* data, size_t size, int length_size) {
   return first_slice == kH264Idr;
 }
 
-// HEVC VCL units are types 0 to 31; IDR_W_RADL and IDR_N_LP start a closed group.
+// HEVC VCL units are types 0 to 31; IDR_W_RADL and IDR_N_LP start a closed group. An IDR whose
+// slice sets no_output_of_prior_pics_flag (the bit after first_slice_segment_in_pic_flag) makes
+// a decoder that has pictures waiting drop them, which a decoder starting there would not have:
+// not a split point.
 bool HevcIdr(const uint8_t* data, size_t size, int length_size) {
   int first_slice = -1;
+  bool drops_prior_pictures = true;
   AnyNalUnit(data, size, length_size, [&](const uint8_t* nal, size_t length) {
     if (length < 2 || (nal[0] & 0x80) != 0) return true;
     const int type = (nal[0] >> 1) & 0x3f;
     if (type <= 31) {
       first_slice = type;
+      drops_prior_pictures = length < 3 || (nal[2] & 0x40) != 0;
       return true;
     }
     return false;
   });
-  return first_slice == kHevcIdrWithLeading || first_slice == kHevcIdrNoLeading;
+  return (first_slice == kHevcIdrWithLeading || first_slice == kHevcIdrNoLeading) &&
+         !drops_prior_pictures;
 }
 
 // A VP9 packet's first frame header: frame_marker (2 bits, 0b10), profile (2 bits, and a reserved

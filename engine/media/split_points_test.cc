@@ -40,7 +40,8 @@ bool Split(AVCodecID codec, const Bytes& packet, int length_size) {
 
 // H.264 units: header byte (nal_ref_idc 3, type), then payload bytes without start-code patterns.
 Bytes H264(int type) { return {static_cast<uint8_t>(0x60 | type), 0x88, 0x84, 0x21}; }
-// HEVC units: two header bytes (type in bits 1..6 of the first, layer 0, temporal id 1).
+// HEVC units: two header bytes (type in bits 1..6 of the first, layer 0, temporal id 1), then a
+// slice header starting first_slice_segment_in_pic_flag = 1, no_output_of_prior_pics_flag = 0.
 Bytes Hevc(int type) { return {static_cast<uint8_t>(type << 1), 0x01, 0xaf, 0x12}; }
 
 TEST(SplitPointsTest, H264IdrAccessUnitsInEveryFraming) {
@@ -63,9 +64,15 @@ TEST(SplitPointsTest, H264IdrAccessUnitsInEveryFraming) {
 TEST(SplitPointsTest, HevcIdrButNotCra) {
   const int kVps = 32, kSps = 33, kPps = 34, kSei = 39, kTrail = 1, kCra = 21, kBla = 16;
   for (int idr : {19, 20}) {
-    EXPECT_TRUE(Split(AV_CODEC_ID_HEVC, AnnexB({Hevc(kVps), Hevc(kSps), Hevc(kPps), Hevc(idr)}), 0));
+    EXPECT_TRUE(
+        Split(AV_CODEC_ID_HEVC, AnnexB({Hevc(kVps), Hevc(kSps), Hevc(kPps), Hevc(idr)}), 0));
     EXPECT_TRUE(Split(AV_CODEC_ID_HEVC, LengthPrefixed({Hevc(kSei), Hevc(idr)}, 4), 4));
   }
+  // An IDR that drops the pictures still waiting (no_output_of_prior_pics_flag) is not one.
+  Bytes dropping = Hevc(19);
+  dropping[2] = 0xc0 | (dropping[2] & 0x3f);
+  EXPECT_FALSE(Split(AV_CODEC_ID_HEVC, AnnexB({Hevc(kVps), dropping}), 0));
+  EXPECT_FALSE(Split(AV_CODEC_ID_HEVC, AnnexB({Bytes{19 << 1, 0x01}}), 0));  // no slice header
   EXPECT_FALSE(Split(AV_CODEC_ID_HEVC, AnnexB({Hevc(kVps), Hevc(kCra)}), 0));
   EXPECT_FALSE(Split(AV_CODEC_ID_HEVC, AnnexB({Hevc(kBla)}), 0));
   EXPECT_FALSE(Split(AV_CODEC_ID_HEVC, LengthPrefixed({Hevc(kTrail)}, 4), 4));

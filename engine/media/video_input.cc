@@ -136,10 +136,12 @@ DecodedInput::DecodedInput(std::unique_ptr<VideoDecoder> decoder, const DecodeLi
 
 absl::Status DecodedInput::DecodeWith(int decoders) {
   if (decoders <= 1 || segmented_ != nullptr) return absl::OkStatus();
-  // Pictures waiting per decoder: what fits in a fixed budget, within [2, 64]. (Decoded pictures
-  // hold every plane; the budget bounds one file's memory whatever its size.)
-  constexpr int64_t kBudgetBytes = int64_t{256} << 20;
-  const int64_t picture_bytes = std::max<int64_t>(1, 3 * LumaBytes(decoded_geometry_));
+  // Pictures waiting per decoder: what fits in a fixed budget, within [2, 64]. Decoded pictures
+  // hold every plane; the budget bounds one file's memory whatever its size
+  // (bench/results/2026-12-05-dev-segmented-decode: more ahead helps little past a few dozen).
+  constexpr int64_t kBudgetBytes = int64_t{384} << 20;
+  const int64_t picture_bytes =
+      std::max<int64_t>(1, static_cast<int64_t>(FrameBytes(decoded_geometry_)));
   SegmentedDecodingOptions options;
   options.decoders = decoders;
   options.pictures_ahead = static_cast<size_t>(

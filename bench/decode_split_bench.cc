@@ -1,0 +1,165 @@
+// Decoding one encoded file with one decoder and with several (segmented decoding,
+// engine/media/segmented_decoding.h), side by side in one run: frames per second of each
+// decoder count, its ratio to one decoder, and whether every picture equals one decoder's.
+//
+//   decode_split_bench --file=F [--decoders=1,2,4] [--rounds=3] [--hw_decode=cuda]
+//                      [--pictures_ahead=32] [--min_segment_packets=24]
+//
+// Rounds alternate the decoder counts, so drift of the machine touches each alike; they only
+// count pictures. A last round per count compares every picture with one decoder's (not timed).
+// With --hw_decode each decoder takes a session on the device (NVDEC: an engine each).
+#include <fcntl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "engine/media/frame_planes.h"
+#include "engine/media/hw_decode_device.h"
+#include "engine/media/segmented_decoding.h"
+#include "engine/media/video_decoder.h"
+
+ABSL_FLAG(std::string, file, "", "The encoded file to decode.");
+ABSL_FLAG(std::string, decoders, "1,2,4", "Decoder counts to compare (1 is always measured).");
+ABSL_FLAG(int, rounds, 3, "Rounds; each decodes the whole file once per decoder count.");
+ABSL_FLAG(std::string, hw_decode, "", "cuda or vaapi: decode on the device's engines.");
+ABSL_FLAG(int, hw_decode_sessions, 32, "Decoder sessions allowed on the device.");
+ABSL_FLAG(int, pictures_ahead, 32, "Pictures each decoder may hold ready (memory bound).");
+ABSL_FLAG(int, min_segment_packets, 24, "Shortest segment, in packets.");
+
+namespace ssimd {
+namespace {
+
+struct Run {
+  double seconds = 0;
+  uint64_t frames = 0;
+  uint64_t segments = 1;
+  std::string backend;
+  std::vector<uint64_t> digests;  // one per picture, to compare with one decoder's
+};
+
+// A cheap digest of a picture's bytes (FNV-1a), enough to catch any difference.
+uint64_t Digest(const std::string& bytes) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
+  return h ^ bytes.size();
+}
+
+template <typename Source>
+bool DecodeAll(Source& source, bool digest, Run& run) {
+  while (true) {
+    absl::StatusOr<const AVFrame*> picture = source.Next();
+    if (!picture.ok()) {
+      std::fprintf(stderr, "decoding failed: %s\n", picture.status().ToString().c_str());
+      return false;
+    }
+    if (*picture == nullptr) return true;
+    if (digest) run.digests.push_back(Digest(PackedPicture(**picture)));
+    ++run.frames;
+  }
+}
+
+bool DecodeOnce(const std::string& path, int decoders,
+                const std::shared_ptr<HwDecodeDevice>& device, bool digest, Run& run) {
+  const auto start = std::chrono::steady_clock::now();
+  auto decoder = VideoDecoder::OpenFd(::open(path.c_str(), O_RDONLY), path, DecodeLimits(), device);
+  if (!decoder.ok()) {
+    std::fprintf(stderr, "%s\n", decoder.status().ToString().c_str());
+    return false;
+  }
+  bool ok;
+  if (decoders == 1) {
+    ok = DecodeAll(**decoder, digest, run);
+    run.backend = (*decoder)->decode_backend();
+  } else {
+    SegmentedDecodingOptions options;
+    options.decoders = decoders;
+    options.pictures_ahead = static_cast<size_t>(absl::GetFlag(FLAGS_pictures_ahead));
+    options.min_segment_packets = absl::GetFlag(FLAGS_min_segment_packets);
+    auto segmented = SegmentedDecoding::Start(*std::move(decoder), DecodeLimits(), options);
+    if (!segmented.ok()) {
+      std::fprintf(stderr, "%s\n", segmented.status().ToString().c_str());
+      return false;
+    }
+    ok = DecodeAll(**segmented, digest, run);
+    run.segments = (*segmented)->segments();
+    run.backend = (*segmented)->decode_backend();
+  }
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return ok;
+}
+
+int Main() {
+  const std::string path = absl::GetFlag(FLAGS_file);
+  if (path.empty()) {
+    std::fprintf(stderr, "--file is required\n");
+    return 2;
+  }
+  std::vector<int> counts = {1};
+  for (absl::string_view word : absl::StrSplit(absl::GetFlag(FLAGS_decoders), ',')) {
+    int n = 0;
+    if (!absl::SimpleAtoi(word, &n) || n < 1 || n > 32) {
+      std::fprintf(stderr, "--decoders: bad count '%s'\n", std::string(word).c_str());
+      return 2;
+    }
+    if (n != 1) counts.push_back(n);
+  }
+  std::shared_ptr<HwDecodeDevice> device;
+  if (!absl::GetFlag(FLAGS_hw_decode).empty()) {
+    auto opened = HwDecodeDevice::Open(
+        {absl::GetFlag(FLAGS_hw_decode), "", absl::GetFlag(FLAGS_hw_decode_sessions)});
+    if (!opened.ok()) {
+      std::fprintf(stderr, "%s\n", opened.status().ToString().c_str());
+      return 1;
+    }
+    device = *opened;
+  }
+  std::map<int, std::vector<Run>> runs;
+  for (int round = 0; round < absl::GetFlag(FLAGS_rounds); ++round) {
+    for (int n : counts) {
+      Run run;
+      if (!DecodeOnce(path, n, device, /*digest=*/false, run)) return 1;
+      runs[n].push_back(std::move(run));
+    }
+  }
+  std::map<int, Run> checked;
+  for (int n : counts) {
+    if (!DecodeOnce(path, n, device, /*digest=*/true, checked[n])) return 1;
+  }
+  const std::vector<uint64_t>& reference = checked[1].digests;
+  double one_decoder_fps = 0;
+  std::printf("file %s, %zu pictures, %d rounds\n", path.c_str(), reference.size(),
+              absl::GetFlag(FLAGS_rounds));
+  std::printf("%-9s %-8s %-9s %-12s %-12s %-8s %s\n", "decoders", "backend", "segments",
+              "fps (best)", "fps (median)", "ratio", "pictures");
+  for (int n : counts) {
+    std::vector<double> fps;
+    const bool same = checked[n].digests == reference;
+    for (const Run& r : runs[n]) fps.push_back(static_cast<double>(r.frames) / r.seconds);
+    std::sort(fps.begin(), fps.end());
+    const double median = fps[fps.size() / 2];
+    if (n == 1) one_decoder_fps = median;
+    std::printf("%-9d %-8s %-9llu %-12.1f %-12.1f %-8.2f %s\n", n, runs[n][0].backend.c_str(),
+                static_cast<unsigned long long>(runs[n][0].segments), fps.back(), median,
+                median / one_decoder_fps, same ? "same as 1 decoder" : "DIFFERENT");
+    if (!same) return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace ssimd
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  return ssimd::Main();
+}
