@@ -14,14 +14,17 @@
 #     bundle_bench/measure.sh OUT_DIR        the committed measurement (tools/bundle/measure.sh)
 #     bundle_bench/scaleout.sh OUT_DIR       three CPU replicas against one (16 cores, taskset)
 #
-#   tools/bundle_gpu.sh --ladder             ./bundle_ladder.tar.xz: the server, ssimd-score and
-#                                            the GPU decoding test (hw_decode_test) with their
-#                                            FFmpeg libraries, the ladder test set
+#   tools/bundle_gpu.sh --ladder             ./bundle_ladder.tar.xz: the server, ssimd-score,
+#                                            decode_split_bench and the GPU decoding test
+#                                            (hw_decode_test) with their FFmpeg libraries,
+#                                            the ladder test set
 #                                            (tests/data/ladder) and its sources cut to 3 frames
 #                                            (from tools/ladder_sources.sh's cache, re-encoded
 #                                            losslessly as FFV1), compressed to travel
 #     tar -xJf bundle_ladder.tar.xz && bundle_ladder/ladder_parity.sh OUT_DIR
 #     (cd bundle_ladder && ./run.sh hw_decode_test)   NVDEC's pictures against the CPU's
+#     (cd bundle_ladder && ./run.sh decode_split_bench --file=F --hw_decode=cuda --decoders=1,2,4,7)
+#                                            one file on several NVDEC sessions (docs/adr/0082)
 #
 #   --reference DIR  copy DIR/expected_scores.json and DIR/clips/*.yuv.xz into the bundle (e.g.
 #                    ../shared/reference); without it the tests use the checked-in subset
@@ -47,7 +50,8 @@ done
 
 if ((ladder)); then
   out=bundle_ladder
-  targets=(//server:ssimd_server //client:ssimd-score //engine/media:hw_decode_test)
+  targets=(//server:ssimd_server //client:ssimd-score //engine/media:hw_decode_test
+           //bench:decode_split_bench)
 elif ((bench)); then
   out=bundle_bench
   targets=(//server:ssimd_server //bench:ssimd-bench //engine/gpu:gpu_bench

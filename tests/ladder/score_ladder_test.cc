@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -117,10 +118,16 @@ class ScoreLadderTest : public ::testing::Test {
   }
 
   std::unique_ptr<TestServer> StartServer(ScorerUpscale upscale) {
+    return StartServerWith([upscale](ServiceOptions& o) { o.scorer_upscale = upscale; });
+  }
+
+  // A CPU server over the files root, with the settings `adjust` makes.
+  std::unique_ptr<TestServer> StartServerWith(
+      const std::function<void(ServiceOptions&)>& adjust) {
     ServerOptions options = FastServerOptions();
     options.service.files_root = root_;
     options.service.backend_policy = BackendPreference::kCpu;
-    options.service.scorer_upscale = upscale;
+    adjust(options.service);
     return TestServer::Start(options);
   }
 
@@ -244,11 +251,8 @@ TEST_F(ScoreLadderTest, AnUpscaleNoPlanCoversStaysWithLibswscaleAndSaysWhy) {
 // decoded on the CPU, each rendition's summary says so and why, the fallbacks are counted, and
 // GetCapabilities names the engine that could not be used. The scores are the CPU path's.
 TEST_F(ScoreLadderTest, HardwareDecodingWithoutADeviceFallsBackAndSaysWhy) {
-  ServerOptions options = FastServerOptions();
-  options.service.files_root = root_;
-  options.service.backend_policy = BackendPreference::kCpu;
-  options.service.hw_decode_api = "cuda";
-  std::unique_ptr<TestServer> hw = TestServer::Start(options);
+  std::unique_ptr<TestServer> hw =
+      StartServerWith([](ServiceOptions& o) { o.hw_decode_api = "cuda"; });
   ASSERT_NE(hw, nullptr);
   grpc::ClientContext context;
   v1::Capabilities capabilities;
@@ -299,11 +303,8 @@ TEST_F(ScoreLadderTest, SeveralDecodersPerFileScoreEveryFrameTheSame) {
         " -pix_fmt yuv420p '", root_, "/", to, "'");
     ASSERT_EQ(std::system(command.c_str()), 0) << command;
   }
-  ServerOptions options = FastServerOptions();
-  options.service.files_root = root_;
-  options.service.backend_policy = BackendPreference::kCpu;
-  options.service.decoders_per_file = 3;
-  std::unique_ptr<TestServer> split = TestServer::Start(options);
+  std::unique_ptr<TestServer> split =
+      StartServerWith([](ServiceOptions& o) { o.decoders_per_file = 3; });
   ASSERT_NE(split, nullptr);
   v1::ScoreLadderRequest request = LadderRequest("short_groups_source.mp4");
   AddRendition(&request, "360p", "short_groups_360p.mp4");
