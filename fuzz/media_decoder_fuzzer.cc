@@ -1,6 +1,7 @@
 // Fuzzes the demux and decode path of encoded inputs: VideoDecoder reading from memory (every
 // container and codec Debian's FFmpeg has), then PictureScaler bringing each picture to a fixed
-// target as a rendition would be brought to its source.
+// target as a rendition would be brought to its source; odd-sized inputs decode one segment
+// share of two (engine/media/segmented_decoding.h).
 //
 // Besides "no crash, no leak, no hang", it checks what the server relies on: errors are
 // INVALID_ARGUMENT or RESOURCE_EXHAUSTED, never anything that would become INTERNAL; no picture
@@ -42,6 +43,9 @@ void Run(const uint8_t* data, size_t size) {
                decoder.status().ToString().c_str());
     return;
   }
+  // Inputs of odd length are decoded as the first of two segment shares (segmented decoding):
+  // the share's draining and resetting between segments meets hostile streams too.
+  if (size % 2 == 1) (*decoder)->DecodeSegmentShare({0, 2, 1});
   const VideoStreamInfo& info = (*decoder)->info();
   FUZZ_CHECK(info.width <= kMaxDimension && info.height <= kMaxDimension,
              "declared %dx%d passed the limits", info.width, info.height);

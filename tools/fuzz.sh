@@ -52,9 +52,11 @@ declare -A SOURCES=(
                    engine/media/hw_decode_device.cc engine/media/hw_frame_download.cc
                    engine/media/decode_caps.cc engine/media/nvdec_caps.cc
                    engine/media/nvdec_utilization.cc engine/media/vaapi_caps.cc
+                   engine/media/split_points.cc
                    engine/media/picture_scaler.cc engine/scaler_choice.cc
                    engine/media/pixel_formats.cc engine/media/frame_planes.cc
                    engine/media/av_handles.cc engine/picture.cc"
+  [split_points]="engine/media/split_points.cc"
   [request]="engine/features.cc engine/feature_table.cc base/client_text.cc engine/picture.cc
              proto/pixel_format.cc engine/dispatcher.cc engine/pooling.cc
              engine/scorer.cc engine/plane_pieces.cc engine/luma_scale_plan.cc
@@ -63,7 +65,7 @@ declare -A SOURCES=(
              engine/cpu/sample_plane.cc engine/cpu/thread_pool.cc server/request_parsing.cc
              proto/clip_accumulator.cc server/wire_split.cc server/wire_request.cc PROTO"
 )
-ALL_TARGETS=(feature_args y4m_reader yuv_reader media_decoder request)
+ALL_TARGETS=(feature_args y4m_reader yuv_reader media_decoder split_points request)
 if [[ ${#SELECTED[@]} -eq 0 ]]; then SELECTED=("${ALL_TARGETS[@]}"); fi
 for t in "${SELECTED[@]}"; do
   if [[ -z "${SOURCES[$t]+x}" ]]; then
