@@ -85,7 +85,8 @@ bool DecodeOnce(const std::string& path, int decoders,
     options.decoders = decoders;
     options.pictures_ahead = static_cast<size_t>(absl::GetFlag(FLAGS_pictures_ahead));
     options.min_segment_packets = absl::GetFlag(FLAGS_min_segment_packets);
-    auto segmented = SegmentedDecoding::Start(*std::move(decoder), DecodeLimits(), options);
+    std::unique_ptr<VideoDecoder> first = *std::move(decoder);
+    auto segmented = SegmentedDecoding::Start(first, DecodeLimits(), options);
     if (!segmented.ok()) {
       std::fprintf(stderr, "%s\n", segmented.status().ToString().c_str());
       return false;

@@ -8,7 +8,7 @@
 namespace ssimd {
 
 absl::StatusOr<std::unique_ptr<SegmentedDecoding>> SegmentedDecoding::Start(
-    std::unique_ptr<VideoDecoder> first, const DecodeLimits& limits,
+    std::unique_ptr<VideoDecoder>& first, const DecodeLimits& limits,
     const SegmentedDecodingOptions& options) {
   if (options.decoders < 2 || options.min_segment_packets < 1 || options.pictures_ahead < 1) {
     return absl::InvalidArgumentError(absl::StrFormat(
@@ -16,24 +16,28 @@ absl::StatusOr<std::unique_ptr<SegmentedDecoding>> SegmentedDecoding::Start(
         "at least 2, 1 and 1",
         options.decoders, options.min_segment_packets, options.pictures_ahead));
   }
+  if (first == nullptr) return absl::InvalidArgumentError("segmented decoding: no decoder");
   std::unique_ptr<SegmentedDecoding> decoding(new SegmentedDecoding(options));
   auto& workers = decoding->workers_;
   workers.push_back(std::make_unique<Worker>());
-  workers[0]->decoder = std::move(first);
   for (int i = 1; i < options.decoders; ++i) {
-    absl::StatusOr<std::unique_ptr<VideoDecoder>> another = workers[0]->decoder->OpenAgain(limits);
+    absl::StatusOr<std::unique_ptr<VideoDecoder>> another = first->OpenAgain(limits);
     if (!another.ok()) return another.status();
     workers.push_back(std::make_unique<Worker>());
     workers.back()->decoder = *std::move(another);
   }
+  workers[0]->decoder = std::move(first);
   for (int i = 0; i < options.decoders; ++i) {
     workers[i]->decoder->DecodeSegmentShare({i, options.decoders, options.min_segment_packets});
   }
-  for (auto& worker : workers) {
+  // The first decoder's thread starts last: until then `first` can still go back to the caller
+  // (the destructor stops and joins the threads already started).
+  for (int i = options.decoders - 1; i >= 0; --i) {
+    Worker* worker = workers[i].get();
     try {
-      worker->thread = std::thread([d = decoding.get(), w = worker.get()] { d->Run(w); });
+      worker->thread = std::thread([d = decoding.get(), worker] { d->Run(worker); });
     } catch (const std::system_error& e) {
-      // The destructor stops and joins the threads already started.
+      first = std::move(workers[0]->decoder);
       return absl::ResourceExhaustedError(
           absl::StrFormat("cannot start a decoding thread: %s", e.what()));
     }
@@ -124,8 +128,8 @@ absl::StatusOr<const AVFrame*> SegmentedDecoding::Next() {
     }
     if (head.segment < segment_) {
       ended_ = absl::InternalError(absl::StrFormat(
-          "%s: segmented decoding lost its place (segment %d after %d)", first().name(),
-          head.segment, segment_));
+          "%s: segmented decoding lost its place (segment %d after %d)",
+          workers_[0]->decoder->name(), head.segment, segment_));
       return *ended_;
     }
     current_ = std::move(head.picture);

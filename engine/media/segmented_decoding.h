@@ -37,19 +37,16 @@ struct SegmentedDecodingOptions {
 
 class SegmentedDecoding {
  public:
-  // Opens the other decoders beside `first` (VideoDecoder::OpenAgain) and starts them all;
-  // `first` must not have returned a frame yet. Errors: opening a decoder failed.
+  // Opens the other decoders beside `first` (VideoDecoder::OpenAgain) and starts them all,
+  // taking `first` over; it must not have returned a frame yet. On error (options out of range,
+  // a decoder that could not be opened, no thread) `first` stays the caller's, untouched.
   static absl::StatusOr<std::unique_ptr<SegmentedDecoding>> Start(
-      std::unique_ptr<VideoDecoder> first, const DecodeLimits& limits,
+      std::unique_ptr<VideoDecoder>& first, const DecodeLimits& limits,
       const SegmentedDecodingOptions& options);
   // Stops the decoders after the pictures they are decoding.
   ~SegmentedDecoding();
   SegmentedDecoding(const SegmentedDecoding&) = delete;
   SegmentedDecoding& operator=(const SegmentedDecoding&) = delete;
-
-  // The first decoder: the stream's information, its name.
-  const VideoDecoder& first() const { return *workers_[0]->decoder; }
-  int decoders() const { return static_cast<int>(workers_.size()); }
 
   // VideoDecoder::Next's contract over the whole file: the next picture in presentation order,
   // valid until the next call; nullptr after the last; a decoder's error once every picture

@@ -117,7 +117,8 @@ TEST_F(SegmentedDecodingTest, PicturesAreTheOneDecodersInOrder) {
         options.decoders = decoders;
         options.min_segment_packets = min_packets;
         options.pictures_ahead = min_packets == 1 ? 1 : 8;  // 1: every decoder waits its turn
-        auto segmented = SegmentedDecoding::Start(Open(path), DecodeLimits(), options);
+        std::unique_ptr<VideoDecoder> first = Open(path);
+        auto segmented = SegmentedDecoding::Start(first, DecodeLimits(), options);
         ASSERT_TRUE(segmented.ok()) << segmented.status();
         const Decoded got = DecodeAll(**segmented);
         ASSERT_TRUE(got.end.ok()) << got.end;
@@ -151,7 +152,8 @@ TEST_F(SegmentedDecodingTest, ATruncatedFileEndsAsWithOneDecoder) {
   SegmentedDecodingOptions options;
   options.decoders = 3;
   options.min_segment_packets = 1;
-  auto segmented = SegmentedDecoding::Start(*std::move(first), DecodeLimits(), options);
+  std::unique_ptr<VideoDecoder> decoder = *std::move(first);
+  auto segmented = SegmentedDecoding::Start(decoder, DecodeLimits(), options);
   ASSERT_TRUE(segmented.ok()) << segmented.status();
   const Decoded got = DecodeAll(**segmented);
   EXPECT_EQ(got.end.code(), expected.end.code()) << got.end << " vs " << expected.end;
@@ -180,8 +182,10 @@ TEST_F(SegmentedDecodingTest, StoppingEarlyDoesNotWaitForTheFile) {
   options.decoders = 4;
   options.min_segment_packets = 1;
   options.pictures_ahead = 2;
-  auto segmented = SegmentedDecoding::Start(Open(path), DecodeLimits(), options);
+  std::unique_ptr<VideoDecoder> first = Open(path);
+  auto segmented = SegmentedDecoding::Start(first, DecodeLimits(), options);
   ASSERT_TRUE(segmented.ok()) << segmented.status();
+  EXPECT_EQ(first, nullptr) << "taken over";
   for (int i = 0; i < 3; ++i) {
     absl::StatusOr<const AVFrame*> picture = (*segmented)->Next();
     ASSERT_TRUE(picture.ok() && *picture != nullptr);
@@ -193,7 +197,15 @@ TEST_F(SegmentedDecodingTest, BadOptionsAreRefused) {
   const std::string path = EncodedFile(Encodings()[0]);
   SegmentedDecodingOptions options;
   options.decoders = 1;
-  EXPECT_EQ(SegmentedDecoding::Start(Open(path), DecodeLimits(), options).status().code(),
+  std::unique_ptr<VideoDecoder> first = Open(path);
+  EXPECT_EQ(SegmentedDecoding::Start(first, DecodeLimits(), options).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  ASSERT_NE(first, nullptr) << "a refused start leaves the decoder with the caller";
+  absl::StatusOr<const AVFrame*> picture = first->Next();
+  EXPECT_TRUE(picture.ok() && *picture != nullptr);
+  std::unique_ptr<VideoDecoder> none;
+  options.decoders = 2;
+  EXPECT_EQ(SegmentedDecoding::Start(none, DecodeLimits(), options).status().code(),
             absl::StatusCode::kInvalidArgument);
 }
 

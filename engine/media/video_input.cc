@@ -147,7 +147,7 @@ absl::Status DecodedInput::DecodeWith(int decoders) {
   options.pictures_ahead = static_cast<size_t>(
       std::clamp<int64_t>(kBudgetBytes / (decoders * picture_bytes), 2, 64));
   absl::StatusOr<std::unique_ptr<SegmentedDecoding>> segmented =
-      SegmentedDecoding::Start(std::move(decoder_), limits_, options);
+      SegmentedDecoding::Start(decoder_, limits_, options);
   if (!segmented.ok()) return segmented.status();
   segmented_ = *std::move(segmented);
   return absl::OkStatus();

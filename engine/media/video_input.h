@@ -110,7 +110,8 @@ class DecodedInput final : public VideoInput {
   CheckedPlan UpscaleOnScorer();
   // Before the first ReadLuma: decode the file with `decoders` decoders at once, each taking
   // every n-th segment between split points (segmented_decoding.h; with a device, each holds a
-  // session of its own); 1 keeps one decoder. The pictures are the same either way.
+  // session of its own); 1 keeps one decoder. The pictures are the same either way. On error
+  // (a decoder could not be opened) the one decoder stays.
   absl::Status DecodeWith(int decoders);
 
   // The file's own geometry, before any scaling.
