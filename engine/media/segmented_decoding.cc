@@ -82,6 +82,7 @@ void SegmentedDecoding::Run(Worker* worker) {
     const bool last = item.picture == nullptr;
     {
       absl::MutexLock lock(&mutex_);
+      if (!last) ++worker->pictures;
       worker->ready.push_back(std::move(item));
     }
     changed_.SignalAll();
@@ -140,27 +141,36 @@ absl::StatusOr<const AVFrame*> SegmentedDecoding::Next() {
   }
 }
 
-std::string SegmentedDecoding::decode_backend() const {
-  const std::string& first = workers_[0]->decoder->decode_backend();
+std::vector<const VideoDecoder*> SegmentedDecoding::DecodingWorkers() const {
+  std::vector<const VideoDecoder*> decoding;
+  absl::MutexLock lock(&mutex_);
   for (const auto& worker : workers_) {
-    if (worker->decoder->decode_backend() != first) return "cpu";
+    if (worker->pictures > 0) decoding.push_back(worker->decoder.get());
+  }
+  if (decoding.empty()) decoding.push_back(workers_[0]->decoder.get());
+  return decoding;
+}
+
+std::string SegmentedDecoding::decode_backend() const {
+  const std::vector<const VideoDecoder*> decoding = DecodingWorkers();
+  const std::string& first = decoding[0]->decode_backend();
+  for (const VideoDecoder* decoder : decoding) {
+    if (decoder->decode_backend() != first) return "cpu";
   }
   return first;
 }
 
 DecodeFallback SegmentedDecoding::decode_fallback() const {
-  for (const auto& worker : workers_) {
-    if (worker->decoder->decode_fallback() != DecodeFallback::kNone) {
-      return worker->decoder->decode_fallback();
-    }
+  for (const VideoDecoder* decoder : DecodingWorkers()) {
+    if (decoder->decode_fallback() != DecodeFallback::kNone) return decoder->decode_fallback();
   }
   return DecodeFallback::kNone;
 }
 
 std::string SegmentedDecoding::decode_fallback_detail() const {
-  for (const auto& worker : workers_) {
-    if (worker->decoder->decode_fallback() != DecodeFallback::kNone) {
-      return worker->decoder->decode_fallback_detail();
+  for (const VideoDecoder* decoder : DecodingWorkers()) {
+    if (decoder->decode_fallback() != DecodeFallback::kNone) {
+      return decoder->decode_fallback_detail();
     }
   }
   return "";

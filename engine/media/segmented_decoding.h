@@ -56,9 +56,11 @@ class SegmentedDecoding {
   // The file's segments, once Next() returned its end; 0 before.
   uint64_t segments() const { return segments_in_file_; }
 
-  // "nvdec" or "vaapi" while every decoder runs on a device's engine, else "cpu".
+  // Of the decoders that decoded pictures so far (the first one before any did): "nvdec" or
+  // "vaapi" while all of them run on a device's engine, else "cpu"; and the first one's reason
+  // for decoding on the CPU, if any of them has one. A decoder whose share of a file holds no
+  // segment does not count.
   std::string decode_backend() const;
-  // The first decoder's reason for decoding on the CPU, if any has one (kNone otherwise).
   DecodeFallback decode_fallback() const;
   std::string decode_fallback_detail() const;
 
@@ -75,6 +77,7 @@ class SegmentedDecoding {
   struct Worker {
     std::unique_ptr<VideoDecoder> decoder;
     std::deque<Item> ready;  // guarded by the owner's mutex_
+    uint64_t pictures = 0;   // decoded so far; guarded by the owner's mutex_
     std::thread thread;
   };
 
@@ -82,6 +85,8 @@ class SegmentedDecoding {
   void Run(Worker* worker);
   // The head of `worker`'s ready pictures, waiting for one.
   Item& Head(Worker& worker) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // The decoders that count for decode_backend() and the fallback.
+  std::vector<const VideoDecoder*> DecodingWorkers() const;
 
   const SegmentedDecodingOptions options_;
   std::vector<std::unique_ptr<Worker>> workers_;
@@ -91,7 +96,7 @@ class SegmentedDecoding {
   uint64_t frames_ = 0;
   std::optional<absl::StatusOr<const AVFrame*>> ended_;
 
-  absl::Mutex mutex_;
+  mutable absl::Mutex mutex_;
   absl::CondVar changed_;
   bool stop_ ABSL_GUARDED_BY(mutex_) = false;
 };
