@@ -109,8 +109,10 @@ if ((ladder)); then
   ffmpeg -v error -y -i "$sources/src_ffv1.mkv" -frames:v 3 -c:v ffv1 "$out/data/src_first3.mkv"
   ffmpeg -v error -y -i "$sources/src10.y4m" -frames:v 3 -c:v ffv1 "$out/data/src10_first3.mkv"
   install -m 0755 tools/bundle/ladder_parity.sh tools/bundle/ladder_parity_check.py "$out/"
-  # hw_decode_test reads tests/data/ladder relative to where it runs (the bundle's root).
+  # hw_decode_test reads tests/data/ladder and tests/data/segments relative to where it runs
+  # (the bundle's root).
   mkdir -p "$out/tests/data" && ln -s ../../data "$out/tests/data/ladder"
+  cp -r tests/data/segments "$out/tests/data/segments"
   tar -cf - "$out" | xz -T0 -9e >"$out.tar.xz"
   echo "$out.tar.xz: $(du -sh "$out.tar.xz" | cut -f1)"
 fi

@@ -2,7 +2,8 @@
 // brought back to the software decoder's bytes (checked against libswscale's own conversions),
 // and a device that cannot be opened says why. Where a device opens (the GPU machine), every
 // picture of every ladder rendition decoded by its engine must equal the CPU's decode byte for
-// byte, and a stream its engine refuses must still decode, on the CPU, with the reason.
+// byte, and a stream its engine refuses must still decode, on the CPU, with the reason; a file
+// decoded in segments on several sessions must give the CPU's pictures too.
 #include <fcntl.h>
 
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include "engine/media/frame_planes.h"
 #include "engine/media/hw_decode_device.h"
 #include "engine/media/hw_frame_download.h"
+#include "engine/media/segmented_decoding.h"
 #include "engine/media/test_media.h"
 #include "engine/media/video_decoder.h"
 #include "engine/picture.h"
@@ -236,6 +238,44 @@ void ExpectStreamsOutsideTheTableDecodeOnTheCpu(const std::shared_ptr<HwDecodeDe
   device->SetCapsForTesting(probed);
 }
 
+// One file in segments on several decoder sessions of the engine (docs/adr/0082): every picture
+// equals one CPU decoder's, the file is really split, and every session comes back.
+void ExpectSegmentsOnTheEngineAsTheCpuDecodes(const std::shared_ptr<HwDecodeDevice>& device) {
+  for (const char* file : {"h264_640x360_g6.mp4", "hevc10_960x540_g6.mkv"}) {
+    SCOPED_TRACE(file);
+    const std::string path = absl::StrCat("tests/data/segments/", file);
+    auto cpu = VideoDecoder::OpenFd(::open(path.c_str(), O_RDONLY), path, DecodeLimits());
+    ASSERT_TRUE(cpu.ok()) << cpu.status();
+    auto first =
+        VideoDecoder::OpenFd(::open(path.c_str(), O_RDONLY), path, DecodeLimits(), device);
+    ASSERT_TRUE(first.ok()) << first.status();
+    std::unique_ptr<VideoDecoder> decoder = *std::move(first);
+    SegmentedDecodingOptions options;
+    options.decoders = 3;
+    options.min_segment_packets = 1;
+    auto segmented = SegmentedDecoding::Start(decoder, DecodeLimits(), options);
+    ASSERT_TRUE(segmented.ok()) << segmented.status();
+    int pictures = 0;
+    while (true) {
+      absl::StatusOr<const AVFrame*> a = (*cpu)->Next();
+      absl::StatusOr<const AVFrame*> b = (*segmented)->Next();
+      ASSERT_TRUE(a.ok()) << a.status();
+      ASSERT_TRUE(b.ok()) << b.status();
+      ASSERT_EQ(*a == nullptr, *b == nullptr) << "picture " << pictures;
+      if (*a == nullptr) break;
+      ASSERT_EQ(PackedPicture(**a), PackedPicture(**b)) << "picture " << pictures;
+      ++pictures;
+    }
+    EXPECT_EQ(pictures, 24);
+    EXPECT_EQ((*segmented)->segments(), 4u);
+    std::cout << file << " in segments: decoded by " << (*segmented)->decode_backend()
+              << ", fallback " << DecodeFallbackLabel((*segmented)->decode_fallback()) << "\n";
+    EXPECT_EQ((*segmented)->decode_backend(), device->backend_name());
+    segmented->reset();
+    EXPECT_EQ(device->sessions_in_use(), 0);
+  }
+}
+
 TEST(HwDecodeDeviceTest, EngineDecodesEveryRenditionAsTheCpuDoes) {
   int opened = 0;
   for (const char* api : {"cuda", "vaapi"}) {
@@ -266,6 +306,7 @@ TEST(HwDecodeDeviceTest, EngineDecodesEveryRenditionAsTheCpuDoes) {
       EXPECT_EQ(busy.status().code(), absl::StatusCode::kUnavailable);
     }
     ExpectStreamsOutsideTheTableDecodeOnTheCpu(*device);
+    ExpectSegmentsOnTheEngineAsTheCpuDecodes(*device);
   }
   if (opened == 0) GTEST_SKIP() << "no hardware decoding device here (cuda or vaapi)";
 }

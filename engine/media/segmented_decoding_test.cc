@@ -139,6 +139,30 @@ TEST_F(SegmentedDecodingTest, PicturesAreTheOneDecodersInOrder) {
   }
 }
 
+// The checked-in files the GPU test decodes in segments on an engine (tests/data/segments):
+// here, on the CPU, no ffmpeg command needed.
+TEST(SegmentedDecodingFilesTest, CheckedInFilesSplitInFourAndDecodeAsOne) {
+  for (const char* file : {"h264_640x360_g6.mp4", "hevc10_960x540_g6.mkv"}) {
+    SCOPED_TRACE(file);
+    const std::string path = absl::StrCat("tests/data/segments/", file);
+    std::unique_ptr<VideoDecoder> single = Open(path);
+    ASSERT_NE(single, nullptr);
+    const Decoded expected = DecodeAll(*single);
+    ASSERT_TRUE(expected.end.ok()) << expected.end;
+    SegmentedDecodingOptions options;
+    options.decoders = 3;
+    options.min_segment_packets = 1;
+    std::unique_ptr<VideoDecoder> first = Open(path);
+    auto segmented = SegmentedDecoding::Start(first, DecodeLimits(), options);
+    ASSERT_TRUE(segmented.ok()) << segmented.status();
+    const Decoded got = DecodeAll(**segmented);
+    ASSERT_TRUE(got.end.ok()) << got.end;
+    EXPECT_EQ(got.pictures.size(), 24u);
+    EXPECT_TRUE(got.pictures == expected.pictures);
+    EXPECT_EQ((*segmented)->segments(), 4u);
+  }
+}
+
 TEST_F(SegmentedDecodingTest, ATruncatedFileEndsAsWithOneDecoder) {
   const std::string whole = EncodedFile(Encodings()[1]);  // MPEG-TS: readable when cut
   absl::StatusOr<std::string> bytes = ReadWholeFile(whole);
