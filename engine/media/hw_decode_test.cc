@@ -159,6 +159,24 @@ TEST(HwDecodeDeviceTest, BadSettingsAreRefused) {
   EXPECT_EQ(DecodeFallbackLabel(DecodeFallback::kSessionsBusy), "sessions_busy");
 }
 
+// Every picture of `other` against the CPU decoder's, in order, to both ends: 24 of them (the
+// test files' length).
+template <typename Source>
+void ExpectSamePictures(VideoDecoder& cpu, Source& other) {
+  int pictures = 0;
+  while (true) {
+    absl::StatusOr<const AVFrame*> a = cpu.Next();
+    absl::StatusOr<const AVFrame*> b = other.Next();
+    ASSERT_TRUE(a.ok()) << a.status();
+    ASSERT_TRUE(b.ok()) << b.status();
+    ASSERT_EQ(*a == nullptr, *b == nullptr) << "picture " << pictures;
+    if (*a == nullptr) break;
+    ASSERT_EQ(PackedPicture(**a), PackedPicture(**b)) << "picture " << pictures;
+    ++pictures;
+  }
+  EXPECT_EQ(pictures, 24);
+}
+
 // Decodes `file` with and without the engine and compares every picture.
 void ExpectSamePicturesAsTheCpu(const std::shared_ptr<HwDecodeDevice>& device,
                                 const std::string& file) {
@@ -168,18 +186,8 @@ void ExpectSamePicturesAsTheCpu(const std::shared_ptr<HwDecodeDevice>& device,
   auto gpu = VideoDecoder::OpenFd(::open(path.c_str(), O_RDONLY), path, DecodeLimits(), device);
   ASSERT_TRUE(cpu.ok()) << cpu.status();
   ASSERT_TRUE(gpu.ok()) << gpu.status();
-  int pictures = 0;
-  while (true) {
-    absl::StatusOr<const AVFrame*> a = (*cpu)->Next();
-    absl::StatusOr<const AVFrame*> b = (*gpu)->Next();
-    ASSERT_TRUE(a.ok()) << a.status();
-    ASSERT_TRUE(b.ok()) << b.status();
-    ASSERT_EQ(*a == nullptr, *b == nullptr) << "picture " << pictures;
-    if (*a == nullptr) break;
-    ASSERT_EQ(PackedPicture(**a), PackedPicture(**b)) << "picture " << pictures;
-    ++pictures;
-  }
-  EXPECT_EQ(pictures, 24);
+  ExpectSamePictures(**cpu, **gpu);
+  if (::testing::Test::HasFatalFailure()) return;
   std::cout << file << ": decoded by " << (*gpu)->decode_backend() << ", fallback "
             << DecodeFallbackLabel((*gpu)->decode_fallback()) << "\n";
   EXPECT_EQ((*gpu)->decode_backend() == "cpu",
@@ -255,18 +263,8 @@ void ExpectSegmentsOnTheEngineAsTheCpuDecodes(const std::shared_ptr<HwDecodeDevi
     options.min_segment_packets = 1;
     auto segmented = SegmentedDecoding::Start(decoder, DecodeLimits(), options);
     ASSERT_TRUE(segmented.ok()) << segmented.status();
-    int pictures = 0;
-    while (true) {
-      absl::StatusOr<const AVFrame*> a = (*cpu)->Next();
-      absl::StatusOr<const AVFrame*> b = (*segmented)->Next();
-      ASSERT_TRUE(a.ok()) << a.status();
-      ASSERT_TRUE(b.ok()) << b.status();
-      ASSERT_EQ(*a == nullptr, *b == nullptr) << "picture " << pictures;
-      if (*a == nullptr) break;
-      ASSERT_EQ(PackedPicture(**a), PackedPicture(**b)) << "picture " << pictures;
-      ++pictures;
-    }
-    EXPECT_EQ(pictures, 24);
+    ExpectSamePictures(**cpu, **segmented);
+    if (::testing::Test::HasFatalFailure()) return;
     EXPECT_EQ((*segmented)->segments(), 4u);
     std::cout << file << " in segments: decoded by " << (*segmented)->decode_backend()
               << ", fallback " << DecodeFallbackLabel((*segmented)->decode_fallback()) << "\n";
