@@ -15,4 +15,13 @@ absl::Span<const uint8_t> PlanePieces::Gather(std::vector<uint8_t>& scratch) con
   return absl::Span<const uint8_t>(scratch.data(), size_);
 }
 
+absl::StatusOr<absl::Span<const uint8_t>> PlanePieces::HostBytes(
+    std::vector<uint8_t>& scratch) const {
+  if (device_ == nullptr) return Gather(scratch);
+  if (scratch.size() < size_) scratch.resize(size_);
+  absl::Status copied = device_->CopyToHost(scratch.data());
+  if (!copied.ok()) return copied;
+  return absl::Span<const uint8_t>(scratch.data(), size_);
+}
+
 }  // namespace ssimd

@@ -2,6 +2,9 @@
 
 #include <string>
 
+#include "absl/status/status.h"
+#include "engine/fake_device_plane.h"
+
 #include "gtest/gtest.h"
 
 namespace ssimd {
@@ -36,6 +39,40 @@ TEST(PlanePiecesTest, PiecesAreGatheredInOrderAndEmptyOnesDropped) {
   plane.Clear();
   EXPECT_EQ(plane.size(), 0u);
   EXPECT_TRUE(plane.pieces().empty());
+}
+
+TEST(PlanePiecesTest, HostBytesOfHostPiecesAreGathered) {
+  const std::string bytes = "0123456789";
+  PlanePieces plane;
+  plane.Add(Span(bytes, 0, 4));
+  plane.Add(Span(bytes, 4, 6));
+  std::vector<uint8_t> scratch;
+  absl::StatusOr<absl::Span<const uint8_t>> whole = plane.HostBytes(scratch);
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  EXPECT_EQ(std::string(whole->begin(), whole->end()), bytes);
+  EXPECT_EQ(plane.device(), nullptr);
+}
+
+TEST(PlanePiecesTest, ADevicePlaneIsCopiedToTheHostOnlyWhenAsked) {
+  const FakeDevicePlane device("abcdefghijkl", 4, 3, 8);
+  const PlanePieces plane(device);
+  EXPECT_EQ(plane.device(), &device);
+  EXPECT_EQ(plane.size(), 12u);
+  EXPECT_TRUE(plane.pieces().empty());
+  EXPECT_EQ(device.copies, 0);
+  std::vector<uint8_t> scratch;
+  absl::StatusOr<absl::Span<const uint8_t>> whole = plane.HostBytes(scratch);
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  EXPECT_EQ(std::string(whole->begin(), whole->end()), "abcdefghijkl");
+  EXPECT_EQ(device.copies, 1);
+}
+
+TEST(PlanePiecesTest, AFailedCopyFromTheDeviceIsReturned) {
+  const FakeDevicePlane device("abcd", 2, 2, 8, absl::UnavailableError("the device went away"));
+  std::vector<uint8_t> scratch;
+  absl::StatusOr<absl::Span<const uint8_t>> whole = PlanePieces(device).HostBytes(scratch);
+  EXPECT_EQ(whole.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_EQ(whole.status().message(), "the device went away");
 }
 
 }  // namespace

@@ -35,9 +35,16 @@ absl::StatusOr<ScoreResult> Scorer::ScorePieces(const Geometry& geometry,
   thread_local std::vector<uint8_t> reference_scratch;
   thread_local std::vector<uint8_t> distorted_scratch;
   thread_local std::vector<uint8_t> upscaled_scratch;
+  // Planes in a GPU's memory are copied here: this backend reads host memory.
+  absl::StatusOr<absl::Span<const uint8_t>> reference_bytes =
+      pair.reference->HostBytes(reference_scratch);
+  absl::StatusOr<absl::Span<const uint8_t>> distorted_host =
+      pair.distorted->HostBytes(distorted_scratch);
+  if (!reference_bytes.ok()) return reference_bytes.status();
+  if (!distorted_host.ok()) return distorted_host.status();
   absl::StatusOr<LumaView> reference =
-      MakeLumaView(geometry, pair.reference->Gather(reference_scratch), "reference luma");
-  absl::Span<const uint8_t> distorted_bytes = pair.distorted->Gather(distorted_scratch);
+      MakeLumaView(geometry, *reference_bytes, "reference luma");
+  absl::Span<const uint8_t> distorted_bytes = *distorted_host;
   if (reference.ok() && pair.distorted_upscale != nullptr) {
     absl::Status scaled = UpscaleOnHost(geometry, *pair.distorted_upscale, distorted_bytes,
                                         upscaled_scratch);

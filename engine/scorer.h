@@ -57,6 +57,10 @@ struct DeviceStats {
   // device plans for, or more serial additions than the device's budget.
   int64_t ssim_exact_fallbacks_too_many_runs = 0;
   int64_t ssim_exact_fallbacks_serial_budget = 0;
+  // Luma planes read where a video engine decoded them on this device (docs/adr/0083), and
+  // planes decoded on another device that came through the host.
+  int64_t planes_read_on_device = 0;
+  int64_t device_planes_through_host = 0;
 };
 
 class Scorer {

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "engine/fake_device_plane.h"
 #include "engine/luma_scale_host.h"
 #include "engine/luma_scale_plan.h"
 #include "gtest/gtest.h"
@@ -50,6 +51,33 @@ TEST(ScorerTest, ScorePiecesHandsOnePieceOverAsIsAndGathersSeveral) {
   EXPECT_EQ(scorer.reference_data, reinterpret_cast<const uint8_t*>(ref.data()));
   EXPECT_EQ(scorer.reference, ref);
   EXPECT_EQ(scorer.distorted, dis);
+}
+
+TEST(ScorerTest, ScorePiecesCopiesPlanesOnADeviceToTheHost) {
+  const std::string ref = "0123456789abcdef";
+  const std::string dis = "ABCDEFGHIJKLMNOP";
+  const FakeDevicePlane ref_device(ref, 4, 2, 10);
+  const FakeDevicePlane dis_device(dis, 4, 2, 10);
+  const PlanePieces ref_pieces(ref_device);
+  const PlanePieces dis_pieces(dis_device);
+  RecordingScorer scorer;
+  auto result = scorer.ScorePieces(kGeometry, FeatureSet{}, {&ref_pieces, &dis_pieces});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(scorer.reference, ref);
+  EXPECT_EQ(scorer.distorted, dis);
+  EXPECT_EQ(ref_device.copies, 1);
+  EXPECT_EQ(dis_device.copies, 1);
+}
+
+TEST(ScorerTest, ScorePiecesReturnsAFailedCopyFromTheDevice) {
+  const std::string bytes = "0123456789abcdef";
+  const PlanePieces whole(Span(bytes, 0, 16));
+  const FakeDevicePlane lost(bytes, 4, 2, 10, absl::UnavailableError("the GPU was lost"));
+  const PlanePieces on_device(lost);
+  RecordingScorer scorer;
+  auto result = scorer.ScorePieces(kGeometry, FeatureSet{}, {&whole, &on_device});
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_TRUE(scorer.distorted.empty());
 }
 
 TEST(ScorerTest, ScorePiecesRefusesPlanesOfTheWrongSize) {

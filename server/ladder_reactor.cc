@@ -32,6 +32,13 @@ constexpr const char* kMethod = "ScoreLadder";
 
 std::string RungField(int index) { return absl::StrCat("renditions[", index, "]"); }
 
+// A picture as read: host bytes, or where a GPU's engine decoded it.
+PlanePieces PlaneOf(const std::string& luma, const std::shared_ptr<const DevicePlane>& on_device) {
+  if (on_device != nullptr) return PlanePieces(*on_device);
+  return PlanePieces(
+      absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(luma.data()), luma.size()));
+}
+
 }  // namespace
 
 LadderReactor::LadderReactor(ServiceContext* ctx, grpc::CallbackServerContext* call,
@@ -232,7 +239,23 @@ void LadderReactor::ChooseUpscale(Rung& rung) {
   ctx_->metrics->RecordUpscale(rung.upscale);
 }
 
+void LadderReactor::KeepPicturesOnDevice() {
+  if (!ctx_->options.decoded_on_device || ctx_->hw_decode == nullptr) return;
+  bool all_on_gpu = true;
+  for (auto& rung : rungs_) {
+    const bool on_gpu = ctx_->dispatcher->WouldUseGpu(
+        rung->settings.geometry, rung->settings.features, rung->settings.backend);
+    all_on_gpu = all_on_gpu && on_gpu;
+    auto* decoded = dynamic_cast<DecodedInput*>(rung->input.get());
+    if (on_gpu && decoded != nullptr) decoded->KeepPicturesOnDevice();
+  }
+  // A source picture that every rendition's scorer reads from the device.
+  auto* source = dynamic_cast<DecodedInput*>(source_.get());
+  if (all_on_gpu && source != nullptr) source->KeepPicturesOnDevice();
+}
+
 void LadderReactor::ReadAhead() {
+  KeepPicturesOnDevice();
   // Two frames per input: one decoding while the round scores, one waiting. A ladder has many
   // inputs, so each gets less than a ScoreFiles input does; the rounds keep them in step anyway.
   constexpr size_t kDepth = 2;
@@ -253,10 +276,10 @@ size_t LadderReactor::RoundsInFlight() const {
   return std::clamp<size_t>((workers + rungs - 1) / rungs, 2, 4);
 }
 
-absl::StatusOr<bool> LadderReactor::ReadSource(std::string* luma) {
+absl::StatusOr<bool> LadderReactor::ReadSource(Round& round) {
   const uint64_t limit = request_.frame_count();
   if (limit > 0 && source_->frames_read() - request_.source_start_frame() >= limit) return false;
-  absl::StatusOr<bool> got = source_->ReadLuma(luma);
+  absl::StatusOr<bool> got = source_->ReadPicture(&round.source, &round.source_on_device);
   if (got.ok() && *got) RecordReadStages(*source_, source_features_, *ctx_->metrics);
   return got;
 }
@@ -269,7 +292,7 @@ absl::Status LadderReactor::ReadRenditions(Round& round) {
     }
     RungWork work;
     work.rung = rung.get();
-    absl::StatusOr<bool> got = rung->input->ReadLuma(&work.luma);
+    absl::StatusOr<bool> got = rung->input->ReadPicture(&work.luma, &work.on_device);
     if (!got.ok()) {
       return PrefixedStatus(got.status(), absl::StrCat("rendition ", rung->name, ": "));
     }
@@ -287,16 +310,15 @@ absl::Status LadderReactor::ReadRenditions(Round& round) {
   return absl::OkStatus();
 }
 
-void LadderReactor::ScoreWork(RungWork& work, const std::string& source, uint64_t index) {
+void LadderReactor::ScoreWork(RungWork& work, const Round& round) {
   const Rung& rung = *work.rung;
-  const PlanePieces reference(absl::MakeConstSpan(
-      reinterpret_cast<const uint8_t*>(source.data()), source.size()));
-  const PlanePieces distorted(absl::MakeConstSpan(
-      reinterpret_cast<const uint8_t*>(work.luma.data()), work.luma.size()));
+  const uint64_t index = round.index;
+  const PlanePieces reference = PlaneOf(round.source, round.source_on_device);
+  const PlanePieces distorted = PlaneOf(work.luma, work.on_device);
   // A picture of a rendition upscaled by the scorer arrives at its own size; one its plan did not
   // fit was scaled on reading, at the source's size.
   const LumaScalePlan* upscale = rung.input->scorer_upscale();
-  if (upscale != nullptr && work.luma.size() != PlanInputBytes(*upscale)) {
+  if (upscale != nullptr && distorted.size() != PlanInputBytes(*upscale)) {
     upscale = nullptr;
     ctx_->metrics->RecordUpscaleFallback("frame");
   }
@@ -327,7 +349,7 @@ absl::Status LadderReactor::PlayRounds(std::deque<std::unique_ptr<Round>>& in_fl
     if (cancelled_.load(std::memory_order_acquire)) return absl::CancelledError("cancelled");
     auto round = std::make_unique<Round>();
     round->index = index;
-    absl::StatusOr<bool> have = ReadSource(&round->source);
+    absl::StatusOr<bool> have = ReadSource(*round);
     // A source or rendition that fails: the rounds before it are delivered first.
     if (!have.ok() || !*have) {
       SSIMD_RETURN_IF_ERROR(FinishRounds(in_flight, 0));
@@ -344,7 +366,7 @@ absl::Status LadderReactor::PlayRounds(std::deque<std::unique_ptr<Round>>& in_fl
     round->pending = std::make_unique<absl::BlockingCounter>(static_cast<int>(round->work.size()));
     for (RungWork& work : round->work) {
       ctx_->pool->Submit([this, &work, r = round.get()] {
-        ScoreWork(work, r->source, r->index);
+        ScoreWork(work, *r);
         r->pending->DecrementCount();
       });
     }

@@ -72,6 +72,7 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
   struct RungWork {
     Rung* rung = nullptr;
     std::string luma;
+    std::shared_ptr<const DevicePlane> on_device;  // the picture, where it lies on a GPU
     absl::Status status;  // scoring failed
     ScoreResult result;
   };
@@ -79,6 +80,7 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
   struct Round {
     uint64_t index = 0;
     std::string source;
+    std::shared_ptr<const DevicePlane> source_on_device;
     std::vector<RungWork> work;  // not resized once scoring started
     std::unique_ptr<absl::BlockingCounter> pending;
   };
@@ -87,11 +89,14 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
   absl::Status ScoreRounds();
   absl::Status PlayRounds(std::deque<std::unique_ptr<Round>>& in_flight);
   size_t RoundsInFlight() const;
-  absl::StatusOr<bool> ReadSource(std::string* luma);
+  // Pictures decoded by the GPU's engine stay in its memory for inputs only the GPU scores
+  // (--decoded_on_device, docs/adr/0083): the source when every rendition is scored there.
+  void KeepPicturesOnDevice();
+  absl::StatusOr<bool> ReadSource(Round& round);
   // The next picture of every rendition still going, on the driver thread (the decoding itself
   // runs ahead on the inputs' threads); a rendition that has ended counts the frame unmatched.
   absl::Status ReadRenditions(Round& round);
-  void ScoreWork(RungWork& work, const std::string& source, uint64_t index);
+  void ScoreWork(RungWork& work, const Round& round);
   // Writes the oldest rounds' results until at most `keep` rounds are in flight.
   absl::Status FinishRounds(std::deque<std::unique_ptr<Round>>& in_flight, size_t keep);
   absl::Status CountUnmatched();

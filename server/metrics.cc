@@ -127,6 +127,7 @@ struct ServiceMetrics::Impl {
   Family<Counter>& device_frames;
   Family<Counter>& device_ordered_sums;
   Family<Counter>& device_exact_sum_fallbacks;
+  Family<Counter>& device_decoded_planes;
   Family<Histogram>& score;
   Family<Histogram>& score_db;
   Family<Gauge>& title_score;
@@ -137,7 +138,7 @@ struct ServiceMetrics::Impl {
 
   // The devices' cumulative counts as last seen, to turn them into counter increments.
   absl::Mutex devices_mu;
-  std::map<std::pair<int, std::string>, int64_t> ordered_sums_seen ABSL_GUARDED_BY(devices_mu);
+  std::map<std::pair<int, std::string>, int64_t> device_counts_seen ABSL_GUARDED_BY(devices_mu);
 
   mutable absl::Mutex http_mu;
   std::unique_ptr<prometheus::Exposer> exposer ABSL_GUARDED_BY(http_mu);
@@ -218,6 +219,11 @@ ServiceMetrics::Impl::Impl(const MetricsOptions& options)
           Build(prometheus::BuildCounter(), *registry, "ssimd_device_exact_sum_fallbacks_total",
                 "Frames whose exact ssim sum a GPU could not finish itself and left to the "
                 "host's serial sum, by device and reason (too_many_runs, serial_budget).")),
+      device_decoded_planes(
+          Build(prometheus::BuildCounter(), *registry, "ssimd_device_decoded_planes_total",
+                "Luma planes a GPU's video engine decoded into device memory, by the scoring "
+                "device and path: read_on_device (where the engine left them) or through_host "
+                "(they lay on another device).")),
       score(Build(prometheus::BuildHistogram(), *registry, "ssimd_frame_score",
                   "Per-frame scores (SSIM, unitless) by metric name.")),
       score_db(Build(prometheus::BuildHistogram(), *registry, "ssimd_frame_score_decibels",
@@ -443,13 +449,18 @@ void ServiceMetrics::UpdateDevices(const std::vector<DeviceStats>& devices) {
     impl_->device_slots_in_use.Add(labels).Set(device.slots_in_use);
     impl_->device_memory.Add(labels).Set(static_cast<double>(device.memory_in_use_bytes));
     if (!device.lost) ++usable;
+    // The device's count since the last update, under `key`. A count that went down belongs to
+    // a re-created device: count it from zero again.
+    const auto increase = [&](const std::string& key, int64_t count) {
+      int64_t& seen = impl_->device_counts_seen[{device.index, key}];
+      const int64_t increment = count >= seen ? count - seen : count;
+      seen = count;
+      return increment;
+    };
     const std::pair<const char*, int64_t> ordered[] = {
         {"float_ssim", device.float_ssim_ordered_sums}, {"ssim", device.ssim_ordered_sums}};
     for (const auto& [feature, count] : ordered) {
-      int64_t& seen = impl_->ordered_sums_seen[{device.index, feature}];
-      // A count that went down belongs to a re-created device: count it from zero again.
-      const int64_t increment = count >= seen ? count - seen : count;
-      seen = count;
+      const int64_t increment = increase(feature, count);
       if (increment > 0) {
         impl_->device_ordered_sums.Add({{"device", index}, {"feature", feature}})
             .Increment(static_cast<double>(increment));
@@ -459,14 +470,22 @@ void ServiceMetrics::UpdateDevices(const std::vector<DeviceStats>& devices) {
         {"too_many_runs", device.ssim_exact_fallbacks_too_many_runs},
         {"serial_budget", device.ssim_exact_fallbacks_serial_budget}};
     for (const auto& [reason, count] : exact_fallbacks) {
-      int64_t& seen = impl_->ordered_sums_seen[{device.index, absl::StrCat("exact:", reason)}];
-      const int64_t increment = count >= seen ? count - seen : count;
-      seen = count;
+      const int64_t increment = increase(absl::StrCat("exact:", reason), count);
       if (increment > 0) {
         impl_->device_exact_sum_fallbacks.Add({{"device", index}, {"reason", reason}})
             .Increment(static_cast<double>(increment));
         LogEvent(spdlog::level::warn, "ssim exact frame sum fell back to the host's serial sum",
                  {{"device", index}, {"reason", reason}, {"frames", std::to_string(increment)}});
+      }
+    }
+    const std::pair<const char*, int64_t> decoded_planes[] = {
+        {"read_on_device", device.planes_read_on_device},
+        {"through_host", device.device_planes_through_host}};
+    for (const auto& [path, count] : decoded_planes) {
+      const int64_t increment = increase(absl::StrCat("planes:", path), count);
+      if (increment > 0) {
+        impl_->device_decoded_planes.Add({{"device", index}, {"path", path}})
+            .Increment(static_cast<double>(increment));
       }
     }
   }

@@ -343,6 +343,24 @@ TEST(ServiceMetricsTest, ExactSumFallbacksAreCountedByReason) {
             1);
 }
 
+TEST(ServiceMetricsTest, DecodedPlanesAreCountedByPath) {
+  ServiceMetrics metrics;
+  DeviceStats device;
+  device.index = 0;
+  device.planes_read_on_device = 10;
+  metrics.UpdateDevices({device});
+  device.planes_read_on_device = 14;
+  device.device_planes_through_host = 2;
+  metrics.UpdateDevices({device});
+  const Exposition e = Parse(metrics.Serialize());
+  EXPECT_EQ(e.Value("ssimd_device_decoded_planes_total",
+                    {{"device", "0"}, {"path", "read_on_device"}}),
+            14);
+  EXPECT_EQ(e.Value("ssimd_device_decoded_planes_total",
+                    {{"device", "0"}, {"path", "through_host"}}),
+            2);
+}
+
 std::set<std::string> TitlesIn(const Exposition& e) {
   std::set<std::string> titles;
   for (const Sample& s : e.Find("ssimd_title_score")) titles.insert(s.labels.at("title"));

@@ -111,6 +111,10 @@ ABSL_FLAG(int, decoders_per_file, 1,
           "put back in order: for one file faster than one decoder (several cores, or several "
           "GPU video engines with --hw_decode: each decoder holds a session). 1 to 16; 1: one "
           "decoder per file.");
+ABSL_FLAG(bool, decoded_on_device, true,
+          "With --hw_decode=cuda, pictures NVDEC decodes for ScoreLadder renditions (and the "
+          "source) scored on the GPU stay in device memory and are read there, without a trip "
+          "through the host; false brings every picture to the host first.");
 ABSL_FLAG(int, max_renditions_per_title, 16,
           "Renditions of a title's scored ladder kept in metrics (least recent evicted); the "
           "ladders' titles are capped by --max_titles.");
@@ -208,6 +212,7 @@ absl::StatusOr<ServerFlags> ServerFlagsFromCommandLine() {
   service.hw_decode_sessions = absl::GetFlag(FLAGS_hw_decode_sessions);
   if (service.hw_decode_sessions < 1) return BadFlag("hw_decode_sessions", "expected 1 or more");
   service.decoders_per_file = absl::GetFlag(FLAGS_decoders_per_file);
+  service.decoded_on_device = absl::GetFlag(FLAGS_decoded_on_device);
   if (service.decoders_per_file < 1 || service.decoders_per_file > 16) {
     return BadFlag("decoders_per_file", "expected 1 to 16");
   }

@@ -48,6 +48,9 @@ struct ServiceOptions {
   // Decoders for one encoded file at once, each decoding every n-th segment between split
   // points (engine/media/segmented_decoding.h); 1: one decoder per file.
   int decoders_per_file = 1;
+  // Pictures NVDEC decodes for the GPU scorer stay in device memory (docs/adr/0083); false
+  // brings every picture to the host first.
+  bool decoded_on_device = true;
   // Percentiles reported in a clip summary when the request names none.
   std::vector<double> default_percentiles = {1, 5, 50, 95, 99};
 };

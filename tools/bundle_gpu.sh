@@ -23,12 +23,16 @@
 #                                            losslessly as FFV1), compressed to travel
 #     tar -xJf bundle_ladder.tar.xz && bundle_ladder/ladder_parity.sh OUT_DIR
 #     (cd bundle_ladder && ./run.sh hw_decode_test)   NVDEC's pictures against the CPU's
+#     (cd bundle_ladder && ./run.sh gpu_decoded_planes_test)
+#                                            NVDEC's pictures scored where they lie (ADR 0083)
 #     (cd bundle_ladder && ./run.sh decode_split_bench --file=F --hw_decode=cuda --decoders=1,2,4,7)
 #                                            one file on several NVDEC sessions (docs/adr/0082)
 #
 #   --reference DIR  copy DIR/expected_scores.json and DIR/clips/*.yuv.xz into the bundle (e.g.
 #                    ../shared/reference); without it the tests use the checked-in subset
 #                    tests/data/reference when run from the source tree's root.
+# SSIMD_LADDER_NO_SOURCES=1 leaves the 3-frame sources (and ladder_parity.sh's use of them) out
+# of the --ladder bundle, for a run that brings its own media within the carry limit.
 # SSIMD_BAZEL_STARTUP holds Bazel startup options, e.g. "--output_base=/tmp/ob"; SSIMD_BAZEL_JOBS
 # the build's --jobs (2). SSIMD_BASELINE_SERVER names an ssimd_server binary of an earlier build
 # (--config=nvidia) to put in the --bench bundle as bin/ssimd_server_baseline.
@@ -51,7 +55,7 @@ done
 if ((ladder)); then
   out=bundle_ladder
   targets=(//server:ssimd_server //client:ssimd-score //engine/media:hw_decode_test
-           //bench:decode_split_bench)
+           //engine/gpu:gpu_decoded_planes_test //bench:decode_split_bench)
 elif ((bench)); then
   out=bundle_bench
   targets=(//server:ssimd_server //bench:ssimd-bench //engine/gpu:gpu_bench
@@ -106,8 +110,10 @@ if ((ladder)); then
   mkdir -p "$out/data"
   cp tests/data/ladder/*.mp4 tests/data/ladder/*.mkv tests/data/ladder/*.webm \
      tests/data/ladder/expected_scores*.json "$out/data/"
-  ffmpeg -v error -y -i "$sources/src_ffv1.mkv" -frames:v 3 -c:v ffv1 "$out/data/src_first3.mkv"
-  ffmpeg -v error -y -i "$sources/src10.y4m" -frames:v 3 -c:v ffv1 "$out/data/src10_first3.mkv"
+  if [[ "${SSIMD_LADDER_NO_SOURCES:-0}" != 1 ]]; then
+    ffmpeg -v error -y -i "$sources/src_ffv1.mkv" -frames:v 3 -c:v ffv1 "$out/data/src_first3.mkv"
+    ffmpeg -v error -y -i "$sources/src10.y4m" -frames:v 3 -c:v ffv1 "$out/data/src10_first3.mkv"
+  fi
   install -m 0755 tools/bundle/ladder_parity.sh tools/bundle/ladder_parity_check.py "$out/"
   # hw_decode_test reads tests/data/ladder and tests/data/segments relative to where it runs
   # (the bundle's root).

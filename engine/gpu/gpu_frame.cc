@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_format.h"
@@ -20,6 +21,7 @@
 #include "kernels/float_ssim_math.h"
 #include "kernels/integer_ssim_kernels.h"
 #include "kernels/integer_ssim_math.h"
+#include "kernels/luma_pack_kernels.h"
 #include "kernels/luma_scale_kernels.h"
 #include "kernels/ssim_constants.h"
 
@@ -281,11 +283,37 @@ void CopyArray(const std::vector<T>& from, uint8_t* to) {
   std::memcpy(to, from.data(), sizeof(T) * from.size());
 }
 
-// Both planes packed into pinned staging, each copied to the device as soon as it is staged. A
-// distorted plane with an upscale goes, with the plan's filters, into the slot's upscale buffer;
-// the scaling itself is enqueued by EnqueueUpscale.
+// A plane of the slot's device, packed into `dst` on the slot's stream. The decoder finished
+// writing it before handing it over (DevicePlane's contract), so no wait on its stream is needed.
+absl::Status EnqueuePack(StreamSlot& slot, const DevicePlane& plane, const Geometry& expected,
+                         void* dst, const char* what) {
+  const DevicePlaneLayout& l = plane.layout();
+  if (l.width != expected.width || l.height != expected.height ||
+      l.bit_depth != expected.bit_depth) {
+    return absl::InternalError(absl::StrFormat(
+        "the %s luma on the device is %dx%d %d-bit where %dx%d %d-bit was expected", what,
+        l.width, l.height, l.bit_depth, expected.width, expected.height, expected.bit_depth));
+  }
+  LumaPackLaunch launch;
+  launch.src = l.data;
+  launch.src_pitch = l.pitch_bytes;
+  launch.width = l.width;
+  launch.height = l.height;
+  launch.bit_depth = l.bit_depth;
+  launch.sample_shift = l.sample_shift;
+  launch.dst = dst;
+  SSIMD_HIP_RETURN_IF_ERROR(LaunchLumaPack(launch, slot.stream),
+                            absl::StrFormat("packing the %s luma decoded on the device", what));
+  return absl::OkStatus();
+}
+
+// Both planes packed into pinned staging, each copied to the device as soon as it is staged, or,
+// for a plane decoded on this device, packed there. A distorted plane with an upscale goes, with
+// the plan's filters, into the slot's upscale buffer; the scaling itself is enqueued by
+// EnqueueUpscale.
 absl::Status UploadPlanes(StreamSlot& slot, const Geometry& geometry, StagePlane stage,
-                          const LumaScalePlan* upscale, FramePlans& plans) {
+                          const DeviceSources& on_device, const LumaScalePlan* upscale,
+                          FramePlans& plans) {
   const size_t plane_bytes = LumaBytes(geometry);
   const UpscaleLayout layout = upscale != nullptr ? LayOutUpscale(*upscale) : UpscaleLayout();
   const size_t distorted_staging = upscale != nullptr ? layout.filters_end : plane_bytes;
@@ -298,22 +326,43 @@ absl::Status UploadPlanes(StreamSlot& slot, const Geometry& geometry, StagePlane
   plans.ref = slot.luma.as<uint8_t>();
   plans.dist = plans.ref + plane_bytes;
   SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[0], slot.stream), "recording an event");
-  SSIMD_RETURN_IF_ERROR(stage(0, staging));
-  SSIMD_HIP_RETURN_IF_ERROR(
-      hipMemcpyAsync(plans.ref, staging, plane_bytes, hipMemcpyHostToDevice, slot.stream),
-      "uploading the reference luma");
+  if (on_device.reference != nullptr) {
+    SSIMD_RETURN_IF_ERROR(
+        EnqueuePack(slot, *on_device.reference, geometry, plans.ref, "reference"));
+  } else {
+    SSIMD_RETURN_IF_ERROR(stage(0, staging));
+    SSIMD_HIP_RETURN_IF_ERROR(
+        hipMemcpyAsync(plans.ref, staging, plane_bytes, hipMemcpyHostToDevice, slot.stream),
+        "uploading the reference luma");
+  }
   uint8_t* distorted = staging + plane_bytes;
-  SSIMD_RETURN_IF_ERROR(stage(1, distorted));
+  uint8_t* distorted_target = upscale != nullptr ? slot.upscale.as<uint8_t>() : plans.dist;
+  // Only the filters travel when the plane is already on the device.
+  size_t upload_from = 0;
+  if (on_device.distorted != nullptr) {
+    Geometry before_upscale = geometry;
+    if (upscale != nullptr) {
+      before_upscale.width = upscale->src_width;
+      before_upscale.height = upscale->src_height;
+    }
+    SSIMD_RETURN_IF_ERROR(EnqueuePack(slot, *on_device.distorted, before_upscale,
+                                      distorted_target, "distorted"));
+    upload_from = upscale != nullptr ? layout.h_first : distorted_staging;
+  } else {
+    SSIMD_RETURN_IF_ERROR(stage(1, distorted));
+  }
   if (upscale != nullptr) {
     CopyArray(upscale->horizontal.first_input, distorted + layout.h_first);
     CopyArray(upscale->horizontal.coefficients, distorted + layout.h_coefficients);
     CopyArray(upscale->vertical.first_input, distorted + layout.v_first);
     CopyArray(upscale->vertical.coefficients, distorted + layout.v_coefficients);
   }
-  SSIMD_HIP_RETURN_IF_ERROR(
-      hipMemcpyAsync(upscale != nullptr ? slot.upscale.as<uint8_t>() : plans.dist, distorted,
-                     distorted_staging, hipMemcpyHostToDevice, slot.stream),
-      "uploading the distorted luma");
+  if (upload_from < distorted_staging) {
+    SSIMD_HIP_RETURN_IF_ERROR(
+        hipMemcpyAsync(distorted_target + upload_from, distorted + upload_from,
+                       distorted_staging - upload_from, hipMemcpyHostToDevice, slot.stream),
+        "uploading the distorted luma");
+  }
   SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[1], slot.stream), "recording an event");
   return absl::OkStatus();
 }
@@ -461,12 +510,25 @@ absl::Status FinishFloatSsimScores(StreamSlot& slot, const Geometry& geometry,
 
 absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
                               const FeatureSet& features, StagePlane stage,
+                              const DeviceSources& on_device,
                               const LumaScalePlan* distorted_upscale, GpuTestHooks* hooks,
                               ScoreResult& result, GpuFrameReport& report) {
   SSIMD_HIP_RETURN_IF_ERROR(hipSetDevice(slot.device), "selecting the device");
   StreamDrain drain(slot.stream);
+  // A plane on another device comes through the host (`stage` copies it).
+  DeviceSources here;
+  for (auto [from, to] : {std::pair{on_device.reference, &here.reference},
+                          std::pair{on_device.distorted, &here.distorted}}) {
+    if (from == nullptr) continue;
+    if (from->layout().device == slot.device) {
+      *to = from;
+      ++report.planes_read_on_device;
+    } else {
+      ++report.device_planes_through_host;
+    }
+  }
   FramePlans plans;
-  SSIMD_RETURN_IF_ERROR(UploadPlanes(slot, geometry, stage, distorted_upscale, plans));
+  SSIMD_RETURN_IF_ERROR(UploadPlanes(slot, geometry, stage, here, distorted_upscale, plans));
   if (distorted_upscale != nullptr) {
     SSIMD_RETURN_IF_ERROR(EnqueueUpscale(slot, *distorted_upscale, plans));
   }

@@ -7,6 +7,7 @@
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
+#include "engine/device_plane.h"
 #include "engine/features.h"
 #include "engine/gpu/gpu_test_hooks.h"
 #include "engine/gpu/stream_slot.h"
@@ -22,12 +23,23 @@ struct GpuFrameReport {
   bool ssim_ordered_sum = false;   // ssim's per-pixel terms were summed on the host in order
   // Why ssim's exact frame sum fell back to the host (an ExactSumFallback; 0: it did not).
   int32_t ssim_exact_fallback = 0;
+  // Planes read where a video engine decoded them on this device, and device planes that had to
+  // come through the host (they lay on another device).
+  int planes_read_on_device = 0;
+  int device_planes_through_host = 0;
 };
 
 // Copies plane `index` of the frame (0 = reference, 1 = distorted) into `staging` as packed rows
 // (LumaBytes of the geometry, or for a distorted plane with an upscale, PlanInputBytes of the
 // plan), checking its samples: StageLumaPlane or StageLumaPieces.
 using StagePlane = absl::FunctionRef<absl::Status(int index, uint8_t* staging)>;
+
+// Planes that lie in a device's memory (engine/device_plane.h). Those on the slot's device are
+// packed there by a kernel instead of being staged and uploaded; others go through `stage`.
+struct DeviceSources {
+  const DevicePlane* reference = nullptr;
+  const DevicePlane* distorted = nullptr;
+};
 
 // Scores one frame on `slot` (already leased; the request already passed the context gate),
 // taking its planes from `stage`. With `distorted_upscale` (checked to fit the geometry), the
@@ -36,6 +48,7 @@ using StagePlane = absl::FunctionRef<absl::Status(int index, uint8_t* staging)>;
 // error the slot's stream is drained before returning, so the slot can be leased again at once.
 absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
                               const FeatureSet& features, StagePlane stage,
+                              const DeviceSources& on_device,
                               const LumaScalePlan* distorted_upscale, GpuTestHooks* hooks,
                               ScoreResult& result, GpuFrameReport& report);
 

@@ -45,6 +45,8 @@ struct PoolEntry {
   std::atomic<int64_t> ssim_ordered_sums{0};
   std::atomic<int64_t> ssim_exact_too_many_runs{0};
   std::atomic<int64_t> ssim_exact_serial_budget{0};
+  std::atomic<int64_t> planes_read_on_device{0};
+  std::atomic<int64_t> device_planes_through_host{0};
 };
 
 absl::StatusOr<GpuDeviceInfo> QueryDevice(int index) {
@@ -101,7 +103,8 @@ class HipGpuScorer final : public GpuScorer {
     // Sample ranges are checked on the way into pinned staging (staging.cc), not here.
     SSIMD_RETURN_IF_ERROR(CheckLumaView(geometry, pair.reference, "reference"));
     SSIMD_RETURN_IF_ERROR(CheckLumaView(geometry, pair.distorted, "distorted"));
-    return ScoreStaged(geometry, features, start, nullptr, [&](int index, uint8_t* staging) {
+    return ScoreStaged(geometry, features, start, nullptr, DeviceSources(),
+                       [&](int index, uint8_t* staging) {
       return StageLumaPlane(index == 0 ? pair.reference : pair.distorted, staging,
                             kPlaneNames[index]);
     });
@@ -126,6 +129,7 @@ class HipGpuScorer final : public GpuScorer {
                        pair.distorted_upscale != nullptr ? "distorted luma before its upscale"
                                                          : "distorted luma"));
     return ScoreStaged(geometry, features, start, pair.distorted_upscale,
+                       DeviceSources{pair.reference->device(), pair.distorted->device()},
                        [&](int index, uint8_t* staging) {
                          return index == 0 ? StageLumaPieces(geometry, *pair.reference, staging,
                                                              kPlaneNames[0])
@@ -166,6 +170,8 @@ class HipGpuScorer final : public GpuScorer {
       stats.ssim_ordered_sums = entry.ssim_ordered_sums.load();
       stats.ssim_exact_fallbacks_too_many_runs = entry.ssim_exact_too_many_runs.load();
       stats.ssim_exact_fallbacks_serial_budget = entry.ssim_exact_serial_budget.load();
+      stats.planes_read_on_device = entry.planes_read_on_device.load();
+      stats.device_planes_through_host = entry.device_planes_through_host.load();
       out.push_back(stats);
     }
     return out;
@@ -182,7 +188,7 @@ class HipGpuScorer final : public GpuScorer {
   absl::StatusOr<ScoreResult> ScoreStaged(const Geometry& geometry, const FeatureSet& features,
                                           Clock::time_point start,
                                           const LumaScalePlan* distorted_upscale,
-                                          StagePlane stage) {
+                                          const DeviceSources& on_device, StagePlane stage) {
     absl::StatusOr<SlotPool::Lease> lease = pool_.Acquire();
     if (!lease.ok()) return lease.status();
     PoolEntry& entry = *entries_[lease->entry()];
@@ -193,13 +199,15 @@ class HipGpuScorer final : public GpuScorer {
     result.timings.queue_wait = lease->wait_seconds();
     GpuFrameReport report;
     const absl::Status status =
-        ScoreFrameOnSlot(slot, geometry, features, stage, distorted_upscale, hooks_.get(), result,
-                         report);
+        ScoreFrameOnSlot(slot, geometry, features, stage, on_device, distorted_upscale,
+                         hooks_.get(), result, report);
     if (!status.ok()) {
       if (status.code() == absl::StatusCode::kInvalidArgument) return status;
       return DeviceFailure(*lease, status);
     }
     entry.frames_scored.fetch_add(1);
+    entry.planes_read_on_device.fetch_add(report.planes_read_on_device);
+    entry.device_planes_through_host.fetch_add(report.device_planes_through_host);
     if (report.float_ordered_sum) entry.float_ordered_sums.fetch_add(1);
     if (report.ssim_ordered_sum) entry.ssim_ordered_sums.fetch_add(1);
     if (report.ssim_exact_fallback == kExactSumTooManyRuns) {

@@ -113,6 +113,14 @@ absl::Status StageLumaPieces(const Geometry& geometry, const PlanePieces& plane,
                              const char* what) {
   const std::string name = absl::StrFormat("%s luma", what);
   SSIMD_RETURN_IF_ERROR(CheckLumaBytes(geometry, plane.size(), name));
+  if (plane.device() != nullptr) {
+    // A plane on another device than the slot's: through the host, checked like any other.
+    SSIMD_RETURN_IF_ERROR(plane.device()->CopyToHost(staging));
+    if (geometry.bit_depth == 8) return absl::OkStatus();
+    absl::StatusOr<LumaView> staged =
+        MakeLumaView(geometry, absl::Span<const uint8_t>(staging, plane.size()), name);
+    return staged.ok() ? ValidateSampleRange(*staged, name) : staged.status();
+  }
   if (geometry.bit_depth == 8) {
     size_t at = 0;
     for (const absl::Span<const uint8_t>& piece : plane.pieces()) {

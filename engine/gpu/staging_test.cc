@@ -1,8 +1,10 @@
 #include "engine/gpu/staging.h"
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
+#include "engine/fake_device_plane.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -116,6 +118,27 @@ TEST(StagingTest, PiecesWithASampleAboveThePeakAreRefusedLikeTheCpuEngine) {
     EXPECT_EQ(status, ValidateSampleRange(p.view, "distorted luma")) << x;
     EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   }
+}
+
+// A plane on a device other than the slot's comes through the host: copied, then checked.
+TEST(StagingTest, APlaneOnAnotherDeviceIsCopiedAndChecked) {
+  const Geometry g{17, 3, 10, ChromaFormat::k420};
+  PaddedPlane p = MakePadded(17, 3, 10, 0);
+  const std::string packed(p.bytes.begin(), p.bytes.end());
+  const FakeDevicePlane good(packed, 17, 3, 10);
+  std::vector<uint8_t> staged(p.bytes.size());
+  ASSERT_TRUE(StageLumaPieces(g, PlanePieces(good), staged.data(), "reference").ok());
+  EXPECT_EQ(staged, p.bytes);
+  EXPECT_EQ(good.copies, 1);
+
+  p.bytes[2 * 17 * 2 + 1] = 0x04;  // row 2, sample 0: 1024, above the 10-bit peak
+  const FakeDevicePlane bad(std::string(p.bytes.begin(), p.bytes.end()), 17, 3, 10);
+  EXPECT_EQ(StageLumaPieces(g, PlanePieces(bad), staged.data(), "distorted"),
+            ValidateSampleRange(p.view, "distorted luma"));
+
+  const FakeDevicePlane lost(packed, 17, 3, 10, absl::UnavailableError("the GPU was lost"));
+  EXPECT_EQ(StageLumaPieces(g, PlanePieces(lost), staged.data(), "distorted").code(),
+            absl::StatusCode::kUnavailable);
 }
 
 // Every sample position, in pieces that start at even and odd offsets and span the 64-byte wide

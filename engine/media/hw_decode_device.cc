@@ -1,9 +1,11 @@
 #include "engine/media/hw_decode_device.h"
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "engine/media/av_handles.h"
 #include "engine/media/nvdec_caps.h"
 #include "engine/media/vaapi_caps.h"
+
 
 namespace ssimd {
 
@@ -41,9 +43,28 @@ absl::StatusOr<std::shared_ptr<HwDecodeDevice>> HwDecodeDevice::Open(
   }
   device->api_ = options.api;
   device->max_sessions_ = options.max_sessions;
-  const int rc =
-      av_hwdevice_ctx_create(&device->context_, device->type_,
-                             options.device.empty() ? nullptr : options.device.c_str(), nullptr, 0);
+  // NVDEC decodes in the device's primary context, which the GPU scorer's runtime uses too, so
+  // that pictures can stay where they were decoded (docs/adr/0083); where that context cannot be
+  // had, in a context of libavcodec's own, with every picture brought to the host.
+  int rc = 0;
+  if (device->type_ == AV_HWDEVICE_TYPE_CUDA) {
+    absl::StatusOr<std::unique_ptr<CudaPictureSync>> sync = CudaPictureSync::Open(options.device);
+    if (sync.ok()) {
+      device->picture_sync_ = *std::move(sync);
+      device->context_ = av_buffer_ref(device->picture_sync_->context());
+      if (device->context_ == nullptr) return absl::ResourceExhaustedError("out of memory");
+    } else {
+      device->pictures_stay_on_host_ = std::string(sync.status().message());
+    }
+  } else {
+    device->pictures_stay_on_host_ =
+        "VA-API surfaces are not shared with the GPU scorer (docs/adr/0083)";
+  }
+  if (device->context_ == nullptr) {
+    rc = av_hwdevice_ctx_create(&device->context_, device->type_,
+                                options.device.empty() ? nullptr : options.device.c_str(),
+                                nullptr, 0);
+  }
   if (rc < 0) {
     device->context_ = nullptr;
     return absl::UnavailableError(absl::StrFormat(
@@ -68,7 +89,10 @@ absl::StatusOr<std::shared_ptr<HwDecodeDevice>> HwDecodeDevice::Open(
   return device;
 }
 
-HwDecodeDevice::~HwDecodeDevice() { av_buffer_unref(&context_); }
+HwDecodeDevice::~HwDecodeDevice() {
+  // Before picture_sync_, which holds the primary context libavcodec's context was given.
+  av_buffer_unref(&context_);
+}
 
 HwDecodeDevice::Session::~Session() { device_->in_use_.fetch_sub(1); }
 
@@ -78,6 +102,19 @@ std::unique_ptr<HwDecodeDevice::Session> HwDecodeDevice::TryAcquire() {
     if (in_use_.compare_exchange_weak(now, now + 1)) return std::make_unique<Session>(this);
   }
   return nullptr;
+}
+
+absl::StatusOr<int> HwDecodeDevice::PictureDevice() const {
+  if (picture_sync_ == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        backend_name_, " pictures are brought to the host: ", pictures_stay_on_host_));
+  }
+  return picture_sync_->device_index();
+}
+
+absl::Status HwDecodeDevice::WaitForPictures() const {
+  if (picture_sync_ == nullptr) return absl::OkStatus();
+  return picture_sync_->WaitForPictures();
 }
 
 absl::StatusOr<double> HwDecodeDevice::EngineUtilization() const {

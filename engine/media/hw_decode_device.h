@@ -3,7 +3,8 @@
 // server and device, shared by every decoder, with a bound on the decoder sessions open on it at
 // once (docs/adr/0081). Pictures decoded there are brought back to the host in the software
 // decoder's own pixel format (engine/media/video_decoder.h), so everything after decoding is the
-// same whichever engine decoded.
+// same whichever engine decoded, or, on NVDEC, left in device memory for the GPU scorer
+// (docs/adr/0083).
 #ifndef SSIMD_ENGINE_MEDIA_HW_DECODE_DEVICE_H_
 #define SSIMD_ENGINE_MEDIA_HW_DECODE_DEVICE_H_
 
@@ -16,6 +17,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "engine/media/cuda_picture_sync.h"
 #include "engine/media/decode_caps.h"
 #include "engine/media/nvdec_utilization.h"
 
@@ -95,6 +97,14 @@ class HwDecodeDevice {
   // NVML); UNAVAILABLE saying why where it cannot be read (VA-API has no such query).
   absl::StatusOr<double> EngineUtilization() const;
 
+  // The GPU (the GPU backend's index) whose memory holds this device's decoded pictures, where
+  // they can be scored without a trip through the host (NVDEC in the primary CUDA context);
+  // FAILED_PRECONDITION saying why not (VA-API, or the driver could not be asked).
+  absl::StatusOr<int> PictureDevice() const;
+  // Waits until the pictures decoded so far are complete in device memory (libavcodec leaves
+  // the last copy out of the engine running); a picture is handed on only after this.
+  absl::Status WaitForPictures() const;
+
  private:
   HwDecodeDevice() = default;
 
@@ -106,6 +116,8 @@ class HwDecodeDevice {
   int max_sessions_ = 0;
   DecodeCaps caps_;
   std::unique_ptr<NvdecUtilization> utilization_;
+  std::unique_ptr<CudaPictureSync> picture_sync_;
+  std::string pictures_stay_on_host_;  // why picture_sync_ is null
   absl::Status utilization_unavailable_;
   std::atomic<int> in_use_{0};
   std::atomic<int64_t> frames_decoded_{0};

@@ -12,9 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "engine/device_plane.h"
 #include "engine/media/av_handles.h"
 #include "engine/media/decode_caps.h"
+#include "engine/media/device_picture.h"
 #include "engine/media/frame_planes.h"
 #include "engine/media/hw_decode_device.h"
 #include "engine/media/hw_frame_download.h"
@@ -274,6 +277,76 @@ void ExpectSegmentsOnTheEngineAsTheCpuDecodes(const std::shared_ptr<HwDecodeDevi
   }
 }
 
+// Pictures left in device memory (docs/adr/0083): complete when handed on, laid out as the
+// plane says (pitch, samples high), and their luma copied back equals the CPU decoder's; also
+// when several decoders hold pictures ahead in a segmented decode.
+void ExpectPicturesKeptOnTheDeviceAsTheCpuDecodes(const std::shared_ptr<HwDecodeDevice>& device) {
+  absl::StatusOr<int> picture_device = device->PictureDevice();
+  if (device->api() == "vaapi") {
+    EXPECT_EQ(picture_device.status().code(), absl::StatusCode::kFailedPrecondition);
+    return;
+  }
+  ASSERT_TRUE(picture_device.ok()) << picture_device.status();
+  for (const char* file : {"h264_1920x1080.mp4", "hevc10_1920x1080.mkv", "vp9_960x540.webm",
+                           "segments/h264_640x360_g6.mp4"}) {
+    SCOPED_TRACE(file);
+    const bool segmented = absl::StartsWith(file, "segments/");
+    const std::string path =
+        segmented ? absl::StrCat("tests/data/", file) : LadderFile(file);
+    auto cpu = VideoDecoder::OpenFd(::open(path.c_str(), O_RDONLY), path, DecodeLimits());
+    auto gpu = VideoDecoder::OpenFd(::open(path.c_str(), O_RDONLY), path, DecodeLimits(), device);
+    ASSERT_TRUE(cpu.ok()) << cpu.status();
+    ASSERT_TRUE(gpu.ok()) << gpu.status();
+    VideoDecoder* format_source = gpu->get();
+    std::unique_ptr<VideoDecoder> first = *std::move(gpu);
+    std::unique_ptr<SegmentedDecoding> pieces;
+    if (segmented) {
+      SegmentedDecodingOptions options;
+      options.decoders = 3;
+      options.min_segment_packets = 1;
+      auto started = SegmentedDecoding::Start(first, DecodeLimits(), options);
+      ASSERT_TRUE(started.ok()) << started.status();
+      pieces = *std::move(started);
+      pieces->KeepPicturesOnDevice();
+    } else {
+      first->KeepPicturesOnDevice();
+    }
+    int pictures = 0;
+    // Planes are held past the next picture, as a read-ahead does.
+    std::vector<std::shared_ptr<const DevicePlane>> held;
+    for (;;) {
+      auto want = (*cpu)->Next();
+      auto got = pieces != nullptr ? pieces->Next() : first->Next();
+      ASSERT_TRUE(want.ok()) << want.status();
+      ASSERT_TRUE(got.ok()) << got.status();
+      ASSERT_EQ(*want == nullptr, *got == nullptr) << "picture " << pictures;
+      if (*want == nullptr) break;
+      ASSERT_TRUE(IsDeviceFrame(**got)) << "picture " << pictures;
+      const AVPixelFormat software = format_source->PictureFormat(**got);
+      EXPECT_EQ(software, (*want)->format);
+      auto plane = MakeDevicePictureLuma(**got, software, *picture_device);
+      ASSERT_TRUE(plane.ok()) << plane.status();
+      const DevicePlaneLayout& layout = (*plane)->layout();
+      EXPECT_EQ(layout.device, *picture_device);
+      EXPECT_GE(layout.pitch_bytes,
+                static_cast<size_t>(layout.width) * (layout.bit_depth > 8 ? 2 : 1));
+      EXPECT_EQ(layout.sample_shift, layout.bit_depth == 10 ? 6 : 0);
+      std::string want_luma;
+      CopyLuma(**want, &want_luma);
+      std::string got_luma((*plane)->packed_bytes(), '\0');
+      ASSERT_TRUE((*plane)->CopyToHost(reinterpret_cast<uint8_t*>(got_luma.data())).ok());
+      ASSERT_EQ(got_luma, want_luma) << "picture " << pictures;
+      held.push_back(*std::move(plane));
+      if (held.size() > 8) held.erase(held.begin());
+      ++pictures;
+    }
+    std::cout << file << ": " << pictures << " pictures kept on GPU " << *picture_device
+              << ", each equal to the CPU's\n";
+    EXPECT_GT(pictures, 0);
+  }
+  EXPECT_EQ(device->sessions_in_use(), 0);
+}
+
 TEST(HwDecodeDeviceTest, EngineDecodesEveryRenditionAsTheCpuDoes) {
   int opened = 0;
   for (const char* api : {"cuda", "vaapi"}) {
@@ -305,6 +378,7 @@ TEST(HwDecodeDeviceTest, EngineDecodesEveryRenditionAsTheCpuDoes) {
     }
     ExpectStreamsOutsideTheTableDecodeOnTheCpu(*device);
     ExpectSegmentsOnTheEngineAsTheCpuDecodes(*device);
+    ExpectPicturesKeptOnTheDeviceAsTheCpuDecodes(*device);
   }
   if (opened == 0) GTEST_SKIP() << "no hardware decoding device here (cuda or vaapi)";
 }

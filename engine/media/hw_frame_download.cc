@@ -4,8 +4,10 @@
 #include <cstring>
 
 #include "absl/strings/str_format.h"
+#include "engine/media/av_handles.h"
 #include "engine/media/pixel_formats.h"
 #include "engine/picture.h"
+#include "kernels/luma_pack_math.h"
 
 extern "C" {
 #include <libavutil/pixdesc.h>
@@ -45,18 +47,71 @@ void CopyRow(const uint8_t* from, uint8_t* to, int count, int depth, int shift) 
     std::memcpy(to, from, count);
     return;
   }
-  for (int i = 0; i < count; ++i) StoreSample(to, i, depth, LoadSample(from, i, depth) >> shift);
+  for (int i = 0; i < count; ++i) {
+    StoreSample(to, i, depth, SoftwareSampleOf(LoadSample(from, i, depth), shift));
+  }
 }
 
 // Splits a row of interleaved pairs into two rows.
 void SplitRow(const uint8_t* from, uint8_t* u, uint8_t* v, int pairs, int depth, int shift) {
   for (int i = 0; i < pairs; ++i) {
-    StoreSample(u, i, depth, LoadSample(from, 2 * i, depth) >> shift);
-    StoreSample(v, i, depth, LoadSample(from, 2 * i + 1, depth) >> shift);
+    StoreSample(u, i, depth, SoftwareSampleOf(LoadSample(from, 2 * i, depth), shift));
+    StoreSample(v, i, depth, SoftwareSampleOf(LoadSample(from, 2 * i + 1, depth), shift));
   }
 }
 
+absl::Status UnexpectedPair(AVPixelFormat stored, AVPixelFormat software) {
+  return absl::InternalError(absl::StrFormat(
+      "a hardware decoder returned %s for a stream that decodes to %s in software",
+      PixelFormatName(stored), PixelFormatName(software)));
+}
+
+// Copies the device's picture into `downloaded` (its previous buffers dropped).
+absl::Status Download(const AVFrame& on_device, AVFrame* downloaded) {
+  av_frame_unref(downloaded);
+  const int rc = av_hwframe_transfer_data(downloaded, &on_device, 0);
+  if (rc < 0) {
+    return absl::UnavailableError(absl::StrFormat(
+        "copying a picture from the GPU's decoder to the host failed (%s)", AvErrorText(rc)));
+  }
+  // The transfer may round the size up to the engine's surface.
+  downloaded->width = on_device.width;
+  downloaded->height = on_device.height;
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+absl::StatusOr<int> HardwareSampleShift(AVPixelFormat software, AVPixelFormat stored) {
+  const Layout* layout = FindLayout(software, stored);
+  if (layout == nullptr) return UnexpectedPair(stored, software);
+  return layout->shift;
+}
+
+absl::Status DownloadHardwarePicture(const AVFrame& on_device, AVPixelFormat software,
+                                     AVFrame* downloaded, AVFrame* out) {
+  if (absl::Status s = Download(on_device, downloaded); !s.ok()) return s;
+  return ConvertHardwareOutput(*downloaded, software, out);
+}
+
+absl::Status DownloadHardwareLuma(const AVFrame& on_device, AVPixelFormat software,
+                                  uint8_t* out) {
+  AvFramePtr downloaded(av_frame_alloc());
+  if (downloaded == nullptr) return absl::ResourceExhaustedError("out of memory for a picture");
+  if (absl::Status s = Download(on_device, downloaded.get()); !s.ok()) return s;
+  const Layout* layout =
+      FindLayout(software, static_cast<AVPixelFormat>(downloaded->format));
+  if (layout == nullptr) {
+    return UnexpectedPair(static_cast<AVPixelFormat>(downloaded->format), software);
+  }
+  const int depth = av_pix_fmt_desc_get(software)->comp[0].depth;
+  const size_t row_bytes = static_cast<size_t>(on_device.width) * BytesPerSample(depth);
+  for (int y = 0; y < on_device.height; ++y) {
+    CopyRow(downloaded->data[0] + static_cast<size_t>(y) * downloaded->linesize[0],
+            out + static_cast<size_t>(y) * row_bytes, on_device.width, depth, layout->shift);
+  }
+  return absl::OkStatus();
+}
 
 bool HardwareOutputConvertible(AVPixelFormat software) {
   return FindLayout(software, AV_PIX_FMT_NONE) != nullptr;
@@ -67,10 +122,7 @@ absl::Status ConvertHardwareOutput(const AVFrame& downloaded, AVPixelFormat soft
   const Layout* layout =
       FindLayout(software, static_cast<AVPixelFormat>(downloaded.format));
   if (layout == nullptr) {
-    return absl::InternalError(absl::StrFormat(
-        "a hardware decoder returned %s for a stream that decodes to %s in software",
-        PixelFormatName(static_cast<AVPixelFormat>(downloaded.format)),
-        PixelFormatName(software)));
+    return UnexpectedPair(static_cast<AVPixelFormat>(downloaded.format), software);
   }
   // Fresh buffers also when someone still holds the last picture's (a frame queued elsewhere).
   if (out->buf[0] == nullptr || out->width != downloaded.width ||

@@ -6,7 +6,10 @@
 #ifndef SSIMD_ENGINE_MEDIA_HW_FRAME_DOWNLOAD_H_
 #define SSIMD_ENGINE_MEDIA_HW_FRAME_DOWNLOAD_H_
 
+#include <cstdint>
+
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 
 extern "C" {
 #include <libavutil/frame.h>
@@ -24,6 +27,22 @@ bool HardwareOutputConvertible(AVPixelFormat software);
 // of another size. Frame properties (timestamps, range, ...) are copied. INTERNAL when the pair of
 // formats is not one the engines produce for that software format.
 absl::Status ConvertHardwareOutput(const AVFrame& downloaded, AVPixelFormat software, AVFrame* out);
+
+// How many bits higher than `software`'s samples the engine stores them in `stored` (its
+// download format, or the frames' sw_format on the device): 0, 4 or 6. INTERNAL for a pair the
+// engines do not produce.
+absl::StatusOr<int> HardwareSampleShift(AVPixelFormat software, AVPixelFormat stored);
+
+// Copies the picture `on_device` (a frame of a device's hardware frames) to the host into
+// `downloaded` (reused scratch) and rearranges it into `out` as ConvertHardwareOutput does.
+// UNAVAILABLE when the copy fails.
+absl::Status DownloadHardwarePicture(const AVFrame& on_device, AVPixelFormat software,
+                                     AVFrame* downloaded, AVFrame* out);
+
+// The luma of `on_device` copied to the host as ssimd's packed luma (LumaBytes of its size at
+// `software`'s depth, samples in the low bits) into `out`.
+absl::Status DownloadHardwareLuma(const AVFrame& on_device, AVPixelFormat software,
+                                  uint8_t* out);
 
 }  // namespace ssimd
 

@@ -4,6 +4,8 @@
 #include <system_error>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
+
 namespace ssimd {
 
 size_t ReadAheadDepth(const Geometry& geometry) {
@@ -44,7 +46,7 @@ void ReadAheadInput::ReadOne(uint64_t index, ReadFrame* frame) {
   if (buffers_ != nullptr && frame->luma.empty()) frame->luma = buffers_->Take();
   // An input read in order has one reader, which claims its indices in order.
   frame->got = inner_->positional() ? inner_->ReadLumaAt(index, &frame->luma)
-                                    : inner_->ReadLuma(&frame->luma);
+                                    : inner_->ReadPicture(&frame->luma, &frame->on_device);
   frame->times = inner_->positional() ? ReadTimes() : inner_->last_read_times();
 }
 
@@ -72,6 +74,20 @@ uint64_t ReadAheadInput::frames_read() const {
 }
 
 absl::StatusOr<bool> ReadAheadInput::ReadLuma(std::string* luma) {
+  std::shared_ptr<const DevicePlane> on_device;
+  absl::StatusOr<bool> got = ReadPicture(luma, &on_device);
+  if (!got.ok() || !*got || on_device == nullptr) return got;
+  luma->resize(on_device->packed_bytes());
+  if (absl::Status s = on_device->CopyToHost(reinterpret_cast<uint8_t*>(luma->data()));
+      !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat(name(), ": ", s.message()));
+  }
+  return true;
+}
+
+absl::StatusOr<bool> ReadAheadInput::ReadPicture(std::string* luma,
+                                                 std::shared_ptr<const DevicePlane>* on_device) {
+  on_device->reset();
   if (ended_.has_value()) return *ended_;
   if (!started_) Start();
   ReadFrame frame;
@@ -91,6 +107,7 @@ absl::StatusOr<bool> ReadAheadInput::ReadLuma(std::string* luma) {
   }
   if (buffers_ != nullptr && !readers_.empty()) buffers_->Give(std::move(*luma));
   *luma = std::move(frame.luma);
+  *on_device = std::move(frame.on_device);
   last_times_ = frame.times;
   absl::MutexLock lock(&mutex_);
   ++next_to_return_;

@@ -59,11 +59,16 @@ class ReadAheadInput final : public VideoInput {
   // The inner input's next frame, in order; its end or error once every frame before it has been
   // returned, and again on every later call.
   absl::StatusOr<bool> ReadLuma(std::string* luma) override;
+  // The same, passing on pictures the inner input left in device memory (a ReadLuma copies
+  // them to the host).
+  absl::StatusOr<bool> ReadPicture(std::string* luma,
+                                   std::shared_ptr<const DevicePlane>* on_device) override;
 
  private:
   struct ReadFrame {
     absl::StatusOr<bool> got = false;
     std::string luma;
+    std::shared_ptr<const DevicePlane> on_device;
     ReadTimes times;
   };
 

@@ -151,6 +151,10 @@ std::vector<const VideoDecoder*> SegmentedDecoding::DecodingWorkers() const {
   return decoding;
 }
 
+void SegmentedDecoding::KeepPicturesOnDevice() {
+  for (auto& worker : workers_) worker->decoder->KeepPicturesOnDevice();
+}
+
 std::string SegmentedDecoding::decode_backend() const {
   const std::vector<const VideoDecoder*> decoding = DecodingWorkers();
   const std::string& first = decoding[0]->decode_backend();

@@ -53,6 +53,8 @@ class SegmentedDecoding {
   // before it was handed out, and again on every later call.
   absl::StatusOr<const AVFrame*> Next();
   uint64_t frames_decoded() const { return frames_; }
+  // VideoDecoder::KeepPicturesOnDevice for every decoder.
+  void KeepPicturesOnDevice();
   // The file's segments, once Next() returned its end; 0 before.
   uint64_t segments() const { return segments_in_file_; }
 

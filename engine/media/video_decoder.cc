@@ -363,27 +363,39 @@ absl::StatusOr<const AVFrame*> VideoDecoder::HostPicture() {
     }
     return frame_.get();
   }
+  if (keep_on_device_.load(std::memory_order_relaxed)) {
+    // Handed on complete: its readers may be on other streams than libavcodec's copy.
+    if (absl::Status s = hardware_->WaitForPictures(); !s.ok()) {
+      return absl::UnavailableError(absl::StrFormat(
+          "%s: %s: %s; the frames before it were read", name_, FrameName(), s.message()));
+    }
+    hardware_->CountFrame();
+    return frame_.get();
+  }
   if (downloaded_ == nullptr) downloaded_.reset(av_frame_alloc());
   if (converted_ == nullptr) converted_.reset(av_frame_alloc());
   if (downloaded_ == nullptr || converted_ == nullptr) {
     return absl::ResourceExhaustedError("out of memory for a decoded picture");
   }
-  av_frame_unref(downloaded_.get());
-  const int rc = av_hwframe_transfer_data(downloaded_.get(), frame_.get(), 0);
-  if (rc < 0) {
-    return absl::UnavailableError(absl::StrFormat(
-        "%s: %s: copying the picture from the %s decoder failed (%s); the frames before it "
-        "were read",
-        name_, FrameName(), hardware_->backend_name(), AvErrorText(rc)));
-  }
-  downloaded_->width = frame_->width;
-  downloaded_->height = frame_->height;
-  if (absl::Status s = ConvertHardwareOutput(*downloaded_, software_format_, converted_.get());
+  if (absl::Status s = DownloadHardwarePicture(*frame_, software_format_, downloaded_.get(),
+                                               converted_.get());
       !s.ok()) {
-    return s;
+    return absl::Status(s.code(),
+                        absl::StrFormat("%s: %s: %s (%s decoder); the frames before it were read",
+                                        name_, FrameName(), s.message(),
+                                        hardware_->backend_name()));
   }
   hardware_->CountFrame();
   return converted_.get();
+}
+
+void VideoDecoder::KeepPicturesOnDevice() {
+  if (hardware_ != nullptr && hardware_->PictureDevice().ok()) keep_on_device_ = true;
+}
+
+AVPixelFormat VideoDecoder::PictureFormat(const AVFrame& picture) const {
+  return picture.hw_frames_ctx != nullptr ? software_format_
+                                          : static_cast<AVPixelFormat>(picture.format);
 }
 
 std::string VideoDecoder::FrameName() const {
@@ -420,11 +432,11 @@ absl::Status VideoDecoder::CheckFrame(const AVFrame& frame) const {
         "supported",
         name_, FrameName(), frame.width, frame.height, info_.width, info_.height));
   }
-  if (frame.format != info_.pixel_format) {
+  if (PictureFormat(frame) != info_.pixel_format) {
     return DecodeError(DecodeErrorKind::kStreamChange, absl::StrFormat(
         "%s: %s is %s but the stream started as %s; files that change pixel format are "
         "not supported",
-        name_, FrameName(), PixelFormatName(static_cast<AVPixelFormat>(frame.format)),
+        name_, FrameName(), PixelFormatName(PictureFormat(frame)),
         PixelFormatName(info_.pixel_format)));
   }
   return absl::OkStatus();
@@ -468,9 +480,9 @@ absl::StatusOr<const AVFrame*> VideoDecoder::Next() {
     if (rc == 0) {
       absl::StatusOr<const AVFrame*> picture = HostPicture();
       if (!picture.ok()) return picture.status();
-      if (frames_decoded_ == 0 && info_.pixel_format != (*picture)->format) {
+      if (frames_decoded_ == 0 && info_.pixel_format != PictureFormat(**picture)) {
         // Some decoders settle the format only with the first picture.
-        info_.pixel_format = static_cast<AVPixelFormat>((*picture)->format);
+        info_.pixel_format = PictureFormat(**picture);
       }
       absl::Status checked = CheckFrame(**picture);
       if (!checked.ok()) return checked;

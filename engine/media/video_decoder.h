@@ -85,6 +85,14 @@ class VideoDecoder {
   // 4096x4096; the stream is 8192x4320"); empty otherwise.
   std::string decode_fallback_detail() const;
 
+  // From now on, pictures the engine decodes stay in device memory where the device allows it
+  // (HwDecodeDevice::PictureDevice): Next() returns them as hardware frames (complete; their
+  // format is the device's, PictureFormat() says the software one). Pictures decoded on the CPU
+  // are returned as before. Callable from another thread while Next() runs.
+  void KeepPicturesOnDevice();
+  // The pixel format a picture of this stream has in software, also for a hardware frame.
+  AVPixelFormat PictureFormat(const AVFrame& picture) const;
+
   // The next frame in presentation order, valid until the next call; nullptr after the last.
   // INVALID_ARGUMENT naming the file and the frame for a corrupt or truncated stream, or a frame
   // whose size or format differs from the first one's.
@@ -150,6 +158,7 @@ class VideoDecoder {
   // Written on the decoding thread, read by whoever reports on the file.
   std::atomic<DecodeFallback> fallback_{DecodeFallback::kNone};
   std::atomic<bool> engine_chosen_{false};  // get_format picked the device's format
+  std::atomic<bool> keep_on_device_{false};
   AVPixelFormat software_format_ = AV_PIX_FMT_NONE;  // what the CPU decoder would output
   mutable absl::Mutex detail_mutex_;
   std::string fallback_detail_ ABSL_GUARDED_BY(detail_mutex_);

@@ -12,7 +12,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "engine/media/decode_error.h"
+#include "engine/media/device_picture.h"
 #include "engine/media/frame_planes.h"
+#include "engine/media/hw_frame_download.h"
 #include "engine/media/pixel_formats.h"
 
 namespace ssimd {
@@ -80,8 +82,9 @@ InputKind InputKindForPath(absl::string_view path) {
 
 absl::Status VideoInput::Skip(uint64_t frames) {
   std::string scratch;
+  std::shared_ptr<const DevicePlane> on_device;  // skipped where it lies
   for (uint64_t i = 0; i < frames; ++i) {
-    absl::StatusOr<bool> got = ReadLuma(&scratch);
+    absl::StatusOr<bool> got = ReadPicture(&scratch, &on_device);
     if (!got.ok()) return got.status();
     if (!*got) {
       return absl::InvalidArgumentError(absl::StrFormat(
@@ -105,9 +108,10 @@ MediaInfo VideoInput::media_info() const {
 
 absl::StatusOr<uint64_t> VideoInput::CountRemaining(uint64_t limit) {
   std::string scratch;
+  std::shared_ptr<const DevicePlane> on_device;  // counted where it lies
   uint64_t count = 0;
   while (limit == 0 || count < limit) {
-    absl::StatusOr<bool> got = ReadLuma(&scratch);
+    absl::StatusOr<bool> got = ReadPicture(&scratch, &on_device);
     if (!got.ok()) return got.status();
     if (!*got) break;
     ++count;
@@ -126,13 +130,26 @@ absl::StatusOr<std::unique_ptr<VideoInput>> OpenRawInput(
 }
 
 DecodedInput::DecodedInput(std::unique_ptr<VideoDecoder> decoder, const DecodeLimits& limits,
-                           const Geometry& geometry)
+                           const Geometry& geometry, std::shared_ptr<HwDecodeDevice> hardware)
     : decoder_(std::move(decoder)),
       name_(decoder_->name()),
       limits_(limits),
       info_(decoder_->info()),
       decoded_geometry_(geometry),
-      geometry_(geometry) {}
+      geometry_(geometry),
+      hardware_(std::move(hardware)) {}
+
+void DecodedInput::KeepPicturesOnDevice() {
+  if (hardware_ == nullptr) return;
+  absl::StatusOr<int> device = hardware_->PictureDevice();
+  if (!device.ok()) return;
+  picture_device_ = *device;
+  if (segmented_ != nullptr) {
+    segmented_->KeepPicturesOnDevice();
+  } else {
+    decoder_->KeepPicturesOnDevice();
+  }
+}
 
 absl::Status DecodedInput::DecodeWith(int decoders) {
   if (decoders <= 1 || segmented_ != nullptr) return absl::OkStatus();
@@ -150,6 +167,8 @@ absl::Status DecodedInput::DecodeWith(int decoders) {
       SegmentedDecoding::Start(decoder_, limits_, options);
   if (!segmented.ok()) return segmented.status();
   segmented_ = *std::move(segmented);
+  // The decoders opened beside the first one learn it too.
+  if (picture_device_.has_value()) segmented_->KeepPicturesOnDevice();
   return absl::OkStatus();
 }
 
@@ -174,7 +193,7 @@ absl::StatusOr<std::unique_ptr<DecodedInput>> DecodedInput::Open(
     int fd, std::string name, const DecodeLimits& limits,
     std::shared_ptr<HwDecodeDevice> hardware) {
   absl::StatusOr<std::unique_ptr<VideoDecoder>> decoder =
-      VideoDecoder::OpenFd(fd, name, limits, std::move(hardware));
+      VideoDecoder::OpenFd(fd, name, limits, hardware);
   if (!decoder.ok()) return decoder.status();
   const VideoStreamInfo& info = (*decoder)->info();
   absl::StatusOr<Geometry> geometry =
@@ -189,7 +208,8 @@ absl::StatusOr<std::unique_ptr<DecodedInput>> DecodedInput::Open(
     return DecodeError(DecodeErrorKind::kUnsupportedFormat,
                        absl::StrCat(name, ": ", valid.message()));
   }
-  return std::unique_ptr<DecodedInput>(new DecodedInput(*std::move(decoder), limits, *geometry));
+  return std::unique_ptr<DecodedInput>(
+      new DecodedInput(*std::move(decoder), limits, *geometry, std::move(hardware)));
 }
 
 MediaInfo DecodedInput::media_info() const {
@@ -230,22 +250,60 @@ bool DecodedInput::PlannedFor(const AVFrame& picture) const {
   // Limited range and unspecified give libswscale the same luma; full range is converted.
   return picture.width == scorer_upscale_->src_width &&
          picture.height == scorer_upscale_->src_height &&
-         picture.format == info_.pixel_format &&
+         SoftwareFormat(picture) == info_.pixel_format &&
          picture.color_range != AVCOL_RANGE_JPEG;
 }
 
+AVPixelFormat DecodedInput::SoftwareFormat(const AVFrame& picture) const {
+  return IsDeviceFrame(picture) ? info_.pixel_format : static_cast<AVPixelFormat>(picture.format);
+}
+
+bool DecodedInput::StaysOnDevice(const AVFrame& picture) const {
+  if (!picture_device_.has_value() || !IsDeviceFrame(picture)) return false;
+  return scaler_ == nullptr || (scorer_upscale_ != nullptr && PlannedFor(picture));
+}
+
 absl::StatusOr<bool> DecodedInput::ReadLuma(std::string* luma) {
+  return ReadPicture(luma, nullptr);
+}
+
+absl::StatusOr<bool> DecodedInput::ReadPicture(std::string* luma,
+                                               std::shared_ptr<const DevicePlane>* on_device) {
   using Clock = std::chrono::steady_clock;
   const auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
+  if (on_device != nullptr) on_device->reset();
   const Clock::time_point start = Clock::now();
   absl::StatusOr<const AVFrame*> frame =
       segmented_ != nullptr ? segmented_->Next() : decoder_->Next();
   if (!frame.ok()) return frame.status();
   if (*frame == nullptr) return false;
-  if (frames_read() == 1) info_.pixel_format = static_cast<AVPixelFormat>((*frame)->format);
+  if (frames_read() == 1) info_.pixel_format = SoftwareFormat(**frame);
   const Clock::time_point decoded = Clock::now();
   last_read_times_ = ReadTimes{seconds(decoded - start), std::nullopt};
   const AVFrame* picture = *frame;
+  if (on_device != nullptr && StaysOnDevice(*picture)) {
+    absl::StatusOr<std::shared_ptr<const DevicePlane>> plane =
+        MakeDevicePictureLuma(*picture, info_.pixel_format, *picture_device_);
+    if (!plane.ok()) return plane.status();
+    *on_device = *std::move(plane);
+    luma->clear();
+    return true;
+  }
+  if (IsDeviceFrame(*picture)) {
+    // Wanted on the host (ReadLuma), or scaled by libswscale first.
+    if (downloaded_ == nullptr) downloaded_.reset(av_frame_alloc());
+    if (brought_to_host_ == nullptr) brought_to_host_.reset(av_frame_alloc());
+    if (downloaded_ == nullptr || brought_to_host_ == nullptr) {
+      return absl::ResourceExhaustedError("out of memory for a decoded picture");
+    }
+    if (absl::Status s = DownloadHardwarePicture(*picture, info_.pixel_format, downloaded_.get(),
+                                                 brought_to_host_.get());
+        !s.ok()) {
+      return absl::Status(s.code(), absl::StrFormat("%s: frame %d: %s", name(),
+                                                    frames_read() - 1, s.message()));
+    }
+    picture = brought_to_host_.get();
+  }
   if (scorer_upscale_ != nullptr && PlannedFor(*picture)) {
     CopyLuma(*picture, luma);
     return true;

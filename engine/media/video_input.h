@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "engine/device_plane.h"
 #include "engine/io/frame_reader.h"
 #include "engine/luma_scale_plan.h"
 #include "engine/media/luma_scale_check.h"
@@ -53,6 +54,14 @@ class VideoInput {
   virtual const std::string& name() const = 0;
   // The next frame's luma, tightly packed, into *luma; false after the last frame.
   virtual absl::StatusOr<bool> ReadLuma(std::string* luma) = 0;
+  // ReadLuma, except that a picture a GPU's video engine left in device memory (see
+  // DecodedInput::KeepPicturesOnDevice) comes as *on_device, with *luma left empty; other
+  // pictures come in *luma with *on_device null. This default never has device pictures.
+  virtual absl::StatusOr<bool> ReadPicture(std::string* luma,
+                                           std::shared_ptr<const DevicePlane>* on_device) {
+    on_device->reset();
+    return ReadLuma(luma);
+  }
   // Frames returned or skipped so far.
   virtual uint64_t frames_read() const = 0;
   // Frames in the whole file where that is known without reading it (raw files); for progress.
@@ -113,6 +122,11 @@ class DecodedInput final : public VideoInput {
   // session of its own); 1 keeps one decoder. The pictures are the same either way. On error
   // (a decoder could not be opened) the one decoder stays.
   absl::Status DecodeWith(int decoders);
+  // Lets pictures decoded by NVDEC stay in device memory for ReadPicture where no scaling on
+  // the CPU is needed (none, or the scorer's upscale; docs/adr/0083); ReadLuma still copies them
+  // to the host. Does nothing where the file is not decoded by an engine whose pictures can stay
+  // (HwDecodeDevice::PictureDevice).
+  void KeepPicturesOnDevice();
 
   // The file's own geometry, before any scaling.
   const Geometry& decoded_geometry() const { return decoded_geometry_; }
@@ -122,6 +136,8 @@ class DecodedInput final : public VideoInput {
   FrameRate frame_rate() const override { return info_.frame_rate; }
   const std::string& name() const override { return name_; }
   absl::StatusOr<bool> ReadLuma(std::string* luma) override;
+  absl::StatusOr<bool> ReadPicture(std::string* luma,
+                                   std::shared_ptr<const DevicePlane>* on_device) override;
   uint64_t frames_read() const override;
   MediaInfo media_info() const override;
   ReadTimes last_read_times() const override { return last_read_times_; }
@@ -132,9 +148,13 @@ class DecodedInput final : public VideoInput {
 
  private:
   DecodedInput(std::unique_ptr<VideoDecoder> decoder, const DecodeLimits& limits,
-               const Geometry& geometry);
+               const Geometry& geometry, std::shared_ptr<HwDecodeDevice> hardware);
   // Whether `picture` is one the scorer's plan was made for.
   bool PlannedFor(const AVFrame& picture) const;
+  // The picture's pixel format in software terms (a device's frame has the stream's).
+  AVPixelFormat SoftwareFormat(const AVFrame& picture) const;
+  // Whether ReadPicture may hand `picture` on where it lies.
+  bool StaysOnDevice(const AVFrame& picture) const;
 
   // One decoder, or (DecodeWith) several behind `segmented_`, which then owns the first.
   std::unique_ptr<VideoDecoder> decoder_;
@@ -150,6 +170,12 @@ class DecodedInput final : public VideoInput {
   ScalerChoice scaler_choice_;
   std::shared_ptr<const LumaScalePlan> scorer_upscale_;
   ReadTimes last_read_times_;
+  // Pictures in device memory (KeepPicturesOnDevice): the decoding device, the GPU that holds
+  // its pictures, and frames for those copied to the host after all.
+  std::shared_ptr<HwDecodeDevice> hardware_;
+  std::optional<int> picture_device_;
+  AvFramePtr downloaded_;
+  AvFramePtr brought_to_host_;
 };
 
 // Checks `distorted` against `reference` and, for an encoded distorted file, makes it deliver

@@ -1,0 +1,127 @@
+// Pictures NVDEC decoded, scored where they lie (docs/adr/0083): the GPU backend packs a plane
+// from the decoder's surface (pitch, 10-bit samples stored high) or upscales it from there, and
+// every score must equal the score of the same pictures decoded on the CPU and uploaded. Needs a
+// CUDA decoding device and a GPU; skips, saying so, elsewhere.
+#include <fcntl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine/device_plane.h"
+#include "engine/features.h"
+#include "engine/gpu/gpu_scorer.h"
+#include "engine/luma_scale_plan.h"
+#include "engine/media/hw_decode_device.h"
+#include "engine/media/test_media.h"
+#include "engine/media/video_input.h"
+#include "engine/plane_pieces.h"
+#include "gtest/gtest.h"
+
+namespace ssimd {
+namespace {
+
+struct Case {
+  const char* reference;
+  const char* distorted;
+  int distorted_skip;  // pairs a reference picture with a later distorted one
+};
+
+std::unique_ptr<DecodedInput> Open(const char* file,
+                                   const std::shared_ptr<HwDecodeDevice>& device) {
+  const std::string path = LadderFile(file);
+  auto input = DecodedInput::Open(::open(path.c_str(), O_RDONLY), path, DecodeLimits(), device);
+  EXPECT_TRUE(input.ok()) << input.status();
+  return input.ok() ? *std::move(input) : nullptr;
+}
+
+// One side of the comparison: both files decoded on the engine with pictures kept on the
+// device, or both on the CPU; the distorted one fitted to the reference with the scorer's upscale.
+struct Pair {
+  std::unique_ptr<DecodedInput> reference;
+  std::unique_ptr<DecodedInput> distorted;
+};
+
+Pair OpenPair(const Case& c, const std::shared_ptr<HwDecodeDevice>& device) {
+  Pair pair{Open(c.reference, device), Open(c.distorted, device)};
+  if (pair.reference == nullptr || pair.distorted == nullptr) return Pair();
+  EXPECT_TRUE(FitToReference(*pair.reference, "reference", *pair.distorted, "distorted",
+                             ScalerChoice())
+                  .ok());
+  pair.distorted->UpscaleOnScorer();  // none where the sizes are equal
+  if (device != nullptr) {
+    pair.reference->KeepPicturesOnDevice();
+    pair.distorted->KeepPicturesOnDevice();
+  }
+  EXPECT_TRUE(pair.distorted->Skip(c.distorted_skip).ok());
+  return pair;
+}
+
+struct Read {
+  std::string luma;
+  std::shared_ptr<const DevicePlane> on_device;
+  PlanePieces Pieces() const {
+    if (on_device != nullptr) return PlanePieces(*on_device);
+    return PlanePieces(absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(luma.data()),
+                                           luma.size()));
+  }
+};
+
+TEST(GpuDecodedPlanesTest, PlanesReadWhereTheEngineLeftThemScoreAsUploadedCpuPictures) {
+  absl::StatusOr<std::shared_ptr<HwDecodeDevice>> device = HwDecodeDevice::Open({"cuda", "", 8});
+  if (!device.ok()) GTEST_SKIP() << "no NVDEC device here: " << device.status().message();
+  absl::StatusOr<std::unique_ptr<GpuScorer>> gpu = MakeGpuScorer();
+  if (!gpu.ok()) GTEST_SKIP() << "no GPU scorer here: " << gpu.status().message();
+  ASSERT_TRUE((*device)->PictureDevice().ok()) << (*device)->PictureDevice().status();
+  absl::StatusOr<FeatureSet> features = ParseFeatureArgs({"float_ssim", "ssim"});
+  ASSERT_TRUE(features.ok()) << features.status();
+
+  const Case cases[] = {
+      {"h264_1920x1080.mp4", "h264_1920x1080.mp4", 1},  // packed from the surface
+      {"h264_1920x1080.mp4", "hevc_1280x720.mkv", 0},   // upscaled on the device
+      {"hevc10_1920x1080.mkv", "hevc10_960x540.mkv", 0},  // 10-bit, samples stored high
+      {"h264_1920x1080.mp4", "vp9_960x540.webm", 0},
+  };
+  int64_t planes_on_device = 0;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(absl::StrCat(c.reference, " against ", c.distorted));
+    Pair kept = OpenPair(c, *device);
+    Pair cpu = OpenPair(c, nullptr);
+    ASSERT_NE(kept.reference, nullptr);
+    ASSERT_NE(cpu.reference, nullptr);
+    const Geometry geometry = kept.reference->geometry();
+    int frames = 0;
+    for (;; ++frames) {
+      Read kept_ref, kept_dis, cpu_ref, cpu_dis;
+      auto a = kept.reference->ReadPicture(&kept_ref.luma, &kept_ref.on_device);
+      auto b = kept.distorted->ReadPicture(&kept_dis.luma, &kept_dis.on_device);
+      auto c_ref = cpu.reference->ReadPicture(&cpu_ref.luma, &cpu_ref.on_device);
+      auto c_dis = cpu.distorted->ReadPicture(&cpu_dis.luma, &cpu_dis.on_device);
+      ASSERT_TRUE(a.ok() && b.ok() && c_ref.ok() && c_dis.ok());
+      if (!*a || !*b) break;
+      ASSERT_NE(kept_ref.on_device, nullptr) << "frame " << frames;
+      ASSERT_NE(kept_dis.on_device, nullptr) << "frame " << frames;
+      ASSERT_EQ(cpu_ref.on_device, nullptr);
+      const PlanePieces kr = kept_ref.Pieces(), kd = kept_dis.Pieces();
+      const PlanePieces cr = cpu_ref.Pieces(), cd = cpu_dis.Pieces();
+      auto on_device = (*gpu)->ScorePieces(geometry, *features,
+                                           {&kr, &kd, kept.distorted->scorer_upscale()});
+      auto uploaded = (*gpu)->ScorePieces(geometry, *features,
+                                          {&cr, &cd, cpu.distorted->scorer_upscale()});
+      ASSERT_TRUE(on_device.ok()) << on_device.status();
+      ASSERT_TRUE(uploaded.ok()) << uploaded.status();
+      ASSERT_EQ(on_device->scores, uploaded->scores) << "frame " << frames;
+      planes_on_device += 2;
+    }
+    EXPECT_GT(frames, 0);
+    std::cout << c.reference << " against " << c.distorted << ": " << frames
+              << " frames, every score equal from device planes and from uploads\n";
+  }
+  int64_t counted = 0;
+  for (const GpuDeviceStats& stats : (*gpu)->Stats()) counted += stats.planes_read_on_device;
+  EXPECT_EQ(counted, planes_on_device);
+}
+
+}  // namespace
+}  // namespace ssimd

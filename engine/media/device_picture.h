@@ -1,0 +1,30 @@
+// A picture NVDEC decoded, kept in device memory for the GPU scorer (docs/adr/0083): its luma as
+// a DevicePlane (engine/device_plane.h), holding a reference to the frame so that its surface
+// stays out of the decoder's pool until the last reader lets go.
+#ifndef SSIMD_ENGINE_MEDIA_DEVICE_PICTURE_H_
+#define SSIMD_ENGINE_MEDIA_DEVICE_PICTURE_H_
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "engine/device_plane.h"
+
+extern "C" {
+#include <libavutil/frame.h>
+#include <libavutil/pixfmt.h>
+}
+
+namespace ssimd {
+
+// Whether `frame` lies in a device's memory (a frame of hardware frames).
+bool IsDeviceFrame(const AVFrame& frame);
+
+// The luma of `frame` (a CUDA frame whose copy from the engine is complete), on GPU
+// `device_index`, for a stream that decodes to `software` in software. INTERNAL when the frame
+// is not a CUDA frame of a layout the engines produce for `software`.
+absl::StatusOr<std::shared_ptr<const DevicePlane>> MakeDevicePictureLuma(
+    const AVFrame& frame, AVPixelFormat software, int device_index);
+
+}  // namespace ssimd
+
+#endif  // SSIMD_ENGINE_MEDIA_DEVICE_PICTURE_H_
