@@ -1,5 +1,6 @@
 #include "engine/media/cuda_picture_sync.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/numbers.h"
@@ -14,6 +15,7 @@
 extern "C" {
 #include <libavutil/hwcontext.h>
 #include <libavutil/hwcontext_cuda.h>
+#include <libavutil/pixdesc.h>
 }
 
 namespace ssimd {
@@ -86,18 +88,49 @@ absl::StatusOr<std::unique_ptr<CudaPictureSync>> CudaPictureSync::Open(
   return sync;
 }
 
-absl::Status CudaPictureSync::WaitForPictures() const {
+absl::Status CudaPictureSync::CopyOut(const AVFrame& decoded, AVFrame* out) const {
+  av_frame_unref(out);
+  if (decoded.hw_frames_ctx == nullptr) {
+    return absl::InternalError("a picture to copy out of the decoder is not a device frame");
+  }
+  if (const int rc = av_hwframe_get_buffer(decoded.hw_frames_ctx, out, 0); rc < 0) {
+    return absl::ResourceExhaustedError(absl::StrFormat(
+        "no device memory for a decoded picture (%s)", AvErrorText(rc)));
+  }
+  const auto* frames = reinterpret_cast<const AVHWFramesContext*>(decoded.hw_frames_ctx->data);
+  const AVPixFmtDescriptor* layout = av_pix_fmt_desc_get(frames->sw_format);
+  const auto* hw = reinterpret_cast<const AVHWDeviceContext*>(context_->data);
+  const CUstream stream = static_cast<const AVCUDADeviceContext*>(hw->hwctx)->stream;
   CudaFunctions* cu = driver_->cu;
   CUresult rc = cu->cuCtxPushCurrent(driver_->context);
-  if (rc == CUDA_SUCCESS) {
-    const auto* hw = reinterpret_cast<const AVHWDeviceContext*>(context_->data);
-    rc = cu->cuStreamSynchronize(static_cast<const AVCUDADeviceContext*>(hw->hwctx)->stream);
-    CUcontext popped = nullptr;
-    cu->cuCtxPopCurrent(&popped);
+  if (rc != CUDA_SUCCESS) return driver_->Check(rc, "making the decoder's context current");
+  // Queued behind the engine's output on the same stream, so each copy reads a finished picture.
+  for (int i = 0; i < AV_NUM_DATA_POINTERS && decoded.data[i] != nullptr && rc == CUDA_SUCCESS;
+       ++i) {
+    CUDA_MEMCPY2D copy = {};
+    copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    copy.srcDevice = reinterpret_cast<CUdeviceptr>(decoded.data[i]);
+    copy.srcPitch = static_cast<size_t>(decoded.linesize[i]);
+    copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    copy.dstDevice = reinterpret_cast<CUdeviceptr>(out->data[i]);
+    copy.dstPitch = static_cast<size_t>(out->linesize[i]);
+    // Both pitches hold a whole row of the picture.
+    copy.WidthInBytes = std::min(copy.srcPitch, copy.dstPitch);
+    copy.Height = static_cast<size_t>(
+        i == 0 || i == 3 ? decoded.height : AV_CEIL_RSHIFT(decoded.height, layout->log2_chroma_h));
+    rc = cu->cuMemcpy2DAsync(&copy, stream);
   }
+  if (rc == CUDA_SUCCESS) rc = cu->cuStreamSynchronize(stream);
+  CUcontext popped = nullptr;
+  cu->cuCtxPopCurrent(&popped);
   if (rc != CUDA_SUCCESS) {
-    return absl::UnavailableError(absl::StrFormat(
-        "waiting for the GPU decoder's picture copies failed (%s)", driver_->ErrorText(rc)));
+    av_frame_unref(out);
+    return driver_->Check(rc, "copying a picture out of the GPU decoder's surface");
+  }
+  out->width = decoded.width;
+  out->height = decoded.height;
+  if (av_frame_copy_props(out, &decoded) < 0) {
+    return absl::ResourceExhaustedError("out of memory for a decoded picture");
   }
   return absl::OkStatus();
 }

@@ -2,9 +2,12 @@
 // decoding runs in the device's primary CUDA context, the one the scorer's runtime uses, so the
 // pictures' memory is the scorer's to read: the context is retained here and given to libavcodec
 // as its device context (libavcodec's own primary-context option would insist on scheduling
-// flags the runtime may already have set otherwise). libavcodec copies each decoded picture out
-// of the engine's surface on the context's stream without waiting for it, so the decoding thread
-// waits for that stream before a picture leaves it. The driver is loaded at run time.
+// flags the runtime may already have set otherwise). libavcodec hands out each picture as the
+// engine's own output surface, mapped (its post-processing queued on the context's stream), and
+// an engine has only a few such surfaces: a picture held while later ones decode would starve
+// the decoder. So a picture that is to stay on the device is copied out of the surface into a
+// frame of libavcodec's frame pool on the same stream, the stream is waited for, and the surface
+// goes back at once. The driver is loaded at run time.
 #ifndef SSIMD_ENGINE_MEDIA_CUDA_PICTURE_SYNC_H_
 #define SSIMD_ENGINE_MEDIA_CUDA_PICTURE_SYNC_H_
 
@@ -16,6 +19,7 @@
 
 extern "C" {
 #include <libavutil/buffer.h>
+#include <libavutil/frame.h>
 }
 
 namespace ssimd {
@@ -33,8 +37,10 @@ class CudaPictureSync {
   AVBufferRef* context() const { return context_; }
   // The CUDA device index (the GPU backend's index on NVIDIA).
   int device_index() const { return device_index_; }
-  // Returns once every picture copy libavcodec queued on the context's stream is done.
-  absl::Status WaitForPictures() const;
+  // Copies `decoded` (a CUDA frame, possibly the engine's mapped surface) into a new frame of
+  // its frames context's pool, `out`, every plane, complete when this returns. UNAVAILABLE or
+  // RESOURCE_EXHAUSTED saying why.
+  absl::Status CopyOut(const AVFrame& decoded, AVFrame* out) const;
 
  private:
   struct Driver;

@@ -112,9 +112,9 @@ absl::StatusOr<int> HwDecodeDevice::PictureDevice() const {
   return picture_sync_->device_index();
 }
 
-absl::Status HwDecodeDevice::WaitForPictures() const {
-  if (picture_sync_ == nullptr) return absl::OkStatus();
-  return picture_sync_->WaitForPictures();
+absl::Status HwDecodeDevice::CopyOut(const AVFrame& decoded, AVFrame* out) const {
+  if (picture_sync_ == nullptr) return PictureDevice().status();
+  return picture_sync_->CopyOut(decoded, out);
 }
 
 absl::StatusOr<double> HwDecodeDevice::EngineUtilization() const {

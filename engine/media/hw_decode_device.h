@@ -101,9 +101,10 @@ class HwDecodeDevice {
   // they can be scored without a trip through the host (NVDEC in the primary CUDA context);
   // FAILED_PRECONDITION saying why not (VA-API, or the driver could not be asked).
   absl::StatusOr<int> PictureDevice() const;
-  // Waits until the pictures decoded so far are complete in device memory (libavcodec leaves
-  // the last copy out of the engine running); a picture is handed on only after this.
-  absl::Status WaitForPictures() const;
+  // For a device whose pictures can stay (PictureDevice): `decoded`, the engine's output, copied
+  // into a frame of its own in device memory (`out`), complete, the engine's surface free again
+  // once `decoded` is released (CudaPictureSync::CopyOut).
+  absl::Status CopyOut(const AVFrame& decoded, AVFrame* out) const;
 
  private:
   HwDecodeDevice() = default;

@@ -70,7 +70,7 @@ absl::Status PictureScaler::Configure(const AVFrame& in) {
 }
 
 absl::StatusOr<const AVFrame*> PictureScaler::Convert(const AVFrame& in) {
-  if (in.width == width_ && in.height == height_ && in.format == format_) return &in;
+  if (Unchanged(in.width, in.height, static_cast<AVPixelFormat>(in.format))) return &in;
   if (sws_ == nullptr || in.width != in_width_ || in.height != in_height_ ||
       in.format != in_format_ || in.color_range != in_range_) {
     absl::Status configured = Configure(in);

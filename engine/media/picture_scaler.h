@@ -21,6 +21,10 @@ class PictureScaler {
   PictureScaler(const PictureScaler&) = delete;
   PictureScaler& operator=(const PictureScaler&) = delete;
 
+  // Whether a picture of this size and format is already the target (Convert returns it as is).
+  bool Unchanged(int width, int height, AVPixelFormat format) const {
+    return width == width_ && height == height_ && format == format_;
+  }
   // `in` at the target size and format, or a scaled copy (valid until the next call). Like the
   // scale filter, a picture already at the target size and format passes through untouched.
   absl::StatusOr<const AVFrame*> Convert(const AVFrame& in);

@@ -364,13 +364,17 @@ absl::StatusOr<const AVFrame*> VideoDecoder::HostPicture() {
     return frame_.get();
   }
   if (keep_on_device_.load(std::memory_order_relaxed)) {
-    // Handed on complete: its readers may be on other streams than libavcodec's copy.
-    if (absl::Status s = hardware_->WaitForPictures(); !s.ok()) {
-      return absl::UnavailableError(absl::StrFormat(
-          "%s: %s: %s; the frames before it were read", name_, FrameName(), s.message()));
+    // Out of the engine's surface, which goes back to the decoder at once, and complete: its
+    // readers may hold it for long and read it on other streams.
+    if (kept_ == nullptr) kept_.reset(av_frame_alloc());
+    if (kept_ == nullptr) return absl::ResourceExhaustedError("out of memory for a picture");
+    if (absl::Status s = hardware_->CopyOut(*frame_, kept_.get()); !s.ok()) {
+      return absl::Status(s.code(), absl::StrFormat("%s: %s: %s; the frames before it were read",
+                                                    name_, FrameName(), s.message()));
     }
+    av_frame_unref(frame_.get());
     hardware_->CountFrame();
-    return frame_.get();
+    return kept_.get();
   }
   if (downloaded_ == nullptr) downloaded_.reset(av_frame_alloc());
   if (converted_ == nullptr) converted_.reset(av_frame_alloc());

@@ -164,6 +164,7 @@ class VideoDecoder {
   std::string fallback_detail_ ABSL_GUARDED_BY(detail_mutex_);
   AvFramePtr downloaded_;
   AvFramePtr converted_;
+  AvFramePtr kept_;  // a picture that stays on the device, out of the engine's surface
   // Segments (DecodeSegmentShare): the share, the segment the packets read now belong to and
   // how many packets of it were read, the segment being decoded (sent to the codec) and the
   // returned frame's. `segment_draining_`: the end of a segment was sent and its last frames are

@@ -260,7 +260,9 @@ AVPixelFormat DecodedInput::SoftwareFormat(const AVFrame& picture) const {
 
 bool DecodedInput::StaysOnDevice(const AVFrame& picture) const {
   if (!picture_device_.has_value() || !IsDeviceFrame(picture)) return false;
-  return scaler_ == nullptr || (scorer_upscale_ != nullptr && PlannedFor(picture));
+  return scaler_ == nullptr ||
+         scaler_->Unchanged(picture.width, picture.height, SoftwareFormat(picture)) ||
+         (scorer_upscale_ != nullptr && PlannedFor(picture));
 }
 
 absl::StatusOr<bool> DecodedInput::ReadLuma(std::string* luma) {
