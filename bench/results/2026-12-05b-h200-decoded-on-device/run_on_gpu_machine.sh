@@ -6,11 +6,13 @@
 #      (dev with --decoders_per_file=4), two rounds, every value compared across servers;
 #   3. one 1080p H.264 rendition against the source on each server;
 #   4. four ladders at once on dev, host and cpu, with nvidia-smi dmon sampling the decoders;
-#   5. decode_split_bench on the source: NVDEC with 1, 2, 4, 7 decoders, the CPU with 1..16.
-# Usage: run_on_gpu_machine.sh BUNDLE.tar.xz MEDIA_DIR OUT_DIR
+#   5. decode_split_bench on the source: NVDEC with 1, 2, 4, 7 decoders (segments of at least 24
+#      and of at least 96 pictures), the CPU with 1..16.
+# Usage: run_on_gpu_machine.sh BUNDLE.tar.xz MEDIA_DIR OUT_DIR (OUT_DIR/results.tgz: every file)
 set -u
-bundle=$1; media=$(cd "$2" && pwd); out=$(mkdir -p "$3" && cd "$3" && pwd); w=/tmp/dod
-rm -rf "$w"; mkdir -p "$w"
+bundle=$1; media=$(cd "$2" && pwd); w=/tmp/dod; out=$w/results
+final=$(mkdir -p "$3" && cd "$3" && pwd)
+rm -rf "$w"; mkdir -p "$w" "$out"
 tar -xJf "$bundle" -C "$w"
 b=$w/bundle_ladder; bin=$b/bin
 export LD_LIBRARY_PATH=$b/lib
@@ -20,7 +22,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > "$out/ve
   echo "exit $?" >> "$out/hw_decode_test.txt"
 (cd "$b" && timeout 120 ./run.sh gpu_decoded_planes_test) > "$out/gpu_decoded_planes_test.txt" 2>&1 ||
   echo "exit $?" >> "$out/gpu_decoded_planes_test.txt"
-tail -3 "$out/hw_decode_test.txt"; tail -3 "$out/gpu_decoded_planes_test.txt"
+tail -n 3 "$out/hw_decode_test.txt" "$out/gpu_decoded_planes_test.txt"
 
 declare -A port=([dev]=50901 [host]=50902 [cpu]=50903 [dev4]=50904)
 declare -A flags=([dev]="--hw_decode=cuda" [host]="--hw_decode=cuda --decoded_on_device=false"
@@ -98,8 +100,12 @@ for d in sorted(glob.glob(f"{w}/ladder-*") + glob.glob(f"{w}/one-*") + glob.glob
                     for x, y in zip(a, b) for m in ("float_ssim", "ssim"))
     print(f"{os.path.basename(d)}: {files} renditions, {same} of {total} values equal to ladder-cpu-1")
 PY
-(cd "$b" && timeout 150 ./run.sh decode_split_bench --file="$media/src_h264.mp4" --hw_decode=cuda \
-  --decoders=1,2,4,7 --rounds=2) > "$out/decode_split_nvdec.txt" 2>&1 || echo "exit $?" >> "$out/decode_split_nvdec.txt"
+for packets in 24 96; do
+  (cd "$b" && timeout 100 ./run.sh decode_split_bench --file="$media/src_h264.mp4" --hw_decode=cuda \
+    --decoders=1,2,4,7 --rounds=2 --min_segment_packets=$packets) \
+    > "$out/decode_split_nvdec_$packets.txt" 2>&1 || echo "exit $?" >> "$out/decode_split_nvdec_$packets.txt"
+done
 (cd "$b" && timeout 150 ./run.sh decode_split_bench --file="$media/src_h264.mp4" \
   --decoders=1,2,4,8,16 --rounds=2) > "$out/decode_split_cpu.txt" 2>&1 || echo "exit $?" >> "$out/decode_split_cpu.txt"
-tail -4 "$out/decode_split_nvdec.txt" "$out/decode_split_cpu.txt"
+tail -n 6 "$out"/decode_split_*.txt "$out/ladder.txt" "$out/one_rendition.txt" "$out"/metrics-*.txt
+tar -czf "$final/results.tgz" -C "$out" .
