@@ -50,6 +50,7 @@ declare -A SOURCES=(
   [yuv_reader]="engine/io/frame_reader.cc engine/io/y4m_header.cc engine/picture.cc"
   [media_decoder]="engine/media/video_decoder.cc engine/media/decode_error.cc
                    engine/media/hw_decode_device.cc engine/media/hw_frame_download.cc
+                   engine/media/cuda_picture_sync.cc engine/media/device_picture.cc
                    engine/media/decode_caps.cc engine/media/nvdec_caps.cc
                    engine/media/nvdec_utilization.cc engine/media/vaapi_caps.cc
                    engine/media/split_points.cc
