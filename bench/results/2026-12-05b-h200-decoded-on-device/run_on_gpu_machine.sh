@@ -7,7 +7,7 @@
 #   3. one 1080p H.264 rendition against the source on each server;
 #   4. four ladders at once on dev, host and cpu, with nvidia-smi dmon sampling the decoders;
 #   5. decode_split_bench on the source: NVDEC with 1, 2, 4, 7 decoders (segments of at least 24
-#      and of at least 96 pictures), the CPU with 1..16.
+#      and of at least 96 pictures).
 # Usage: run_on_gpu_machine.sh BUNDLE.tar.xz MEDIA_DIR OUT_DIR (OUT_DIR/results.tgz: every file)
 set -u
 bundle=$1; media=$(cd "$2" && pwd); w=/tmp/dod; out=$w/results
@@ -105,7 +105,5 @@ for packets in 24 96; do
     --decoders=1,2,4,7 --rounds=2 --min_segment_packets=$packets) \
     > "$out/decode_split_nvdec_$packets.txt" 2>&1 || echo "exit $?" >> "$out/decode_split_nvdec_$packets.txt"
 done
-(cd "$b" && timeout 150 ./run.sh decode_split_bench --file="$media/src_h264.mp4" \
-  --decoders=1,2,4,8,16 --rounds=2) > "$out/decode_split_cpu.txt" 2>&1 || echo "exit $?" >> "$out/decode_split_cpu.txt"
 tail -n 6 "$out"/decode_split_*.txt "$out/ladder.txt" "$out/one_rendition.txt" "$out"/metrics-*.txt
 tar -czf "$final/results.tgz" -C "$out" .
