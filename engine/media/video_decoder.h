@@ -86,9 +86,10 @@ class VideoDecoder {
   std::string decode_fallback_detail() const;
 
   // From now on, pictures the engine decodes stay in device memory where the device allows it
-  // (HwDecodeDevice::PictureDevice): Next() returns them as hardware frames (complete; their
-  // format is the device's, PictureFormat() says the software one). Pictures decoded on the CPU
-  // are returned as before. Callable from another thread while Next() runs.
+  // (HwDecodeDevice::PictureDevice): Next() returns them as hardware frames of their own (copied
+  // out of the engine's surface and complete; their format is the device's, PictureFormat() says
+  // the software one). Pictures decoded on the CPU are returned as before. Callable from another
+  // thread while Next() runs.
   void KeepPicturesOnDevice();
   // The pixel format a picture of this stream has in software, also for a hardware frame.
   AVPixelFormat PictureFormat(const AVFrame& picture) const;
