@@ -1,6 +1,6 @@
 // A picture NVDEC decoded, kept in device memory for the GPU scorer (docs/adr/0083): its luma as
-// a DevicePlane (engine/device_plane.h), holding a reference to the frame so that its surface
-// stays out of the decoder's pool until the last reader lets go.
+// a DevicePlane (engine/device_plane.h), holding a reference to the frame (a copy out of the
+// engine's surface, in libavcodec's frame pool) until the last reader lets go.
 #ifndef SSIMD_ENGINE_MEDIA_DEVICE_PICTURE_H_
 #define SSIMD_ENGINE_MEDIA_DEVICE_PICTURE_H_
 
