@@ -31,12 +31,15 @@ int32_t SegmentBlocks(int64_t count) {
 struct Layout {
   ExactSumOutcome* outcome;
   double* segment_sums;  // per segment: sum, sum of |t|
+  double* segment_starts;  // per segment: the approximate running sum before it
+  double* margin;          // ExactSumMargin of the frame
   int32_t* grids;
   ExactSumPiece* segment_pieces;
   ExactSumPiece* block_pieces;
   ExactSumRun* runs;
   int32_t* run_count;
   ExactSumPiece* run_pieces;
+  ExactSumCrossing* crossings;  // per segment; written for serial runs' first segments
   size_t bytes;
 };
 
@@ -52,6 +55,8 @@ Layout LayoutFor(void* workspace, int64_t count) {
   };
   l.outcome = reinterpret_cast<ExactSumOutcome*>(take(sizeof(ExactSumOutcome)));
   l.segment_sums = reinterpret_cast<double*>(take(2 * segments * sizeof(double)));
+  l.segment_starts = reinterpret_cast<double*>(take(segments * sizeof(double)));
+  l.margin = reinterpret_cast<double*>(take(sizeof(double)));
   l.grids = reinterpret_cast<int32_t*>(take(segments * sizeof(int32_t)));
   l.segment_pieces = reinterpret_cast<ExactSumPiece*>(take(segments * sizeof(ExactSumPiece)));
   l.block_pieces =
@@ -59,6 +64,7 @@ Layout LayoutFor(void* workspace, int64_t count) {
   l.runs = reinterpret_cast<ExactSumRun*>(take(kExactSumMaxRuns * sizeof(ExactSumRun)));
   l.run_count = reinterpret_cast<int32_t*>(take(sizeof(int32_t)));
   l.run_pieces = reinterpret_cast<ExactSumPiece*>(take(kExactSumMaxRuns * sizeof(ExactSumPiece)));
+  l.crossings = reinterpret_cast<ExactSumCrossing*>(take(segments * sizeof(ExactSumCrossing)));
   l.bytes = offset;
   return l;
 }
@@ -130,7 +136,7 @@ __device__ T InclusiveScan(T value, T* totals) {
 // share of kPlanPerThread segments; scans carry the running sum and the run count across tiles.
 __global__ void __launch_bounds__(kPlanThreads)
     PlanRuns(int64_t count, int32_t segments, const double* segment_sums, int32_t* grids,
-             ExactSumRun* runs, int32_t* run_count) {
+             double* segment_starts, double* margin_out, ExactSumRun* runs, int32_t* run_count) {
   constexpr int kTile = kPlanThreads * kPlanPerThread;
   constexpr int32_t kNoGrid = INT32_MAX;  // past the last segment (serial is INT32_MIN)
   __shared__ double tile_sums[kTile];
@@ -161,6 +167,7 @@ __global__ void __launch_bounds__(kPlanThreads)
   }
   __syncthreads();
   const double margin = ExactSumMargin(count, carried_sum);
+  if (tid == 0) *margin_out = margin;
   __syncthreads();
   if (tid == kPlanThreads - 1) carried_sum = 0.0;
   __syncthreads();
@@ -193,7 +200,10 @@ __global__ void __launch_bounds__(kPlanThreads)
       const double start = running;
       running += tile_sums[tid * kPlanPerThread + k];
       own[k] = j < segments ? GuessSegmentGrid(start, running, margin) : kNoGrid;
-      if (j < segments) grids[j] = own[k];
+      if (j < segments) {
+        grids[j] = own[k];
+        segment_starts[j] = start;
+      }
     }
     last_grids[tid] = own[kPlanPerThread - 1];
     __syncthreads();
@@ -326,18 +336,111 @@ __global__ void __launch_bounds__(kSegmentBlockThreads)
   }
 }
 
-// One block per run with a grid: its piece from its elements (segment and block pieces), each
-// thread folding a contiguous share in order, then groups and the block's group results combined.
+// The group's smallest and largest of one int per lane, in every lane.
+__device__ int GroupMin(int value) {
+  for (int offset = kLaneGroupWidth / 2; offset > 0; offset /= 2) {
+    value = min(value, ShuffleDownInGroup(value, offset));
+  }
+  return ValueOfLane(value, 0);
+}
+__device__ int GroupMax(int value) {
+  for (int offset = kLaneGroupWidth / 2; offset > 0; offset /= 2) {
+    value = max(value, ShuffleDownInGroup(value, offset));
+  }
+  return ValueOfLane(value, 0);
+}
+
+// A serial segment's crossing summary (ExactSumCrossing), by one lane group: each lane holds
+// kExactSumTermsPerLane consecutive terms; the plan's approximate sum before the segment plus a
+// scan of the lanes' sums gives each term's approximate partial sum and so the grid certain for
+// it; the group finds where the first grid ends and the last begins (PlaceCrossing) and folds the
+// head and the tail as it folds a segment.
+__device__ void SummariseCrossing(const double* terms, int64_t count, int32_t segment,
+                                  double start, double margin, ExactSumCrossing* out) {
+  const int lane = LaneInGroup();
+  const int64_t segment_first = static_cast<int64_t>(segment) * kExactSumSegmentTerms;
+  const int64_t left = count - segment_first;
+  const int n = left < kExactSumSegmentTerms ? static_cast<int>(left) : kExactSumSegmentTerms;
+  const int lane_first = lane * kExactSumTermsPerLane;
+  double values[kExactSumTermsPerLane];
+  double lane_sum = 0.0;
+#pragma unroll
+  for (int k = 0; k < kExactSumTermsPerLane; ++k) {
+    values[k] = lane_first + k < n ? terms[segment_first + lane_first + k] : 0.0;
+    lane_sum += values[k];
+  }
+  double through = lane_sum;
+  for (int offset = 1; offset < kLaneGroupWidth; offset *= 2) {
+    const double before = ShuffleUpInGroup(through, offset);
+    if (lane >= offset) through += before;
+  }
+  double partial = start + (through - lane_sum);
+  int32_t grids[kExactSumTermsPerLane];
+#pragma unroll
+  for (int k = 0; k < kExactSumTermsPerLane; ++k) {
+    partial += values[k];
+    grids[k] = CertainBinade(partial, margin);
+  }
+  const int32_t first_grid = ValueOfLane(grids[0], 0);
+  const int last = n - 1;
+  int32_t own_last = grids[0];
+#pragma unroll
+  for (int k = 1; k < kExactSumTermsPerLane; ++k) {
+    own_last = k == last % kExactSumTermsPerLane ? grids[k] : own_last;
+  }
+  const int32_t last_grid = ValueOfLane(own_last, last / kExactSumTermsPerLane);
+  int first_other = n;
+  int last_other = 0;
+#pragma unroll
+  for (int k = 0; k < kExactSumTermsPerLane; ++k) {
+    if (lane_first + k >= n) continue;
+    if (grids[k] != first_grid) first_other = min(first_other, lane_first + k);
+    if (grids[k] != last_grid) last_other = lane_first + k + 1;
+  }
+  first_other = GroupMin(first_other);
+  last_other = GroupMax(last_other);
+  ExactSumCrossing crossing;
+  PlaceCrossing(CertainBinade(start, margin), first_grid, last_grid, first_other, last_other, n,
+                &crossing);
+  const auto within = [&](int i) { return min(max(i - lane_first, 0), kExactSumTermsPerLane); };
+  crossing.head = EmptyExactSumPiece();
+  crossing.tail = EmptyExactSumPiece();
+  if (crossing.head_end > 0) {  // the same in every lane, as below
+    crossing.head = CombineGroup(FoldExactSumTermRange(values, 0, within(crossing.head_end),
+                                                       ExactSumGridScale(crossing.head_grid)));
+  }
+  if (crossing.tail_begin < n) {
+    crossing.tail = CombineGroup(FoldExactSumTermRange(values, within(crossing.tail_begin),
+                                                       within(n),
+                                                       ExactSumGridScale(crossing.tail_grid)));
+  }
+  if (lane == 0) *out = crossing;
+}
+
+// One block per run. A run with a grid: its piece from its elements (segment and block pieces),
+// each thread folding a contiguous share in order, then groups and the block's group results
+// combined. A serial run: the crossing summaries of its first segments, one group per segment.
 __global__ void __launch_bounds__(kExactSumRunThreads)
-    RunPieces(int32_t segments, const ExactSumPiece* segment_pieces,
-              const ExactSumPiece* block_pieces, const ExactSumRun* runs,
-              const int32_t* run_count, ExactSumPiece* run_pieces) {
+    RunPieces(const double* terms, int64_t term_count, int32_t segments,
+              const ExactSumPiece* segment_pieces, const ExactSumPiece* block_pieces,
+              const ExactSumRun* runs, const int32_t* run_count, const double* segment_starts,
+              const double* margin, ExactSumPiece* run_pieces, ExactSumCrossing* crossings) {
   __shared__ ExactSumPiece group_pieces[kLaneGroupWidth];
   const int32_t r = blockIdx.x;
   const int32_t count = *run_count;
-  if (count > kExactSumMaxRuns || r >= count || runs[r].grid == kExactSumSerialGrid) return;
+  if (count > kExactSumMaxRuns || r >= count) return;
+  const int32_t first = runs[r].first_segment;
   const int32_t end = r + 1 < count ? runs[r + 1].first_segment : segments;
-  const ExactSumRunElements elements = RunElementsOf(runs[r].first_segment, end);
+  if (runs[r].grid == kExactSumSerialGrid) {
+    constexpr int kGroups = kExactSumRunThreads / kLaneGroupWidth;
+    const int32_t summarised_end = min(end, first + kExactSumCrossingsPerRun);
+    const double frame_margin = *margin;
+    for (int32_t j = first + GroupInBlock(); j < summarised_end; j += kGroups) {
+      SummariseCrossing(terms, term_count, j, segment_starts[j], frame_margin, &crossings[j]);
+    }
+    return;
+  }
+  const ExactSumRunElements elements = RunElementsOf(first, end);
   const int32_t n = RunElementCount(elements);
   const int32_t share = (n + kExactSumRunThreads - 1) / kExactSumRunThreads;
   const int32_t from = min(n, static_cast<int32_t>(threadIdx.x) * share);
@@ -368,7 +471,9 @@ constexpr int kStagedRuns = 96;
 // the chain's requests do), else from the frame's terms.
 struct StagedSegmentTerms {
   const double* terms;
+  const ExactSumCrossing* crossings;
   const double* staged;
+  const ExactSumCrossing* staged_crossings;
   const int32_t* staged_segments;
   int32_t staged_count;
   int32_t cursor;
@@ -379,14 +484,23 @@ struct StagedSegmentTerms {
     }
     return terms + static_cast<int64_t>(segment) * kExactSumSegmentTerms;
   }
+  // The segment's crossing summary; called after Of() for the same segment.
+  __device__ const ExactSumCrossing* CrossingOf(int32_t segment) const {
+    if (cursor < staged_count && staged_segments[cursor] == segment) {
+      return staged_crossings + cursor;
+    }
+    return crossings + segment;
+  }
 };
 
 // One block, then one thread: the checked chain over runs.
 __global__ void __launch_bounds__(kChainThreads)
     Chain(const double* terms, int64_t count, int32_t segments, const ExactSumRun* runs,
           const int32_t* run_count, const ExactSumPiece* run_pieces,
-          const ExactSumPiece* segment_pieces, ExactSumOutcome* outcome) {
+          const ExactSumPiece* segment_pieces, const ExactSumCrossing* crossings,
+          ExactSumOutcome* outcome) {
   __shared__ double staged[kStagedSegments * kExactSumSegmentTerms];
+  __shared__ ExactSumCrossing staged_crossings[kStagedSegments];
   __shared__ int32_t staged_segments[kStagedSegments];
   __shared__ int32_t staged_count;
   __shared__ ExactSumRun staged_runs[kStagedRuns];
@@ -422,9 +536,13 @@ __global__ void __launch_bounds__(kChainThreads)
                          i % kExactSumSegmentTerms;
     staged[i] = term < count ? terms[term] : 0.0;
   }
+  for (int i = tid; i < staged_count; i += kChainThreads) {
+    staged_crossings[i] = crossings[staged_segments[i]];
+  }
   __syncthreads();
   if (tid != 0) return;
-  StagedSegmentTerms source{terms, staged, staged_segments, staged_count, 0};
+  StagedSegmentTerms source{terms, crossings, staged, staged_crossings, staged_segments,
+                            staged_count, 0};
   *outcome = ChainExactSumRuns(source, count, runs_staged ? staged_runs : runs, total_runs,
                                segments, runs_staged ? staged_pieces : run_pieces,
                                segment_pieces);
@@ -442,14 +560,15 @@ hipError_t LaunchExactSerialSum(const double* terms, int64_t count, void* worksp
   hipLaunchKernelGGL(SegmentSums, dim3(blocks), dim3(kSegmentBlockThreads), 0, stream, terms,
                      count, segments, l.segment_sums);
   hipLaunchKernelGGL(PlanRuns, dim3(1), dim3(kPlanThreads), 0, stream, count, segments,
-                     l.segment_sums, l.grids, l.runs, l.run_count);
+                     l.segment_sums, l.grids, l.segment_starts, l.margin, l.runs, l.run_count);
   hipLaunchKernelGGL(SegmentPieces, dim3(blocks), dim3(kSegmentBlockThreads), 0, stream, terms,
                      count, segments, l.grids, l.segment_pieces, l.block_pieces);
   hipLaunchKernelGGL(RunPieces, dim3(kExactSumMaxRuns), dim3(kExactSumRunThreads), 0, stream,
-                     segments, l.segment_pieces, l.block_pieces, l.runs, l.run_count,
-                     l.run_pieces);
+                     terms, count, segments, l.segment_pieces, l.block_pieces, l.runs,
+                     l.run_count, l.segment_starts, l.margin, l.run_pieces, l.crossings);
   hipLaunchKernelGGL(Chain, dim3(1), dim3(kChainThreads), 0, stream, terms, count, segments,
-                     l.runs, l.run_count, l.run_pieces, l.segment_pieces, l.outcome);
+                     l.runs, l.run_count, l.run_pieces, l.segment_pieces, l.crossings,
+                     l.outcome);
   return hipGetLastError();
 }
 

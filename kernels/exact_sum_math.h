@@ -40,6 +40,9 @@ inline constexpr int kExactSumMaxRuns = 512;
 inline constexpr int64_t kExactSumSerialTermBudget = 64 * kExactSumSegmentTerms;
 // Segments the chaining thread may apply one by one per frame, after runs' checks failed.
 inline constexpr int64_t kExactSumSegmentStepBudget = 4096;
+// The first this many segments of a serial run get crossing summaries (ExactSumCrossing); later
+// ones are added term by term, within the serial budget.
+inline constexpr int32_t kExactSumCrossingsPerRun = 64;
 // Binades where summaries are used; outside them (sums near zero, subnormal or near overflow)
 // segments are summed serially, so the grid scale 2^(52-e) is always a normal double.
 inline constexpr int kExactSumMinExponent = -960;
@@ -197,15 +200,15 @@ SSIMD_HD inline ExactSumPiece CombineUniformExactSumPieces(const ExactSumPiece& 
   return CombineExactSumPieceHalves(first, second, 1);
 }
 
-// The piece of terms[0..n) (n <= kMaxTerms) folded left to right, each term as
+// The piece of terms[from..to) (0 <= from, to <= kMaxTerms) folded left to right, each term as
 // ExactSumTermPiece gives it; `scale` is ExactSumGridScale(e). Without an exact tie every term
 // rounds the same way for an even and an odd incoming sum, so one integer walk gives both halves
 // of the piece; a tie (rare in real frames) takes the general fold. Same result as the general
 // fold, including its invalid pieces. Loops have a fixed length so that a device keeps `terms`
 // in registers.
 template <int kMaxTerms>
-SSIMD_HD inline ExactSumPiece FoldExactSumTerms(const double (&terms)[kMaxTerms], int n,
-                                                double scale) {
+SSIMD_HD inline ExactSumPiece FoldExactSumTermRange(const double (&terms)[kMaxTerms], int from,
+                                                    int to, double scale) {
   int64_t total = 0;
   int64_t lowest = 0;
   int64_t highest = 0;
@@ -215,7 +218,7 @@ SSIMD_HD inline ExactSumPiece FoldExactSumTerms(const double (&terms)[kMaxTerms]
 #pragma unroll
 #endif
   for (int k = 0; k < kMaxTerms; ++k) {
-    if (k >= n) continue;
+    if (k < from || k >= to) continue;
     const double scaled = terms[k] * scale;
     invalid |= !(fabs(scaled) < 0x1p60);  // also NaN and infinities
     const double below = floor(invalid ? 0.0 : scaled);
@@ -223,10 +226,10 @@ SSIMD_HD inline ExactSumPiece FoldExactSumTerms(const double (&terms)[kMaxTerms]
     tie |= fraction == 0.5;
     total += static_cast<int64_t>(below) + (fraction > 0.5 ? 1 : 0);
     invalid |= !WithinPieceLimit(total);
-    lowest = (k == 0 || total < lowest) ? total : lowest;
-    highest = (k == 0 || total > highest) ? total : highest;
+    lowest = (k == from || total < lowest) ? total : lowest;
+    highest = (k == from || total > highest) ? total : highest;
   }
-  if (n <= 0) return EmptyExactSumPiece();
+  if (to <= from) return EmptyExactSumPiece();
   if (invalid) return InvalidExactSumPiece();
   if (tie) {
     ExactSumPiece piece = EmptyExactSumPiece();
@@ -234,7 +237,9 @@ SSIMD_HD inline ExactSumPiece FoldExactSumTerms(const double (&terms)[kMaxTerms]
 #pragma unroll
 #endif
     for (int k = 0; k < kMaxTerms; ++k) {
-      if (k < n) piece = CombineExactSumPieces(piece, ExactSumTermPiece(terms[k], scale));
+      if (k >= from && k < to) {
+        piece = CombineExactSumPieces(piece, ExactSumTermPiece(terms[k], scale));
+      }
     }
     return piece;
   }
@@ -246,6 +251,13 @@ SSIMD_HD inline ExactSumPiece FoldExactSumTerms(const double (&terms)[kMaxTerms]
     piece.highest[parity] = highest;
   }
   return piece;
+}
+
+// FoldExactSumTermRange over terms[0..n).
+template <int kMaxTerms>
+SSIMD_HD inline ExactSumPiece FoldExactSumTerms(const double (&terms)[kMaxTerms], int n,
+                                                double scale) {
+  return FoldExactSumTermRange(terms, 0, n, scale);
 }
 
 // A run's segments [first, end) as the elements its piece is combined from, in order: single
@@ -433,21 +445,96 @@ SSIMD_HD inline bool AddSerially(const double* terms, int n, double* sum,
   return true;
 }
 
-// Terms of segment j, straight from the frame's terms; the device's chain passes a source that
-// reads segments it staged in fast memory instead (same interface: `const double* Of(int32_t)`).
+// How the chain crosses a segment the plan marked serial (its running sum may leave a binade in
+// it, or be near zero): terms [0, head_end) summarised on head_grid, terms [head_end, tail_begin)
+// added one by one, terms [tail_begin, n) summarised on tail_grid. Found from approximate partial
+// sums after each term, so a rising crossing costs the few terms around it, not the segment's 256.
+// Applied only when both pieces' checks pass; otherwise the whole segment is added term by term.
+struct ExactSumCrossing {
+  ExactSumPiece head;  // empty when head_end == 0
+  ExactSumPiece tail;  // empty when tail_begin == n
+  int32_t head_grid;
+  int32_t tail_grid;
+  int32_t head_end;
+  int32_t tail_begin;
+};
+
+// Where a crossing's head ends and its tail begins, for a segment of n terms. The grids are the
+// ones certain for the approximate partial sums (CertainBinade): `start_grid` before the first
+// term, `first_grid` after it, `last_grid` after the last. `first_other` is the first term whose
+// partial sum's grid is not first_grid (n if none), `last_other` one past the last term whose
+// partial sum's grid is not last_grid (0 if none). A piece needs the sum it starts from on its
+// grid, so the head needs the start's grid to be its own, and the tail starts one term after the
+// last change of grid: that term, whose partial sum is the first on the tail's grid, is added
+// serially.
+SSIMD_HD inline void PlaceCrossing(int32_t start_grid, int32_t first_grid, int32_t last_grid,
+                                   int first_other, int last_other, int n,
+                                   ExactSumCrossing* crossing) {
+  crossing->head_grid = first_grid;
+  crossing->tail_grid = last_grid;
+  const bool head = first_grid != kExactSumSerialGrid && start_grid == first_grid;
+  crossing->head_end = head ? first_other : 0;
+  int tail_begin = n;
+  if (last_grid != kExactSumSerialGrid) {
+    tail_begin = (last_other == 0 && start_grid == last_grid) ? 0 : last_other + 1;
+  }
+  crossing->tail_begin = tail_begin > crossing->head_end ? tail_begin : crossing->head_end;
+}
+
+// Whether a crossing summary covers a segment of n terms consistently and saves serial terms:
+// pieces present exactly where their ranges are not empty.
+SSIMD_HD inline bool UsableCrossing(const ExactSumCrossing* c, int n) {
+  if (c == nullptr || c->head_end < 0 || c->head_end > c->tail_begin || c->tail_begin > n) {
+    return false;
+  }
+  if ((c->head_end > 0) != (c->head.state != kPieceEmpty)) return false;
+  if ((c->tail_begin < n) != (c->tail.state != kPieceEmpty)) return false;
+  return c->head_end > 0 || c->tail_begin < n;
+}
+
+// Adds a segment of n terms that the plan marked serial: through its crossing (when there is one
+// and both pieces' checks pass), else term by term. False when the serial budget ran out.
+SSIMD_HD inline bool AddSerialSegment(const double* terms, const ExactSumCrossing* crossing, int n,
+                                      double* sum, ExactSumOutcome* outcome) {
+  if (UsableCrossing(crossing, n)) {
+    double s = *sum;
+    if (ApplyExactSumPiece(s, crossing->head_grid, crossing->head, &s)) {
+      if (!AddSerially(terms + crossing->head_end, crossing->tail_begin - crossing->head_end, &s,
+                       outcome)) {
+        return false;
+      }
+      if (ApplyExactSumPiece(s, crossing->tail_grid, crossing->tail, &s)) {
+        *sum = s;
+        return true;
+      }
+    }
+  }
+  return AddSerially(terms, n, sum, outcome);
+}
+
+// Terms and crossing summaries of segment j, straight from the frame's arrays; the device's chain
+// passes a source that reads segments it staged in fast memory instead (same interface:
+// `const double* Of(int32_t)`, then `const ExactSumCrossing* CrossingOf(int32_t)` for the same
+// segment).
 struct SegmentTermsInPlace {
   const double* terms;
+  const ExactSumCrossing* crossings;  // indexed by segment; null: none
   SSIMD_HD const double* Of(int32_t segment) const {
     return terms + static_cast<int64_t>(segment) * kExactSumSegmentTerms;
+  }
+  SSIMD_HD const ExactSumCrossing* CrossingOf(int32_t segment) const {
+    return crossings == nullptr ? nullptr : crossings + segment;
   }
 };
 
 // The serial chain over runs, by one thread. A summarised run is applied when its check passes;
 // when it fails (the guessed grid was wrong somewhere in the run) the run's segments are applied
-// one by one, each checked, and a segment whose check fails is added term by term. Serial runs
-// are added term by term. Serial terms and segment steps have budgets; past them the frame falls
+// one by one, each checked, and a segment whose check fails is added term by term. A serial run's
+// segments are crossed by their crossing summaries (the first kExactSumCrossingsPerRun of the run;
+// AddSerialSegment), the others added term by term. Serial terms and segment steps have budgets; past them the frame falls
 // back. `run_pieces[r]` summarises run r and `segment_pieces[j]` segment j on the run's grid
-// (both unused for serial runs); `source.Of(j)` gives segment j's terms.
+// (both unused for serial runs); `source.Of(j)` gives segment j's terms and
+// `source.CrossingOf(j)` its crossing summary.
 template <typename SegmentTerms>
 SSIMD_HD inline ExactSumOutcome ChainExactSumRuns(SegmentTerms& source, int64_t count,
                                                   const ExactSumRun* runs, int32_t run_count,
@@ -483,7 +570,12 @@ SSIMD_HD inline ExactSumOutcome ChainExactSumRuns(SegmentTerms& source, int64_t 
       const int64_t begin = static_cast<int64_t>(j) * kExactSumSegmentTerms;
       const int64_t left = count - begin;
       const int n = left < kExactSumSegmentTerms ? static_cast<int>(left) : kExactSumSegmentTerms;
-      if (!AddSerially(source.Of(j), n, &sum, &outcome)) return outcome;
+      const double* segment_terms = source.Of(j);
+      const ExactSumCrossing* crossing =
+          grid == kExactSumSerialGrid && j - first < kExactSumCrossingsPerRun
+              ? source.CrossingOf(j)
+              : nullptr;
+      if (!AddSerialSegment(segment_terms, crossing, n, &sum, &outcome)) return outcome;
     }
   }
   outcome.sum = sum;

@@ -34,6 +34,16 @@ __device__ inline T ShuffleUpInGroup(T value, int delta) {
 #endif
 }
 
+// The value of lane `source` (0 <= source < kLaneGroupWidth) of the group, in every lane.
+template <typename T>
+__device__ inline T ValueOfLane(T value, int source) {
+#if defined(__HIPCC__)
+  return __shfl(value, source, kLaneGroupWidth);
+#else
+  return __shfl_sync(0xffffffffu, value, source, kLaneGroupWidth);
+#endif
+}
+
 // Whether `predicate` holds in every lane of the group. On AMD's wave64 the answer covers the
 // whole wavefront: stricter, and the same for both of its groups, so branches on it stay uniform.
 __device__ inline bool AllInGroup(bool predicate) {

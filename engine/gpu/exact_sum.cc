@@ -23,19 +23,63 @@ ExactSumPiece CombineAsBlockTree(std::vector<ExactSumPiece> pieces) {
   return pieces.empty() ? EmptyExactSumPiece() : pieces[0];
 }
 
-// A segment's piece on grid e: each of a group's lanes folds kExactSumTermsPerLane consecutive
+// The piece of segment_terms[from..to) (of a segment of n terms) on grid e as a group of lanes
+// builds it: each lane folds its part of the range among its kExactSumTermsPerLane consecutive
 // terms, then the group's tree combines the lanes.
-ExactSumPiece SegmentPiece(const double* terms, int64_t count, int64_t segment, int e) {
+ExactSumPiece GroupPiece(const double* segment_terms, int n, int from, int to, int e) {
   const double scale = ExactSumGridScale(e);
   std::vector<ExactSumPiece> lanes(kExactSumGroupLanes, EmptyExactSumPiece());
   for (int lane = 0; lane < kExactSumGroupLanes; ++lane) {
-    const int64_t first = segment * kExactSumSegmentTerms + lane * kExactSumTermsPerLane;
+    const int lane_first = lane * kExactSumTermsPerLane;
     double values[kExactSumTermsPerLane] = {};
-    int n = 0;
-    for (; n < kExactSumTermsPerLane && first + n < count; ++n) values[n] = terms[first + n];
-    lanes[lane] = FoldExactSumTerms(values, n, scale);
+    for (int k = 0; k < kExactSumTermsPerLane && lane_first + k < n; ++k) {
+      values[k] = segment_terms[lane_first + k];
+    }
+    const auto within = [&](int i) {
+      return std::clamp(i - lane_first, 0, kExactSumTermsPerLane);
+    };
+    lanes[lane] = FoldExactSumTermRange(values, within(from), within(to), scale);
   }
   return CombineAsBlockTree(std::move(lanes));
+}
+
+int SegmentLength(int64_t count, int64_t segment) {
+  return static_cast<int>(
+      std::min<int64_t>(kExactSumSegmentTerms, count - segment * kExactSumSegmentTerms));
+}
+
+// A segment's piece on grid e.
+ExactSumPiece SegmentPiece(const double* terms, int64_t count, int64_t segment, int e) {
+  const int n = SegmentLength(count, segment);
+  return GroupPiece(terms + segment * kExactSumSegmentTerms, n, 0, n, e);
+}
+
+// A serial segment's crossing (ExactSumCrossing) from approximate partial sums: the plan's
+// approximate sum before the segment plus the terms in order (the device scans lane sums
+// instead; any approximation serves, the pieces' checks make the result exact).
+ExactSumCrossing CrossingOf(const double* terms, int64_t count, int64_t segment, double start,
+                            double margin) {
+  const double* own = terms + segment * kExactSumSegmentTerms;
+  const int n = SegmentLength(count, segment);
+  std::vector<int32_t> grids(n);
+  double partial = start;
+  for (int k = 0; k < n; ++k) {
+    partial += own[k];
+    grids[k] = CertainBinade(partial, margin);
+  }
+  int first_other = n;
+  int last_other = 0;
+  for (int k = 0; k < n; ++k) {
+    if (grids[k] != grids[0]) first_other = std::min(first_other, k);
+    if (grids[k] != grids[n - 1]) last_other = k + 1;
+  }
+  ExactSumCrossing c;
+  PlaceCrossing(CertainBinade(start, margin), grids[0], grids[n - 1], first_other, last_other, n,
+                &c);
+  c.head = c.head_end > 0 ? GroupPiece(own, n, 0, c.head_end, c.head_grid) : EmptyExactSumPiece();
+  c.tail = c.tail_begin < n ? GroupPiece(own, n, c.tail_begin, n, c.tail_grid)
+                            : EmptyExactSumPiece();
+  return c;
 }
 
 // A block's piece: its segments' pieces combined by one group's tree, when all of them share one
@@ -140,11 +184,12 @@ ExactSumOutcome SerialSumByRuns(const double* terms, int64_t count) {
   }
   const double margin = ExactSumMargin(count, abs_sum);
   std::vector<int32_t> grids(segments);
+  std::vector<double> starts(segments);
   double running = 0.0;
   for (int32_t j = 0; j < segments; ++j) {
-    const double start = running;
+    starts[j] = running;
     running += segment_sums[j];
-    grids[j] = GuessSegmentGrid(start, running, margin);
+    grids[j] = GuessSegmentGrid(starts[j], running, margin);
   }
   std::vector<ExactSumRun> runs;
   for (int32_t j = 0; j < segments; ++j) {
@@ -153,6 +198,7 @@ ExactSumOutcome SerialSumByRuns(const double* terms, int64_t count) {
   const int32_t run_count = static_cast<int32_t>(runs.size());
   std::vector<ExactSumPiece> run_pieces(runs.size(), EmptyExactSumPiece());
   std::vector<ExactSumPiece> segment_pieces(segments, EmptyExactSumPiece());
+  std::vector<ExactSumCrossing> crossings(segments);
   if (run_count <= kExactSumMaxRuns) {
     for (int32_t j = 0; j < segments; ++j) {
       if (grids[j] != kExactSumSerialGrid) {
@@ -171,12 +217,18 @@ ExactSumOutcome SerialSumByRuns(const double* terms, int64_t count) {
       }
     }
     for (int32_t r = 0; r < run_count; ++r) {
-      if (runs[r].grid == kExactSumSerialGrid) continue;
+      const int32_t first = runs[r].first_segment;
       const int32_t end = r + 1 < run_count ? runs[r + 1].first_segment : segments;
-      run_pieces[r] = RunPiece(segment_pieces, block_pieces, runs[r].first_segment, end);
+      if (runs[r].grid != kExactSumSerialGrid) {
+        run_pieces[r] = RunPiece(segment_pieces, block_pieces, first, end);
+        continue;
+      }
+      for (int32_t j = first; j < std::min(end, first + kExactSumCrossingsPerRun); ++j) {
+        crossings[j] = CrossingOf(terms, count, j, starts[j], margin);
+      }
     }
   }
-  SegmentTermsInPlace source{terms};
+  SegmentTermsInPlace source{terms, crossings.data()};
   return ChainExactSumRuns(source, count, runs.data(), run_count, segments, run_pieces.data(),
                            segment_pieces.data());
 }
