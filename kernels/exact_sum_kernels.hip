@@ -14,7 +14,7 @@ namespace {
 
 constexpr int kPlanThreads = 1024;
 // Segments per thread in each of the plan's tiles (kPlanThreads * kPlanPerThread segments).
-constexpr int kPlanPerThread = 4;
+constexpr int kPlanPerThread = 8;
 constexpr size_t kAlign = 256;
 
 size_t AlignUp(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
@@ -39,7 +39,8 @@ struct Layout {
   ExactSumRun* runs;
   int32_t* run_count;
   ExactSumPiece* run_pieces;
-  ExactSumCrossing* crossings;  // per segment; written for serial runs' first segments
+  int32_t* run_merges;          // per run: RunMerges
+  ExactSumCrossing* crossings;  // per segment; written for serial segments
   size_t bytes;
 };
 
@@ -64,6 +65,7 @@ Layout LayoutFor(void* workspace, int64_t count) {
   l.runs = reinterpret_cast<ExactSumRun*>(take(kExactSumMaxRuns * sizeof(ExactSumRun)));
   l.run_count = reinterpret_cast<int32_t*>(take(sizeof(int32_t)));
   l.run_pieces = reinterpret_cast<ExactSumPiece*>(take(kExactSumMaxRuns * sizeof(ExactSumPiece)));
+  l.run_merges = reinterpret_cast<int32_t*>(take(kExactSumMaxRuns * sizeof(int32_t)));
   l.crossings = reinterpret_cast<ExactSumCrossing*>(take(segments * sizeof(ExactSumCrossing)));
   l.bytes = offset;
   return l;
@@ -131,15 +133,14 @@ __device__ T InclusiveScan(T value, T* totals) {
 }
 
 // One block: the approximate running sum before each segment, each segment's guessed grid, and
-// the runs (maximal stretches of one grid). The segment sums are read in tiles, each loaded by
-// the whole block at once (coalesced) into shared memory, where each thread takes a contiguous
-// share of kPlanPerThread segments; scans carry the running sum and the run count across tiles.
+// the runs (maximal stretches of one grid). The segment sums are read in tiles, each thread
+// loading a contiguous share of kPlanPerThread segments into registers a tile ahead; scans carry
+// the running sum and the run count across tiles.
 __global__ void __launch_bounds__(kPlanThreads)
     PlanRuns(int64_t count, int32_t segments, const double* segment_sums, int32_t* grids,
              double* segment_starts, double* margin_out, ExactSumRun* runs, int32_t* run_count) {
   constexpr int kTile = kPlanThreads * kPlanPerThread;
   constexpr int32_t kNoGrid = INT32_MAX;  // past the last segment (serial is INT32_MIN)
-  __shared__ double tile_sums[kTile];
   __shared__ int32_t last_grids[kPlanThreads];
   __shared__ double totals[kLaneGroupWidth];
   __shared__ int32_t int_totals[kLaneGroupWidth];
@@ -175,34 +176,36 @@ __global__ void __launch_bounds__(kPlanThreads)
   double loaded[kPlanPerThread];
 #pragma unroll
   for (int k = 0; k < kPlanPerThread; ++k) {
-    const int32_t j = k * kPlanThreads + tid;
+    const int32_t j = tid * kPlanPerThread + k;
     loaded[k] = j < segments ? segment_sums[2 * j] : 0.0;
   }
   for (int32_t tile = 0; tile < segments; tile += kTile) {
+    const int32_t first = tile + tid * kPlanPerThread;
+    double own_sums[kPlanPerThread];
+    double sum = 0.0;
 #pragma unroll
     for (int k = 0; k < kPlanPerThread; ++k) {
-      tile_sums[k * kPlanThreads + tid] = loaded[k];
-      const int32_t j = tile + kTile + k * kPlanThreads + tid;
+      own_sums[k] = loaded[k];
+      sum += own_sums[k];
+      const int32_t j = first + kTile + k;
       loaded[k] = j < segments ? segment_sums[2 * j] : 0.0;
     }
-    __syncthreads();
-    const int32_t first = tile + tid * kPlanPerThread;
-    double sum = 0.0;
-    for (int k = 0; k < kPlanPerThread; ++k) sum += tile_sums[tid * kPlanPerThread + k];
     const double sum_through = InclusiveScan(sum, totals);
     const double carry_sum = carried_sum;
     const int32_t carry_runs = carried_runs;
     const int32_t carry_grid = carried_grid;
     double running = carry_sum + (sum_through - sum);
     int32_t own[kPlanPerThread];
+#pragma unroll
     for (int k = 0; k < kPlanPerThread; ++k) {
       const int32_t j = first + k;
       const double start = running;
-      running += tile_sums[tid * kPlanPerThread + k];
+      running += own_sums[k];
       own[k] = j < segments ? GuessSegmentGrid(start, running, margin) : kNoGrid;
       if (j < segments) {
         grids[j] = own[k];
-        segment_starts[j] = start;
+        // Only serial segments need it (their crossing summaries), and they are few.
+        if (own[k] == kExactSumSerialGrid) segment_starts[j] = start;
       }
     }
     last_grids[tid] = own[kPlanPerThread - 1];
@@ -277,65 +280,6 @@ __device__ ExactSumPiece CombineGroup(ExactSumPiece piece) {
   return piece;
 }
 
-// One group per segment with a grid: each lane folds kExactSumTermsPerLane consecutive terms,
-// the group combines the lanes. Then the block's first group combines the block's segment pieces
-// into its block piece, which long runs use (valid when all of its segments share a grid).
-__global__ void __launch_bounds__(kSegmentBlockThreads)
-    SegmentPieces(const double* terms, int64_t count, int32_t segments, const int32_t* grids,
-                  ExactSumPiece* segment_pieces, ExactSumPiece* block_pieces) {
-  __shared__ ExactSumPiece pieces[kExactSumSegmentsPerBlock];
-  __shared__ int32_t piece_grids[kExactSumSegmentsPerBlock];
-  const int group = GroupInBlock();
-  const int lane = LaneInGroup();
-  const int32_t segment = blockIdx.x * kExactSumSegmentsPerBlock + group;
-  const int32_t grid = segment < segments ? grids[segment] : kExactSumSerialGrid;
-  // The block's terms, loaded coalesced, then read by each lane as its consecutive run. A lane's
-  // run is stored one double apart from the next lane's, which keeps the lanes' reads on
-  // distinct banks.
-  constexpr int kLaneStride = kExactSumTermsPerLane + 1;
-  __shared__ double staged[kExactSumSegmentsPerBlock * kExactSumGroupLanes * kLaneStride];
-  const int64_t block_first = static_cast<int64_t>(blockIdx.x) * kSegmentBlockThreads *
-                              kExactSumTermsPerLane;
-#pragma unroll
-  for (int k = 0; k < kExactSumTermsPerLane; ++k) {
-    const int within = k * kSegmentBlockThreads + static_cast<int>(threadIdx.x);
-    const int64_t i = block_first + within;
-    staged[(within / kExactSumTermsPerLane) * kLaneStride + within % kExactSumTermsPerLane] =
-        i < count ? terms[i] : 0.0;
-  }
-  __syncthreads();
-  ExactSumPiece piece = EmptyExactSumPiece();
-  if (grid != kExactSumSerialGrid) {  // the same for the whole group
-    const int64_t first = static_cast<int64_t>(segment) * kExactSumSegmentTerms +
-                          lane * kExactSumTermsPerLane;
-    const double* own = staged + static_cast<int>(threadIdx.x) * kLaneStride;
-    double values[kExactSumTermsPerLane];
-#pragma unroll
-    for (int k = 0; k < kExactSumTermsPerLane; ++k) values[k] = own[k];
-    const int64_t left = count - first;
-    const int n = left <= 0 ? 0 : (left < kExactSumTermsPerLane ? static_cast<int>(left)
-                                                                 : kExactSumTermsPerLane);
-    piece = CombineGroup(FoldExactSumTerms(values, n, ExactSumGridScale(grid)));
-    if (lane == 0) segment_pieces[segment] = piece;
-  }
-  if (lane == 0) {
-    pieces[group] = piece;
-    piece_grids[group] = grid;
-  }
-  __syncthreads();
-  if (group == 0) {
-    const ExactSumPiece block =
-        CombineGroup(lane < kExactSumSegmentsPerBlock ? pieces[lane] : EmptyExactSumPiece());
-    if (lane == 0) {
-      bool one_grid = piece_grids[0] != kExactSumSerialGrid;
-      for (int g = 1; g < kExactSumSegmentsPerBlock; ++g) {
-        one_grid &= piece_grids[g] == piece_grids[0];
-      }
-      block_pieces[blockIdx.x] = one_grid ? block : InvalidExactSumPiece();
-    }
-  }
-}
-
 // The group's smallest and largest of one int per lane, in every lane.
 __device__ int GroupMin(int value) {
   for (int offset = kLaneGroupWidth / 2; offset > 0; offset /= 2) {
@@ -351,24 +295,17 @@ __device__ int GroupMax(int value) {
 }
 
 // A serial segment's crossing summary (ExactSumCrossing), by one lane group: each lane holds
-// kExactSumTermsPerLane consecutive terms; the plan's approximate sum before the segment plus a
-// scan of the lanes' sums gives each term's approximate partial sum and so the grid certain for
-// it; the group finds where the first grid ends and the last begins (PlaceCrossing) and folds the
-// head and the tail as it folds a segment.
-__device__ void SummariseCrossing(const double* terms, int64_t count, int32_t segment,
+// kExactSumTermsPerLane consecutive terms of the segment's n (0.0 past them); the plan's
+// approximate sum before the segment plus a scan of the lanes' sums gives each term's approximate
+// partial sum and so the grid certain for it; the group finds where the first grid ends and the
+// last begins (PlaceCrossing) and folds the head and the tail as it folds a segment.
+__device__ void SummariseCrossing(const double (&values)[kExactSumTermsPerLane], int n,
                                   double start, double margin, ExactSumCrossing* out) {
   const int lane = LaneInGroup();
-  const int64_t segment_first = static_cast<int64_t>(segment) * kExactSumSegmentTerms;
-  const int64_t left = count - segment_first;
-  const int n = left < kExactSumSegmentTerms ? static_cast<int>(left) : kExactSumSegmentTerms;
   const int lane_first = lane * kExactSumTermsPerLane;
-  double values[kExactSumTermsPerLane];
   double lane_sum = 0.0;
 #pragma unroll
-  for (int k = 0; k < kExactSumTermsPerLane; ++k) {
-    values[k] = lane_first + k < n ? terms[segment_first + lane_first + k] : 0.0;
-    lane_sum += values[k];
-  }
+  for (int k = 0; k < kExactSumTermsPerLane; ++k) lane_sum += values[k];
   double through = lane_sum;
   for (int offset = 1; offset < kLaneGroupWidth; offset *= 2) {
     const double before = ShuffleUpInGroup(through, offset);
@@ -417,29 +354,90 @@ __device__ void SummariseCrossing(const double* terms, int64_t count, int32_t se
   if (lane == 0) *out = crossing;
 }
 
-// One block per run. A run with a grid: its piece from its elements (segment and block pieces),
-// each thread folding a contiguous share in order, then groups and the block's group results
-// combined. A serial run: the crossing summaries of its first segments, one group per segment.
+// Blocks of SegmentPieces that must fit on one multiprocessor at once: a register budget (64 per
+// thread on NVIDIA) that the crossing summaries' code would otherwise exceed, costing occupancy on
+// the kernel that reads every term.
+constexpr int kSegmentPiecesBlocksPerSm = 4;
+
+// One group per segment with a grid: each lane folds kExactSumTermsPerLane consecutive terms,
+// the group combines the lanes. Then the block's first group combines the block's segment pieces
+// into its block piece, which long runs use (valid when all of its segments share a grid). A group
+// whose segment is serial summarises its crossing instead.
+__global__ void __launch_bounds__(kSegmentBlockThreads, kSegmentPiecesBlocksPerSm)
+    SegmentPieces(const double* terms, int64_t count, int32_t segments, const int32_t* grids,
+                  const double* segment_starts, const double* margin,
+                  ExactSumPiece* segment_pieces, ExactSumPiece* block_pieces,
+                  ExactSumCrossing* crossings) {
+  __shared__ ExactSumPiece pieces[kExactSumSegmentsPerBlock];
+  __shared__ int32_t piece_grids[kExactSumSegmentsPerBlock];
+  const int group = GroupInBlock();
+  const int lane = LaneInGroup();
+  const int32_t segment = blockIdx.x * kExactSumSegmentsPerBlock + group;
+  const int32_t grid = segment < segments ? grids[segment] : kExactSumSerialGrid;
+  // The block's terms, loaded coalesced, then read by each lane as its consecutive run. A lane's
+  // run is stored one double apart from the next lane's, which keeps the lanes' reads on
+  // distinct banks.
+  constexpr int kLaneStride = kExactSumTermsPerLane + 1;
+  __shared__ double staged[kExactSumSegmentsPerBlock * kExactSumGroupLanes * kLaneStride];
+  const int64_t block_first = static_cast<int64_t>(blockIdx.x) * kSegmentBlockThreads *
+                              kExactSumTermsPerLane;
+#pragma unroll
+  for (int k = 0; k < kExactSumTermsPerLane; ++k) {
+    const int within = k * kSegmentBlockThreads + static_cast<int>(threadIdx.x);
+    const int64_t i = block_first + within;
+    staged[(within / kExactSumTermsPerLane) * kLaneStride + within % kExactSumTermsPerLane] =
+        i < count ? terms[i] : 0.0;
+  }
+  __syncthreads();
+  ExactSumPiece piece = EmptyExactSumPiece();
+  const double* own = staged + static_cast<int>(threadIdx.x) * kLaneStride;
+  double values[kExactSumTermsPerLane];
+#pragma unroll
+  for (int k = 0; k < kExactSumTermsPerLane; ++k) values[k] = own[k];
+  if (grid != kExactSumSerialGrid) {  // the same for the whole group
+    const int64_t first = static_cast<int64_t>(segment) * kExactSumSegmentTerms +
+                          lane * kExactSumTermsPerLane;
+    const int64_t left = count - first;
+    const int n = left <= 0 ? 0 : (left < kExactSumTermsPerLane ? static_cast<int>(left)
+                                                                 : kExactSumTermsPerLane);
+    piece = CombineGroup(FoldExactSumTerms(values, n, ExactSumGridScale(grid)));
+    if (lane == 0) segment_pieces[segment] = piece;
+  } else if (segment < segments) {
+    SummariseCrossing(values, ExactSumSegmentLength(count, segment), segment_starts[segment],
+                      *margin, &crossings[segment]);
+  }
+  if (lane == 0) {
+    pieces[group] = piece;
+    piece_grids[group] = grid;
+  }
+  __syncthreads();
+  if (group == 0) {
+    const ExactSumPiece block =
+        CombineGroup(lane < kExactSumSegmentsPerBlock ? pieces[lane] : EmptyExactSumPiece());
+    if (lane == 0) {
+      bool one_grid = piece_grids[0] != kExactSumSerialGrid;
+      for (int g = 1; g < kExactSumSegmentsPerBlock; ++g) {
+        one_grid &= piece_grids[g] == piece_grids[0];
+      }
+      block_pieces[blockIdx.x] = one_grid ? block : InvalidExactSumPiece();
+    }
+  }
+}
+
+// One block per run with a grid: its piece from its elements (segment and block pieces), each
+// thread folding a contiguous share in order, then groups and the block's group results combined,
+// and the crossing parts it merges (RunMerges) put before and after.
 __global__ void __launch_bounds__(kExactSumRunThreads)
-    RunPieces(const double* terms, int64_t term_count, int32_t segments,
-              const ExactSumPiece* segment_pieces, const ExactSumPiece* block_pieces,
-              const ExactSumRun* runs, const int32_t* run_count, const double* segment_starts,
-              const double* margin, ExactSumPiece* run_pieces, ExactSumCrossing* crossings) {
+    RunPieces(int64_t term_count, int32_t segments, const ExactSumPiece* segment_pieces,
+              const ExactSumPiece* block_pieces, const ExactSumRun* runs,
+              const int32_t* run_count, const ExactSumCrossing* crossings,
+              ExactSumPiece* run_pieces, int32_t* run_merges) {
   __shared__ ExactSumPiece group_pieces[kLaneGroupWidth];
   const int32_t r = blockIdx.x;
   const int32_t count = *run_count;
-  if (count > kExactSumMaxRuns || r >= count) return;
+  if (count > kExactSumMaxRuns || r >= count || runs[r].grid == kExactSumSerialGrid) return;
   const int32_t first = runs[r].first_segment;
   const int32_t end = r + 1 < count ? runs[r + 1].first_segment : segments;
-  if (runs[r].grid == kExactSumSerialGrid) {
-    constexpr int kGroups = kExactSumRunThreads / kLaneGroupWidth;
-    const int32_t summarised_end = min(end, first + kExactSumCrossingsPerRun);
-    const double frame_margin = *margin;
-    for (int32_t j = first + GroupInBlock(); j < summarised_end; j += kGroups) {
-      SummariseCrossing(terms, term_count, j, segment_starts[j], frame_margin, &crossings[j]);
-    }
-    return;
-  }
   const ExactSumRunElements elements = RunElementsOf(first, end);
   const int32_t n = RunElementCount(elements);
   const int32_t share = (n + kExactSumRunThreads - 1) / kExactSumRunThreads;
@@ -455,7 +453,19 @@ __global__ void __launch_bounds__(kExactSumRunThreads)
   __syncthreads();
   if (GroupInBlock() == 0) {
     piece = CombineGroup(group_pieces[LaneInGroup()]);
-    if (LaneInGroup() == 0) run_pieces[r] = piece;
+    if (LaneInGroup() == 0) {
+      const bool serial_before = r > 0 && runs[r - 1].grid == kExactSumSerialGrid;
+      const bool serial_after = r + 1 < count && runs[r + 1].grid == kExactSumSerialGrid;
+      const ExactSumCrossing* before = serial_before ? &crossings[first - 1] : nullptr;
+      const ExactSumCrossing* after = serial_after ? &crossings[end] : nullptr;
+      const int32_t merges =
+          RunMerges(runs[r].grid, before, kExactSumSegmentTerms, after,
+                    serial_after ? ExactSumSegmentLength(term_count, end) : 0);
+      if (merges & kMergedTail) piece = CombineExactSumPieces(before->tail, piece);
+      if (merges & kMergedHead) piece = CombineExactSumPieces(piece, after->head);
+      run_pieces[r] = piece;
+      run_merges[r] = merges;
+    }
   }
 }
 
@@ -497,14 +507,15 @@ struct StagedSegmentTerms {
 __global__ void __launch_bounds__(kChainThreads)
     Chain(const double* terms, int64_t count, int32_t segments, const ExactSumRun* runs,
           const int32_t* run_count, const ExactSumPiece* run_pieces,
-          const ExactSumPiece* segment_pieces, const ExactSumCrossing* crossings,
-          ExactSumOutcome* outcome) {
+          const int32_t* run_merges, const ExactSumPiece* segment_pieces,
+          const ExactSumCrossing* crossings, ExactSumOutcome* outcome) {
   __shared__ double staged[kStagedSegments * kExactSumSegmentTerms];
   __shared__ ExactSumCrossing staged_crossings[kStagedSegments];
   __shared__ int32_t staged_segments[kStagedSegments];
   __shared__ int32_t staged_count;
   __shared__ ExactSumRun staged_runs[kStagedRuns];
   __shared__ ExactSumPiece staged_pieces[kStagedRuns];
+  __shared__ int32_t staged_merges[kStagedRuns];
   const int tid = threadIdx.x;
   const int32_t total_runs = *run_count;
   const bool runs_staged = total_runs <= kStagedRuns;
@@ -512,6 +523,7 @@ __global__ void __launch_bounds__(kChainThreads)
     for (int r = tid; r < total_runs; r += kChainThreads) {
       staged_runs[r] = runs[r];
       staged_pieces[r] = run_pieces[r];
+      staged_merges[r] = run_merges[r];
     }
   }
   __syncthreads();
@@ -545,7 +557,7 @@ __global__ void __launch_bounds__(kChainThreads)
                             staged_count, 0};
   *outcome = ChainExactSumRuns(source, count, runs_staged ? staged_runs : runs, total_runs,
                                segments, runs_staged ? staged_pieces : run_pieces,
-                               segment_pieces);
+                               runs_staged ? staged_merges : run_merges, segment_pieces);
 }
 
 }  // namespace
@@ -562,13 +574,14 @@ hipError_t LaunchExactSerialSum(const double* terms, int64_t count, void* worksp
   hipLaunchKernelGGL(PlanRuns, dim3(1), dim3(kPlanThreads), 0, stream, count, segments,
                      l.segment_sums, l.grids, l.segment_starts, l.margin, l.runs, l.run_count);
   hipLaunchKernelGGL(SegmentPieces, dim3(blocks), dim3(kSegmentBlockThreads), 0, stream, terms,
-                     count, segments, l.grids, l.segment_pieces, l.block_pieces);
+                     count, segments, l.grids, l.segment_starts, l.margin, l.segment_pieces,
+                     l.block_pieces, l.crossings);
   hipLaunchKernelGGL(RunPieces, dim3(kExactSumMaxRuns), dim3(kExactSumRunThreads), 0, stream,
-                     terms, count, segments, l.segment_pieces, l.block_pieces, l.runs,
-                     l.run_count, l.segment_starts, l.margin, l.run_pieces, l.crossings);
+                     count, segments, l.segment_pieces, l.block_pieces, l.runs, l.run_count,
+                     l.crossings, l.run_pieces, l.run_merges);
   hipLaunchKernelGGL(Chain, dim3(1), dim3(kChainThreads), 0, stream, terms, count, segments,
-                     l.runs, l.run_count, l.run_pieces, l.segment_pieces, l.crossings,
-                     l.outcome);
+                     l.runs, l.run_count, l.run_pieces, l.run_merges, l.segment_pieces,
+                     l.crossings, l.outcome);
   return hipGetLastError();
 }
 

@@ -40,9 +40,6 @@ inline constexpr int kExactSumMaxRuns = 512;
 inline constexpr int64_t kExactSumSerialTermBudget = 64 * kExactSumSegmentTerms;
 // Segments the chaining thread may apply one by one per frame, after runs' checks failed.
 inline constexpr int64_t kExactSumSegmentStepBudget = 4096;
-// The first this many segments of a serial run get crossing summaries (ExactSumCrossing); later
-// ones are added term by term, within the serial budget.
-inline constexpr int32_t kExactSumCrossingsPerRun = 64;
 // Binades where summaries are used; outside them (sums near zero, subnormal or near overflow)
 // segments are summed serially, so the grid scale 2^(52-e) is always a normal double.
 inline constexpr int kExactSumMinExponent = -960;
@@ -404,9 +401,15 @@ SSIMD_HD inline bool AddSerially(const double* terms, int n, double* sum,
     return false;
   }
   outcome->serial_terms += n;
+  constexpr int kChunk = 32;
+  if (n < kChunk) {  // the few terms around a binade crossing: a plain loop
+    double s = *sum;
+    for (int i = 0; i < n; ++i) s += terms[i];
+    *sum = s;
+    return true;
+  }
   // The additions are a chain, but the loads are not: the next chunk's loads are issued before
   // the current chunk is added, so one device thread waits for memory once, not once a chunk.
-  constexpr int kChunk = 32;
   double s = *sum;
   double current[kChunk];
   double next[kChunk];
@@ -492,24 +495,70 @@ SSIMD_HD inline bool UsableCrossing(const ExactSumCrossing* c, int n) {
   return c->head_end > 0 || c->tail_begin < n;
 }
 
-// Adds a segment of n terms that the plan marked serial: through its crossing (when there is one
-// and both pieces' checks pass), else term by term. False when the serial budget ran out.
-SSIMD_HD inline bool AddSerialSegment(const double* terms, const ExactSumCrossing* crossing, int n,
-                                      double* sum, ExactSumOutcome* outcome) {
+// What AddSerialSegment did.
+enum ExactSumSegmentAdded : int32_t {
+  kSegmentAdded = 0,  // every term of the segment
+  kTailLeft = 1,      // all but the crossing's tail, which the run after it applies
+  kOutOfBudget = 2,   // the serial budget ran out (the outcome says so)
+};
+
+// Adds a segment of n terms that the plan marked serial: through its crossing (when it is usable
+// and the pieces' checks pass), else term by term. `head_added`: the crossing's head came with
+// the run before it (only where RunMerges merged it, so the crossing is usable), and the segment
+// continues from head_end. `leave_tail`: the run after it applies the tail (RunMerges), so the
+// crossing stops before it; when the crossing cannot be used the whole rest is added here.
+SSIMD_HD inline ExactSumSegmentAdded AddSerialSegment(const double* terms,
+                                                      const ExactSumCrossing* crossing, int n,
+                                                      bool head_added, bool leave_tail,
+                                                      double* sum, ExactSumOutcome* outcome) {
+  const int from = head_added ? crossing->head_end : 0;
   if (UsableCrossing(crossing, n)) {
     double s = *sum;
-    if (ApplyExactSumPiece(s, crossing->head_grid, crossing->head, &s)) {
+    if (head_added || ApplyExactSumPiece(s, crossing->head_grid, crossing->head, &s)) {
       if (!AddSerially(terms + crossing->head_end, crossing->tail_begin - crossing->head_end, &s,
                        outcome)) {
-        return false;
+        return kOutOfBudget;
+      }
+      if (leave_tail) {
+        *sum = s;
+        return kTailLeft;
       }
       if (ApplyExactSumPiece(s, crossing->tail_grid, crossing->tail, &s)) {
         *sum = s;
-        return true;
+        return kSegmentAdded;
       }
     }
   }
-  return AddSerially(terms, n, sum, outcome);
+  return AddSerially(terms + from, n - from, sum, outcome) ? kSegmentAdded : kOutOfBudget;
+}
+
+// Bits of a run's merges (RunMerges).
+inline constexpr int32_t kMergedTail = 1;  // the run's piece starts with the tail before it
+inline constexpr int32_t kMergedHead = 2;  // and ends with the head after it
+
+// Which parts of the crossings around a run on grid `grid` its piece takes in, so that the chain
+// applies them with the run (one check instead of three): the tail of `before` (the crossing of the
+// segment just before the run, the last of a serial run; null if none) when it is on the run's
+// grid, and the head of `after` (the segment just after the run, the first of a serial run; null
+// if none) likewise. `before_n` and `after_n` are those segments' lengths.
+SSIMD_HD inline int32_t RunMerges(int32_t grid, const ExactSumCrossing* before, int before_n,
+                                  const ExactSumCrossing* after, int after_n) {
+  int32_t merges = 0;
+  if (before != nullptr && UsableCrossing(before, before_n) && before->tail_begin < before_n &&
+      before->tail_grid == grid) {
+    merges |= kMergedTail;
+  }
+  if (after != nullptr && UsableCrossing(after, after_n) && after->head_end > 0 &&
+      after->head_grid == grid) {
+    merges |= kMergedHead;
+  }
+  return merges;
+}
+
+// Terms in segment j of a frame of `count` terms.
+SSIMD_HD inline int ExactSumSegmentLength(int64_t count, int32_t segment) {
+  const int64_t left = count - static_cast<int64_t>(segment) * kExactSumSegmentTerms;
+  return left < kExactSumSegmentTerms ? static_cast<int>(left) : kExactSumSegmentTerms;
 }
 
 // Terms and crossing summaries of segment j, straight from the frame's arrays; the device's chain
@@ -527,19 +576,21 @@ struct SegmentTermsInPlace {
   }
 };
 
-// The serial chain over runs, by one thread. A summarised run is applied when its check passes;
-// when it fails (the guessed grid was wrong somewhere in the run) the run's segments are applied
-// one by one, each checked, and a segment whose check fails is added term by term. A serial run's
-// segments are crossed by their crossing summaries (the first kExactSumCrossingsPerRun of the run;
-// AddSerialSegment), the others added term by term. Serial terms and segment steps have budgets; past them the frame falls
-// back. `run_pieces[r]` summarises run r and `segment_pieces[j]` segment j on the run's grid
-// (both unused for serial runs); `source.Of(j)` gives segment j's terms and
+// The serial chain over runs, by one thread. A summarised run is applied when its check passes,
+// with the crossing parts it merged (RunMerges); when it fails (the guessed grid was wrong
+// somewhere in the run) a merged tail is applied alone (or added term by term), the run's
+// segments are applied one by one, each checked, and a segment whose check fails is added term by
+// term. A serial run's segments are crossed through their crossing summaries (AddSerialSegment).
+// Serial terms and segment steps have budgets; past them the frame falls back.
+// `run_pieces[r]` summarises run r with its merges `run_merges[r]`, `segment_pieces[j]` segment j
+// on the run's grid (both unused for serial runs); `source.Of(j)` gives segment j's terms and
 // `source.CrossingOf(j)` its crossing summary.
 template <typename SegmentTerms>
 SSIMD_HD inline ExactSumOutcome ChainExactSumRuns(SegmentTerms& source, int64_t count,
                                                   const ExactSumRun* runs, int32_t run_count,
                                                   int32_t segment_count,
                                                   const ExactSumPiece* run_pieces,
+                                                  const int32_t* run_merges,
                                                   const ExactSumPiece* segment_pieces) {
   ExactSumOutcome outcome;
   outcome.sum = 0.0;
@@ -552,31 +603,55 @@ SSIMD_HD inline ExactSumOutcome ChainExactSumRuns(SegmentTerms& source, int64_t 
     return outcome;
   }
   double sum = 0.0;
+  bool tail_left = false;   // the segment before the next run still has its tail to add
+  bool head_added = false;  // the segment after the last run had its head added with it
   for (int32_t r = 0; r < run_count; ++r) {
     const int32_t first = runs[r].first_segment;
     const int32_t end_segment = r + 1 < run_count ? runs[r + 1].first_segment : segment_count;
     const int32_t grid = runs[r].grid;
-    if (grid != kExactSumSerialGrid && ApplyExactSumPiece(sum, grid, run_pieces[r], &sum)) {
-      continue;
-    }
-    for (int32_t j = first; j < end_segment; ++j) {
-      if (grid != kExactSumSerialGrid) {
+    if (grid != kExactSumSerialGrid) {
+      const int32_t merges = run_merges[r];
+      // The merged piece fits only if the segment before left exactly the tail it takes in.
+      if (tail_left == ((merges & kMergedTail) != 0) &&
+          ApplyExactSumPiece(sum, grid, run_pieces[r], &sum)) {
+        tail_left = false;
+        head_added = (merges & kMergedHead) != 0;
+        continue;
+      }
+      if (tail_left) {
+        const double* before = source.Of(first - 1);
+        const ExactSumCrossing* crossing = source.CrossingOf(first - 1);
+        if (!ApplyExactSumPiece(sum, crossing->tail_grid, crossing->tail, &sum) &&
+            !AddSerially(before + crossing->tail_begin,
+                         ExactSumSegmentLength(count, first - 1) - crossing->tail_begin, &sum,
+                         &outcome)) {
+          return outcome;
+        }
+        tail_left = false;
+      }
+      head_added = false;
+      for (int32_t j = first; j < end_segment; ++j) {
         if (++outcome.segment_steps > kExactSumSegmentStepBudget) {
           outcome.fallback = kExactSumSerialBudget;
           return outcome;
         }
         if (ApplyExactSumPiece(sum, grid, segment_pieces[j], &sum)) continue;
+        if (!AddSerially(source.Of(j), ExactSumSegmentLength(count, j), &sum, &outcome)) {
+          return outcome;
+        }
       }
-      const int64_t begin = static_cast<int64_t>(j) * kExactSumSegmentTerms;
-      const int64_t left = count - begin;
-      const int n = left < kExactSumSegmentTerms ? static_cast<int>(left) : kExactSumSegmentTerms;
-      const double* segment_terms = source.Of(j);
-      const ExactSumCrossing* crossing =
-          grid == kExactSumSerialGrid && j - first < kExactSumCrossingsPerRun
-              ? source.CrossingOf(j)
-              : nullptr;
-      if (!AddSerialSegment(segment_terms, crossing, n, &sum, &outcome)) return outcome;
+      continue;
     }
+    const bool next_takes_tail = r + 1 < run_count && (run_merges[r + 1] & kMergedTail) != 0;
+    for (int32_t j = first; j < end_segment; ++j) {
+      const double* terms = source.Of(j);
+      const ExactSumSegmentAdded added = AddSerialSegment(
+          terms, source.CrossingOf(j), ExactSumSegmentLength(count, j), j == first && head_added,
+          j + 1 == end_segment && next_takes_tail, &sum, &outcome);
+      if (added == kOutOfBudget) return outcome;
+      tail_left = added == kTailLeft;
+    }
+    head_added = false;
   }
   outcome.sum = sum;
   return outcome;

@@ -384,7 +384,7 @@ TEST(UsableCrossingTest, RangesAndPiecesMustAgree) {
   double sum = 5.0;
   ExactSumOutcome outcome{};
   std::vector<double> terms(256, 1.0);
-  ASSERT_TRUE(AddSerialSegment(terms.data(), &c, 256, &sum, &outcome));
+  ASSERT_EQ(AddSerialSegment(terms.data(), &c, 256, false, false, &sum, &outcome), kSegmentAdded);
   EXPECT_EQ(sum, 261.0);  // every term, one by one
   EXPECT_EQ(outcome.serial_terms, 256);
   c.head_end = 10;
@@ -393,8 +393,50 @@ TEST(UsableCrossingTest, RangesAndPiecesMustAgree) {
   c.head = InvalidExactSumPiece();
   EXPECT_TRUE(UsableCrossing(&c, 256));   // refused when applied, then added term by term
   sum = 5.0;
-  ASSERT_TRUE(AddSerialSegment(terms.data(), &c, 256, &sum, &outcome));
+  ASSERT_EQ(AddSerialSegment(terms.data(), &c, 256, false, false, &sum, &outcome), kSegmentAdded);
   EXPECT_EQ(sum, 261.0);
+}
+
+// A crossing whose head came with the run before it continues from the head's end; one whose tail
+// the run after it takes stops before the tail, unless the crossing cannot be used.
+TEST(AddSerialSegmentTest, HeadAddedBeforeAndTailLeftAfter) {
+  std::vector<double> terms(256, 1.0);
+  ExactSumCrossing c{};
+  c.head_end = 100;
+  c.tail_begin = 102;
+  c.head_grid = c.tail_grid = 20;
+  c.head = ExactSumTermPiece(0.0, 1.0);  // stands in; not applied when the head came before
+  c.tail = ExactSumTermPiece(0.0, 1.0);
+  ExactSumOutcome outcome{};
+  double sum = 0x1p20 + 100.0;  // as if the head's 100 terms had been added
+  ASSERT_EQ(AddSerialSegment(terms.data(), &c, 256, true, true, &sum, &outcome), kTailLeft);
+  EXPECT_EQ(sum, 0x1p20 + 102.0);  // the two middle terms
+  EXPECT_EQ(outcome.serial_terms, 2);
+  c.head = InvalidExactSumPiece();  // a head that fails its check: every term from the start
+  sum = 0x1p20;
+  ASSERT_EQ(AddSerialSegment(terms.data(), &c, 256, false, true, &sum, &outcome), kSegmentAdded);
+  EXPECT_EQ(sum, 0x1p20 + 256.0);
+}
+
+// A run takes in the neighbouring crossing parts that lie on its own grid, and only those.
+TEST(RunMergesTest, PartsOnTheRunsGrid) {
+  ExactSumCrossing before{};
+  before.head_end = 0;
+  before.tail_begin = 200;
+  before.tail_grid = 21;
+  before.tail = ExactSumTermPiece(1.0, 1.0);
+  ExactSumCrossing after{};
+  after.head_end = 50;
+  after.tail_begin = 256;
+  after.head_grid = 21;
+  after.head = ExactSumTermPiece(1.0, 1.0);
+  EXPECT_EQ(RunMerges(21, &before, 256, &after, 256), kMergedTail | kMergedHead);
+  EXPECT_EQ(RunMerges(22, &before, 256, &after, 256), 0);
+  EXPECT_EQ(RunMerges(21, nullptr, 256, &after, 256), kMergedHead);
+  after.head_grid = 20;
+  EXPECT_EQ(RunMerges(21, &before, 256, &after, 256), kMergedTail);
+  before.tail = EmptyExactSumPiece();  // unusable: a tail range without a piece
+  EXPECT_EQ(RunMerges(21, &before, 256, nullptr, 0), 0);
 }
 
 // Powers of two from exponent fields: the same as ldexp over the whole normal range.

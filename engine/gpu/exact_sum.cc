@@ -43,14 +43,9 @@ ExactSumPiece GroupPiece(const double* segment_terms, int n, int from, int to, i
   return CombineAsBlockTree(std::move(lanes));
 }
 
-int SegmentLength(int64_t count, int64_t segment) {
-  return static_cast<int>(
-      std::min<int64_t>(kExactSumSegmentTerms, count - segment * kExactSumSegmentTerms));
-}
-
 // A segment's piece on grid e.
 ExactSumPiece SegmentPiece(const double* terms, int64_t count, int64_t segment, int e) {
-  const int n = SegmentLength(count, segment);
+  const int n = ExactSumSegmentLength(count, static_cast<int32_t>(segment));
   return GroupPiece(terms + segment * kExactSumSegmentTerms, n, 0, n, e);
 }
 
@@ -60,7 +55,7 @@ ExactSumPiece SegmentPiece(const double* terms, int64_t count, int64_t segment, 
 ExactSumCrossing CrossingOf(const double* terms, int64_t count, int64_t segment, double start,
                             double margin) {
   const double* own = terms + segment * kExactSumSegmentTerms;
-  const int n = SegmentLength(count, segment);
+  const int n = ExactSumSegmentLength(count, static_cast<int32_t>(segment));
   std::vector<int32_t> grids(n);
   double partial = start;
   for (int k = 0; k < n; ++k) {
@@ -90,10 +85,12 @@ ExactSumPiece BlockPiece(const std::vector<ExactSumPiece>& segment_pieces, int32
 }
 
 // A run's piece from its elements (RunElementsOf): each of kExactSumRunThreads threads folds a
-// contiguous share in order, then the block's tree combines the shares.
+// contiguous share in order, then the block's tree combines the shares; the crossing parts it
+// merges (RunMerges) go before and after.
 ExactSumPiece RunPiece(const std::vector<ExactSumPiece>& segment_pieces,
                        const std::vector<ExactSumPiece>& block_pieces, int32_t first,
-                       int32_t end) {
+                       int32_t end, int32_t merges, const ExactSumCrossing* before,
+                       const ExactSumCrossing* after) {
   const ExactSumRunElements elements = RunElementsOf(first, end);
   const int32_t count = RunElementCount(elements);
   const int32_t share = (count + kExactSumRunThreads - 1) / kExactSumRunThreads;
@@ -104,7 +101,10 @@ ExactSumPiece RunPiece(const std::vector<ExactSumPiece>& segment_pieces,
           shares[t], RunElementPiece(elements, k, segment_pieces.data(), block_pieces.data()));
     }
   }
-  return CombineAsBlockTree(std::move(shares));
+  ExactSumPiece piece = CombineAsBlockTree(std::move(shares));
+  if (merges & kMergedTail) piece = CombineExactSumPieces(before->tail, piece);
+  if (merges & kMergedHead) piece = CombineExactSumPieces(piece, after->head);
+  return piece;
 }
 
 }  // namespace
@@ -199,6 +199,7 @@ ExactSumOutcome SerialSumByRuns(const double* terms, int64_t count) {
   std::vector<ExactSumPiece> run_pieces(runs.size(), EmptyExactSumPiece());
   std::vector<ExactSumPiece> segment_pieces(segments, EmptyExactSumPiece());
   std::vector<ExactSumCrossing> crossings(segments);
+  std::vector<int32_t> run_merges(runs.size(), 0);
   if (run_count <= kExactSumMaxRuns) {
     for (int32_t j = 0; j < segments; ++j) {
       if (grids[j] != kExactSumSerialGrid) {
@@ -216,21 +217,28 @@ ExactSumOutcome SerialSumByRuns(const double* terms, int64_t count) {
         block_pieces[b] = BlockPiece(segment_pieces, static_cast<int32_t>(b));
       }
     }
+    for (int32_t j = 0; j < segments; ++j) {
+      if (grids[j] == kExactSumSerialGrid) {
+        crossings[j] = CrossingOf(terms, count, j, starts[j], margin);
+      }
+    }
     for (int32_t r = 0; r < run_count; ++r) {
       const int32_t first = runs[r].first_segment;
       const int32_t end = r + 1 < run_count ? runs[r + 1].first_segment : segments;
-      if (runs[r].grid != kExactSumSerialGrid) {
-        run_pieces[r] = RunPiece(segment_pieces, block_pieces, first, end);
-        continue;
-      }
-      for (int32_t j = first; j < std::min(end, first + kExactSumCrossingsPerRun); ++j) {
-        crossings[j] = CrossingOf(terms, count, j, starts[j], margin);
-      }
+      if (runs[r].grid == kExactSumSerialGrid) continue;
+      const bool serial_before = r > 0 && runs[r - 1].grid == kExactSumSerialGrid;
+      const bool serial_after = r + 1 < run_count && runs[r + 1].grid == kExactSumSerialGrid;
+      const ExactSumCrossing* before = serial_before ? &crossings[first - 1] : nullptr;
+      const ExactSumCrossing* after = serial_after ? &crossings[end] : nullptr;
+      run_merges[r] = RunMerges(runs[r].grid, before, kExactSumSegmentTerms, after,
+                                serial_after ? ExactSumSegmentLength(count, end) : 0);
+      run_pieces[r] =
+          RunPiece(segment_pieces, block_pieces, first, end, run_merges[r], before, after);
     }
   }
   SegmentTermsInPlace source{terms, crossings.data()};
   return ChainExactSumRuns(source, count, runs.data(), run_count, segments, run_pieces.data(),
-                           segment_pieces.data());
+                           run_merges.data(), segment_pieces.data());
 }
 
 const char* ExactSumFallbackName(int32_t fallback) {
