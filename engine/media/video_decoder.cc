@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <numeric>
 #include <utility>
 
@@ -467,20 +468,114 @@ bool VideoDecoder::TakeSegmentPacket() {
       static_cast<uint64_t>(share_.worker)) {
     return false;
   }
-  if (!segment_open_) frames_in_segment_ = 0;
   decoding_segment_ = packet_segment_;
   segment_open_ = true;
   return true;
 }
 
+void VideoDecoder::TagSegmentPacket() {
+  if (segment_first_packets_.empty() || segment_first_packets_.back().segment != decoding_segment_) {
+    segment_first_packets_.push_back({packets_sent_, decoding_segment_});
+  }
+  packet_->pts = static_cast<int64_t>(packets_sent_++);
+}
+
+uint64_t VideoDecoder::PacketsInSegment(uint64_t segment) const {
+  for (size_t i = 0; i < segment_first_packets_.size(); ++i) {
+    if (segment_first_packets_[i].segment != segment) continue;
+    const uint64_t end = i + 1 < segment_first_packets_.size()
+                             ? segment_first_packets_[i + 1].first_packet
+                             : packets_sent_;
+    return end - segment_first_packets_[i].first_packet;
+  }
+  return 0;
+}
+
+bool VideoDecoder::IsSentPacket(int64_t tag) const {
+  return tag != AV_NOPTS_VALUE && tag >= 0 && static_cast<uint64_t>(tag) < packets_sent_ &&
+         !segment_first_packets_.empty();
+}
+
+uint64_t VideoDecoder::SegmentOfPacket(uint64_t tag) const {
+  // The last segment whose first packet is at or before this one.
+  auto after = std::upper_bound(
+      segment_first_packets_.begin(), segment_first_packets_.end(), tag,
+      [](uint64_t t, const SegmentStart& start) { return t < start.first_packet; });
+  return std::prev(after)->segment;
+}
+
+absl::Status VideoDecoder::PlaceInSegment(const AVFrame& picture) {
+  if (!IsSentPacket(picture.pts)) {
+    return absl::InternalError(absl::StrFormat(
+        "%s: segmented decoding cannot place picture %d of the decoder (no packet of its own)",
+        name_, frames_decoded_));
+  }
+  const uint64_t segment = SegmentOfPacket(static_cast<uint64_t>(picture.pts));
+  if (frames_decoded_ == 0 || segment != frame_segment_) frames_in_segment_ = 0;
+  frame_segment_ = segment;
+  return absl::OkStatus();
+}
+
+absl::Status VideoDecoder::FailAfterEarlierSegments(absl::Status error) {
+  if (share_.workers <= 1 || failed_segment_.has_value()) return error;
+  failure_ = std::move(error);
+  failed_segment_ = decoding_segment_;
+  // Pictures of this share's earlier segments may still be in the codec, held for reordering
+  // when the next segment followed without a drain: the codec gives up what it holds, and the
+  // pictures of earlier segments are handed out before the error. A damaged start of the failed
+  // segment can have cost the segment before it its last pictures (a garbled "no output of
+  // prior pictures") and let later ones out of order: the error then stands at the first
+  // segment that is missing pictures, and its drained pictures are dropped, so that what is
+  // handed out stays the file's own pictures, in order.
+  avcodec_send_packet(codec_.get(), nullptr);
+  std::vector<std::pair<uint64_t, AvFramePtr>> drained;
+  for (AvFramePtr picture(av_frame_alloc());
+       picture != nullptr && avcodec_receive_frame(codec_.get(), picture.get()) == 0;
+       picture.reset(av_frame_alloc())) {
+    if (!IsSentPacket(picture->pts)) break;
+    const uint64_t segment = SegmentOfPacket(static_cast<uint64_t>(picture->pts));
+    if (segment < *failed_segment_) drained.emplace_back(segment, std::move(picture));
+  }
+  uint64_t segment = frames_decoded_ > 0 ? frame_segment_
+                                         : (drained.empty() ? *failed_segment_ : drained[0].first);
+  uint64_t handed_out = frames_decoded_ > 0 ? frames_in_segment_ : 0;
+  size_t kept = 0;
+  while (segment < *failed_segment_) {
+    size_t end = kept;
+    while (end < drained.size() && drained[end].first == segment) ++end;
+    if (handed_out + (end - kept) < PacketsInSegment(segment)) {
+      failed_segment_ = segment;
+      break;
+    }
+    kept = end;
+    if (kept == drained.size()) break;
+    segment = drained[kept].first;
+    handed_out = 0;
+  }
+  for (size_t k = 0; k < kept; ++k) salvaged_.push_back(std::move(drained[k].second));
+  return absl::OkStatus();
+}
+
 absl::StatusOr<const AVFrame*> VideoDecoder::Next() {
   if (ended_) return nullptr;
   auto Corrupt = [this](int rc) {
-    return FrameError(DecodeErrorKind::kCorruptStream, "the video stream is corrupt", rc);
+    return FailAfterEarlierSegments(
+        FrameError(DecodeErrorKind::kCorruptStream, "the video stream is corrupt", rc));
   };
   av_frame_unref(frame_.get());
   while (true) {
-    int rc = avcodec_receive_frame(codec_.get(), frame_.get());
+    int rc = 0;
+    if (failed_segment_.has_value()) {
+      // After an error: the pictures of earlier segments set aside, then the error.
+      if (salvaged_.empty()) return failure_;
+      av_frame_move_ref(frame_.get(), salvaged_.front().get());
+      salvaged_.pop_front();
+    } else {
+      rc = avcodec_receive_frame(codec_.get(), frame_.get());
+    }
+    if (rc == 0 && share_.workers > 1) {
+      if (absl::Status placed = PlaceInSegment(*frame_); !placed.ok()) return placed;
+    }
     if (rc == 0) {
       absl::StatusOr<const AVFrame*> picture = HostPicture();
       if (!picture.ok()) return picture.status();
@@ -492,51 +587,56 @@ absl::StatusOr<const AVFrame*> VideoDecoder::Next() {
       if (!checked.ok()) return checked;
       ++frames_decoded_;
       ++frames_in_segment_;
-      frame_segment_ = decoding_segment_;
       return *picture;
-    }
-    if (rc == AVERROR_EOF && segment_draining_ && !draining_) {
-      // A segment's last frame is out: the codec starts afresh at the next one of this share.
-      avcodec_flush_buffers(codec_.get());
-      segment_draining_ = false;
-      segment_open_ = false;
-      continue;
     }
     if (rc == AVERROR_EOF) {
       ended_ = true;
       return nullptr;
     }
-    if (rc != AVERROR(EAGAIN)) return Corrupt(rc);
-    if (draining_ || segment_draining_) {
+    if (rc != AVERROR(EAGAIN)) {
+      if (absl::Status failed = Corrupt(rc); !failed.ok()) return failed;
+      continue;
+    }
+    if (draining_) {
       return FrameError(DecodeErrorKind::kCorruptStream, "the decoder stopped early", rc);
     }
     rc = av_read_frame(format_, packet_.get());
     if (rc == AVERROR_EOF) {
       draining_ = true;
       rc = avcodec_send_packet(codec_.get(), nullptr);
-      if (rc < 0 && rc != AVERROR_EOF) return Corrupt(rc);
+      if (rc < 0 && rc != AVERROR_EOF) {
+        return FrameError(DecodeErrorKind::kCorruptStream, "the video stream is corrupt", rc);
+      }
       continue;
     }
     if (rc < 0) {
-      return FrameError(DecodeErrorKind::kTruncated, "the container is corrupt or truncated", rc);
+      if (absl::Status failed = FailAfterEarlierSegments(FrameError(
+              DecodeErrorKind::kTruncated, "the container is corrupt or truncated", rc));
+          !failed.ok()) {
+        return failed;
+      }
+      continue;
     }
     if (packet_->stream_index != stream_index_) {
       av_packet_unref(packet_.get());
       continue;
     }
-    if (share_.workers > 1 && !TakeSegmentPacket()) {
-      av_packet_unref(packet_.get());
-      if (segment_open_ && !segment_draining_) {
-        // The first packet past this share's segment: drain the segment's last frames.
-        segment_draining_ = true;
-        rc = avcodec_send_packet(codec_.get(), nullptr);
-        if (rc < 0 && rc != AVERROR_EOF) return Corrupt(rc);
+    if (share_.workers > 1) {
+      if (!TakeSegmentPacket()) {
+        // Another share's packet. This share's next segment follows without a drain or reset:
+        // it starts at a split point, so nothing in it refers to what came before, and the
+        // codec outputs every earlier picture before the split point's own.
+        av_packet_unref(packet_.get());
+        segment_open_ = false;
+        continue;
       }
-      continue;
+      TagSegmentPacket();
     }
     rc = avcodec_send_packet(codec_.get(), packet_.get());
     av_packet_unref(packet_.get());
-    if (rc < 0 && rc != AVERROR(EAGAIN)) return Corrupt(rc);
+    if (rc < 0 && rc != AVERROR(EAGAIN)) {
+      if (absl::Status failed = Corrupt(rc); !failed.ok()) return failed;
+    }
   }
 }
 

@@ -7,9 +7,11 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -102,8 +104,9 @@ class VideoDecoder {
   // Decoding one share of the file's segments (segmented_decoding.h): the file is cut before
   // each split point (split_points.h) that ends at least `min_packets` packets of the current
   // segment, segments are numbered from 0, and this decoder decodes the segments whose number is
-  // `worker` modulo `workers`, draining and resetting itself between them, and skips the others'
-  // packets. Call before the first Next(); a file without split points is one segment.
+  // `worker` modulo `workers`, one after another without a reset between them (a split point
+  // ends every reference), and skips the others' packets. Call before the first Next(); a file
+  // without split points is one segment.
   struct SegmentShare {
     int worker = 0;
     int workers = 1;
@@ -114,6 +117,7 @@ class VideoDecoder {
   uint64_t segment() const { return frame_segment_; }
   // Where an error of Next() arose: the segment being decoded, or else the one being read.
   uint64_t segment_in_progress() const {
+    if (failed_segment_.has_value()) return *failed_segment_;
     return segment_open_ ? decoding_segment_ : packet_segment_;
   }
   // Segments in the file, once Next() returned its end (every share reads all packets).
@@ -140,6 +144,19 @@ class VideoDecoder {
   std::string FrameName() const;
   // Advances the segment count with the packet just read; whether it is this share's.
   bool TakeSegmentPacket();
+  // Gives the packet about to be sent its ordinal among those sent as its timestamp, which the
+  // codec carries to the picture it starts, and notes where each segment's packets begin.
+  void TagSegmentPacket();
+  // Packets of this share's `segment` sent to the codec.
+  uint64_t PacketsInSegment(uint64_t segment) const;
+  // Whether `tag` is a packet ordinal TagSegmentPacket gave, and the segment of one that is.
+  bool IsSentPacket(int64_t tag) const;
+  uint64_t SegmentOfPacket(uint64_t tag) const;
+  // Sets the segment of a received picture from its packet's ordinal.
+  absl::Status PlaceInSegment(const AVFrame& picture);
+  // `error`, or in a segment share OK after setting it aside: the codec is drained, and Next()
+  // returns the drained pictures of complete segments before the failing one, then `error`.
+  absl::Status FailAfterEarlierSegments(absl::Status error);
   absl::Status FrameError(DecodeErrorKind kind, absl::string_view what, int code) const;
 
   std::unique_ptr<Input> input_;
@@ -168,17 +185,28 @@ class VideoDecoder {
   AvFramePtr kept_;  // a picture that stays on the device, out of the engine's surface
   // Segments (DecodeSegmentShare): the share, the segment the packets read now belong to and
   // how many packets of it were read, the segment being decoded (sent to the codec) and the
-  // returned frame's. `segment_draining_`: the end of a segment was sent and its last frames are
-  // being received; the codec is reset after them.
+  // returned frame's. The share's segments go to the codec back to back; each packet sent is
+  // tagged with its ordinal (`packets_sent_`), and `segment_first_packets_` lists the ordinal
+  // where each of the share's segments begins, so a picture finds its segment by its tag.
+  struct SegmentStart {
+    uint64_t first_packet;
+    uint64_t segment;
+  };
   SegmentShare share_;
   int nal_length_size_ = 0;
   uint64_t packet_segment_ = 0;
   uint64_t packets_in_segment_ = 0;
   uint64_t decoding_segment_ = 0;
   bool segment_open_ = false;
-  bool segment_draining_ = false;
+  uint64_t packets_sent_ = 0;
+  std::vector<SegmentStart> segment_first_packets_;
   uint64_t frame_segment_ = 0;
   uint64_t frames_in_segment_ = 0;
+  // An error set aside by FailAfterEarlierSegments, the segment where it stands, and the
+  // pictures handed out before it.
+  absl::Status failure_;
+  std::optional<uint64_t> failed_segment_;
+  std::deque<AvFramePtr> salvaged_;
 };
 
 }  // namespace ssimd
