@@ -44,7 +44,8 @@ void Run(const uint8_t* data, size_t size) {
     return;
   }
   // Inputs of odd length are decoded as the first of two segment shares (segmented decoding):
-  // the share's draining and resetting between segments meets hostile streams too.
+  // the share's segments fed back to back, and the draining after an error, meet hostile
+  // streams too.
   if (size % 2 == 1) (*decoder)->DecodeSegmentShare({0, 2, 1});
   const VideoStreamInfo& info = (*decoder)->info();
   FUZZ_CHECK(info.width <= kMaxDimension && info.height <= kMaxDimension,

@@ -356,7 +356,7 @@ __device__ void SummariseCrossing(const double (&values)[kExactSumTermsPerLane],
 
 // Blocks of SegmentPieces that must fit on one multiprocessor at once: a register budget (64 per
 // thread on NVIDIA) that the crossing summaries' code would otherwise exceed, costing occupancy on
-// the kernel that reads every term.
+// the kernel that reads every term. (HIP on AMD reads the bound as an occupancy hint too.)
 constexpr int kSegmentPiecesBlocksPerSm = 4;
 
 // One group per segment with a grid: each lane folds kExactSumTermsPerLane consecutive terms,

@@ -506,9 +506,13 @@ uint64_t VideoDecoder::SegmentOfPacket(uint64_t tag) const {
 
 absl::Status VideoDecoder::PlaceInSegment(const AVFrame& picture) {
   if (!IsSentPacket(picture.pts)) {
-    return absl::InternalError(absl::StrFormat(
-        "%s: segmented decoding cannot place picture %d of the decoder (no packet of its own)",
-        name_, frames_decoded_));
+    // Codecs carry each packet's timestamp to the picture it starts; a picture without one of
+    // ours cannot be put in order with the other decoders' pictures.
+    return DecodeError(DecodeErrorKind::kCorruptStream, absl::StrFormat(
+        "%s: %s: the decoder returned a picture that no packet of this decoder started, so it "
+        "cannot be put in order when the file is decoded in segments (decode it with one "
+        "decoder per file); the frames before it were read",
+        name_, FrameName()));
   }
   const uint64_t segment = SegmentOfPacket(static_cast<uint64_t>(picture.pts));
   if (frames_decoded_ == 0 || segment != frame_segment_) frames_in_segment_ = 0;
