@@ -454,17 +454,10 @@ __global__ void __launch_bounds__(kExactSumRunThreads)
   if (GroupInBlock() == 0) {
     piece = CombineGroup(group_pieces[LaneInGroup()]);
     if (LaneInGroup() == 0) {
-      const bool serial_before = r > 0 && runs[r - 1].grid == kExactSumSerialGrid;
-      const bool serial_after = r + 1 < count && runs[r + 1].grid == kExactSumSerialGrid;
-      const ExactSumCrossing* before = serial_before ? &crossings[first - 1] : nullptr;
-      const ExactSumCrossing* after = serial_after ? &crossings[end] : nullptr;
-      const int32_t merges =
-          RunMerges(runs[r].grid, before, kExactSumSegmentTerms, after,
-                    serial_after ? ExactSumSegmentLength(term_count, end) : 0);
-      if (merges & kMergedTail) piece = CombineExactSumPieces(before->tail, piece);
-      if (merges & kMergedHead) piece = CombineExactSumPieces(piece, after->head);
-      run_pieces[r] = piece;
-      run_merges[r] = merges;
+      const ExactSumRunNeighbours neighbours =
+          NeighboursOfRun(runs, count, r, segments, term_count, crossings);
+      run_pieces[r] = MergedRunPiece(neighbours, piece);
+      run_merges[r] = neighbours.merges;
     }
   }
 }

@@ -532,6 +532,12 @@ SSIMD_HD inline ExactSumSegmentAdded AddSerialSegment(const double* terms,
   return AddSerially(terms + from, n - from, sum, outcome) ? kSegmentAdded : kOutOfBudget;
 }
 
+// Terms in segment j of a frame of `count` terms.
+SSIMD_HD inline int ExactSumSegmentLength(int64_t count, int32_t segment) {
+  const int64_t left = count - static_cast<int64_t>(segment) * kExactSumSegmentTerms;
+  return left < kExactSumSegmentTerms ? static_cast<int>(left) : kExactSumSegmentTerms;
+}
+
 // Bits of a run's merges (RunMerges).
 inline constexpr int32_t kMergedTail = 1;  // the run's piece starts with the tail before it
 inline constexpr int32_t kMergedHead = 2;  // and ends with the head after it
@@ -555,11 +561,38 @@ SSIMD_HD inline int32_t RunMerges(int32_t grid, const ExactSumCrossing* before, 
   return merges;
 }
 
-// Terms in segment j of a frame of `count` terms.
-SSIMD_HD inline int ExactSumSegmentLength(int64_t count, int32_t segment) {
-  const int64_t left = count - static_cast<int64_t>(segment) * kExactSumSegmentTerms;
-  return left < kExactSumSegmentTerms ? static_cast<int>(left) : kExactSumSegmentTerms;
+// Run r (with a grid) of `run_count` over `segment_count` segments of `count` terms: the
+// crossings next to it (the segment before and the one after, where they belong to serial runs)
+// and the merges it makes with them (RunMerges).
+struct ExactSumRunNeighbours {
+  const ExactSumCrossing* before;
+  const ExactSumCrossing* after;
+  int32_t merges;
+};
+
+SSIMD_HD inline ExactSumRunNeighbours NeighboursOfRun(const ExactSumRun* runs, int32_t run_count,
+                                                      int32_t r, int32_t segment_count,
+                                                      int64_t count,
+                                                      const ExactSumCrossing* crossings) {
+  const int32_t first = runs[r].first_segment;
+  const int32_t end = r + 1 < run_count ? runs[r + 1].first_segment : segment_count;
+  const bool serial_before = r > 0 && runs[r - 1].grid == kExactSumSerialGrid;
+  const bool serial_after = r + 1 < run_count && runs[r + 1].grid == kExactSumSerialGrid;
+  ExactSumRunNeighbours n;
+  n.before = serial_before ? &crossings[first - 1] : nullptr;
+  n.after = serial_after ? &crossings[end] : nullptr;
+  n.merges = RunMerges(runs[r].grid, n.before, kExactSumSegmentTerms, n.after,
+                       serial_after ? ExactSumSegmentLength(count, end) : 0);
+  return n;
 }
+
+// A run's own piece with the crossing parts it merges put before and after.
+SSIMD_HD inline ExactSumPiece MergedRunPiece(const ExactSumRunNeighbours& n, ExactSumPiece piece) {
+  if (n.merges & kMergedTail) piece = CombineExactSumPieces(n.before->tail, piece);
+  if (n.merges & kMergedHead) piece = CombineExactSumPieces(piece, n.after->head);
+  return piece;
+}
+
 
 // Terms and crossing summaries of segment j, straight from the frame's arrays; the device's chain
 // passes a source that reads segments it staged in fast memory instead (same interface:
@@ -567,12 +600,12 @@ SSIMD_HD inline int ExactSumSegmentLength(int64_t count, int32_t segment) {
 // segment).
 struct SegmentTermsInPlace {
   const double* terms;
-  const ExactSumCrossing* crossings;  // indexed by segment; null: none
+  const ExactSumCrossing* crossings;  // indexed by segment
   SSIMD_HD const double* Of(int32_t segment) const {
     return terms + static_cast<int64_t>(segment) * kExactSumSegmentTerms;
   }
   SSIMD_HD const ExactSumCrossing* CrossingOf(int32_t segment) const {
-    return crossings == nullptr ? nullptr : crossings + segment;
+    return crossings + segment;
   }
 };
 

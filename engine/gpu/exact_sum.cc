@@ -85,12 +85,10 @@ ExactSumPiece BlockPiece(const std::vector<ExactSumPiece>& segment_pieces, int32
 }
 
 // A run's piece from its elements (RunElementsOf): each of kExactSumRunThreads threads folds a
-// contiguous share in order, then the block's tree combines the shares; the crossing parts it
-// merges (RunMerges) go before and after.
+// contiguous share in order, then the block's tree combines the shares.
 ExactSumPiece RunPiece(const std::vector<ExactSumPiece>& segment_pieces,
                        const std::vector<ExactSumPiece>& block_pieces, int32_t first,
-                       int32_t end, int32_t merges, const ExactSumCrossing* before,
-                       const ExactSumCrossing* after) {
+                       int32_t end) {
   const ExactSumRunElements elements = RunElementsOf(first, end);
   const int32_t count = RunElementCount(elements);
   const int32_t share = (count + kExactSumRunThreads - 1) / kExactSumRunThreads;
@@ -101,10 +99,7 @@ ExactSumPiece RunPiece(const std::vector<ExactSumPiece>& segment_pieces,
           shares[t], RunElementPiece(elements, k, segment_pieces.data(), block_pieces.data()));
     }
   }
-  ExactSumPiece piece = CombineAsBlockTree(std::move(shares));
-  if (merges & kMergedTail) piece = CombineExactSumPieces(before->tail, piece);
-  if (merges & kMergedHead) piece = CombineExactSumPieces(piece, after->head);
-  return piece;
+  return CombineAsBlockTree(std::move(shares));
 }
 
 }  // namespace
@@ -226,14 +221,11 @@ ExactSumOutcome SerialSumByRuns(const double* terms, int64_t count) {
       const int32_t first = runs[r].first_segment;
       const int32_t end = r + 1 < run_count ? runs[r + 1].first_segment : segments;
       if (runs[r].grid == kExactSumSerialGrid) continue;
-      const bool serial_before = r > 0 && runs[r - 1].grid == kExactSumSerialGrid;
-      const bool serial_after = r + 1 < run_count && runs[r + 1].grid == kExactSumSerialGrid;
-      const ExactSumCrossing* before = serial_before ? &crossings[first - 1] : nullptr;
-      const ExactSumCrossing* after = serial_after ? &crossings[end] : nullptr;
-      run_merges[r] = RunMerges(runs[r].grid, before, kExactSumSegmentTerms, after,
-                                serial_after ? ExactSumSegmentLength(count, end) : 0);
+      const ExactSumRunNeighbours neighbours =
+          NeighboursOfRun(runs.data(), run_count, r, segments, count, crossings.data());
+      run_merges[r] = neighbours.merges;
       run_pieces[r] =
-          RunPiece(segment_pieces, block_pieces, first, end, run_merges[r], before, after);
+          MergedRunPiece(neighbours, RunPiece(segment_pieces, block_pieces, first, end));
     }
   }
   SegmentTermsInPlace source{terms, crossings.data()};

@@ -492,8 +492,8 @@ uint64_t VideoDecoder::PacketsInSegment(uint64_t segment) const {
 }
 
 bool VideoDecoder::IsSentPacket(int64_t tag) const {
-  return tag != AV_NOPTS_VALUE && tag >= 0 && static_cast<uint64_t>(tag) < packets_sent_ &&
-         !segment_first_packets_.empty();
+  // Every packet sent was noted in segment_first_packets_ first.
+  return tag != AV_NOPTS_VALUE && tag >= 0 && static_cast<uint64_t>(tag) < packets_sent_;
 }
 
 uint64_t VideoDecoder::SegmentOfPacket(uint64_t tag) const {
