@@ -53,9 +53,8 @@ struct DeviceStats {
   // back, for one of the reasons counted below.
   int64_t ssim_ordered_sums = 0;
   // Frames whose exact ssim sum fell back from the device to the host's serial sum, by reason
-  // (kernels/exact_sum_math.h, docs/adr/0022): more binade changes in the running sum than the
-  // device plans for, or more serial additions than the device's budget.
-  int64_t ssim_exact_fallbacks_too_many_runs = 0;
+  // (kernels/exact_sum_math.h, docs/adr/0022): more serial additions than the device's budget
+  // (a running sum that keeps changing binade).
   int64_t ssim_exact_fallbacks_serial_budget = 0;
   // Luma planes read where a video engine decoded them on this device (docs/adr/0083), and
   // planes decoded on another device that came through the host.

@@ -20,10 +20,10 @@ inline ExactSumOutcome* ExactSumOutcomeIn(void* workspace) {
   return static_cast<ExactSumOutcome*>(workspace);
 }
 
-// Enqueues five small kernels on `stream`: segment sums, the plan of runs (one block), segment
-// pieces, run pieces, and the chain (one block that stages its inputs, then one thread), which
-// writes the ExactSumOutcome at the start of `workspace`. `terms` and `workspace` are device
-// memory; count >= 1.
+// Enqueues, on `stream`, a memset of the workspace's flags and one kernel (one block per 2048
+// terms, chained by decoupled look-backs), which writes the ExactSumOutcome at the start of
+// `workspace`. `terms` and `workspace` are device memory; count >= 1. Launches on one workspace
+// must be ordered (one stream).
 hipError_t LaunchExactSerialSum(const double* terms, int64_t count, void* workspace,
                                 hipStream_t stream);
 

@@ -1,6 +1,13 @@
-// The exact serial sum on the device: every step is a function of kernels/exact_sum_math.h, the
-// lines the host model (engine/gpu/exact_sum.cc) and its tests run; only the parallel orchestration
-// lives here.
+// The exact serial sum on the device, in one pass: every step is a function of
+// kernels/exact_sum_math.h, the lines the host model (engine/gpu/exact_sum.cc) and its tests run;
+// only the parallel orchestration lives here (docs/adr/0022).
+//
+// Blocks take their place in the frame from a ticket, so every block a block waits for has
+// started. Each block publishes, per stage, what its successors read: its approximate sum and
+// then its approximate running sum; its block piece (or that it has none) and then its run's
+// piece from the run's first block with the run's anchor; finally its exact running sum. Records
+// are written, fenced, then flagged; readers see the flag, fence, then read the record with
+// volatile loads (no stale cache line).
 #include <cstddef>
 #include <cstdint>
 
@@ -12,40 +19,44 @@
 namespace ssimd {
 namespace {
 
-constexpr int kPlanThreads = 1024;
-// Segments per thread in each of the plan's tiles (kPlanThreads * kPlanPerThread segments).
-constexpr int kPlanPerThread = 8;
 constexpr size_t kAlign = 256;
+constexpr int kBlockThreads = kExactSumSegmentsPerBlock * kExactSumGroupLanes;
+static_assert(kExactSumGroupLanes == kLaneGroupWidth, "one lane group per segment");
+static_assert(kExactSumSegmentsPerBlock <= kLaneGroupWidth, "one group combines the block");
 
 size_t AlignUp(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 
-int32_t SegmentCount(int64_t count) {
-  return static_cast<int32_t>((count + kExactSumSegmentTerms - 1) / kExactSumSegmentTerms);
+int32_t BlockCount(int64_t count) {
+  return static_cast<int32_t>((count + kExactSumBlockTerms - 1) / kExactSumBlockTerms);
 }
 
-int32_t SegmentBlocks(int64_t count) {
-  return (SegmentCount(count) + kExactSumSegmentsPerBlock - 1) / kExactSumSegmentsPerBlock;
-}
+// The approximate stage's flags.
+constexpr int32_t kApproxAggregate = 1;
+constexpr int32_t kApproxInclusive = 2;
+// The exact stage's flags.
+constexpr int32_t kExactKnown = 1;
+constexpr int32_t kExactGaveUp = 2;  // the serial budget ran out: the host adds the frame
 
-// Where each array lives in the workspace.
+// Where each array lives in the workspace. Everything up to `cleared_bytes` (the outcome, the
+// ticket and the flags) is zeroed before each launch.
 struct Layout {
   ExactSumOutcome* outcome;
-  double* segment_sums;  // per segment: sum, sum of |t|
-  double* segment_starts;  // per segment: the approximate running sum before it
-  double* margin;          // ExactSumMargin of the frame
-  int32_t* grids;
-  ExactSumPiece* segment_pieces;
+  uint32_t* ticket;
+  int32_t* approx_state;  // per block
+  int32_t* piece_state;   // per block: kBlockNothingYet .. kBlockOrdered
+  int32_t* exact_state;   // per block
+  size_t cleared_bytes;
+  double* approx;  // per block: its sum, its sum of |t|, the running sum and sum of |t| through it
+  int32_t* block_grids;
+  int32_t* anchors;  // per block with a run piece: the block before its run, or -1
   ExactSumPiece* block_pieces;
-  ExactSumRun* runs;
-  int32_t* run_count;
   ExactSumPiece* run_pieces;
-  int32_t* run_merges;          // per run: RunMerges
-  ExactSumCrossing* crossings;  // per segment; written for serial segments
+  double* exact;  // per block: the exact running sum through it
   size_t bytes;
 };
 
 Layout LayoutFor(void* workspace, int64_t count) {
-  const size_t segments = static_cast<size_t>(SegmentCount(count));
+  const size_t blocks = static_cast<size_t>(BlockCount(count));
   char* base = static_cast<char*>(workspace);
   size_t offset = 0;
   Layout l;
@@ -55,186 +66,61 @@ Layout LayoutFor(void* workspace, int64_t count) {
     return p;
   };
   l.outcome = reinterpret_cast<ExactSumOutcome*>(take(sizeof(ExactSumOutcome)));
-  l.segment_sums = reinterpret_cast<double*>(take(2 * segments * sizeof(double)));
-  l.segment_starts = reinterpret_cast<double*>(take(segments * sizeof(double)));
-  l.margin = reinterpret_cast<double*>(take(sizeof(double)));
-  l.grids = reinterpret_cast<int32_t*>(take(segments * sizeof(int32_t)));
-  l.segment_pieces = reinterpret_cast<ExactSumPiece*>(take(segments * sizeof(ExactSumPiece)));
-  l.block_pieces =
-      reinterpret_cast<ExactSumPiece*>(take(SegmentBlocks(count) * sizeof(ExactSumPiece)));
-  l.runs = reinterpret_cast<ExactSumRun*>(take(kExactSumMaxRuns * sizeof(ExactSumRun)));
-  l.run_count = reinterpret_cast<int32_t*>(take(sizeof(int32_t)));
-  l.run_pieces = reinterpret_cast<ExactSumPiece*>(take(kExactSumMaxRuns * sizeof(ExactSumPiece)));
-  l.run_merges = reinterpret_cast<int32_t*>(take(kExactSumMaxRuns * sizeof(int32_t)));
-  l.crossings = reinterpret_cast<ExactSumCrossing*>(take(segments * sizeof(ExactSumCrossing)));
+  l.ticket = reinterpret_cast<uint32_t*>(take(sizeof(uint32_t)));
+  l.approx_state = reinterpret_cast<int32_t*>(take(blocks * sizeof(int32_t)));
+  l.piece_state = reinterpret_cast<int32_t*>(take(blocks * sizeof(int32_t)));
+  l.exact_state = reinterpret_cast<int32_t*>(take(blocks * sizeof(int32_t)));
+  l.cleared_bytes = offset;
+  l.approx = reinterpret_cast<double*>(take(4 * blocks * sizeof(double)));
+  l.block_grids = reinterpret_cast<int32_t*>(take(blocks * sizeof(int32_t)));
+  l.anchors = reinterpret_cast<int32_t*>(take(blocks * sizeof(int32_t)));
+  l.block_pieces = reinterpret_cast<ExactSumPiece*>(take(blocks * sizeof(ExactSumPiece)));
+  l.run_pieces = reinterpret_cast<ExactSumPiece*>(take(blocks * sizeof(ExactSumPiece)));
+  l.exact = reinterpret_cast<double*>(take(blocks * sizeof(double)));
   l.bytes = offset;
   return l;
 }
 
-constexpr int kSegmentBlockThreads = kExactSumSegmentsPerBlock * kExactSumGroupLanes;
-static_assert(kExactSumGroupLanes == kLaneGroupWidth, "one lane group per segment");
-static_assert(kPlanThreads % kLaneGroupWidth == 0 && kPlanThreads / kLaneGroupWidth <= 32,
-              "the plan's scan combines at most one group of group totals");
-static_assert(kExactSumRunThreads / kLaneGroupWidth == kLaneGroupWidth,
-              "a run block's group results fill exactly one group");
-
-// One group per segment: its approximate sum and sum of |t| (any order serves: they only guide
-// the guess of the grid), lanes reading the segment's terms with a stride, as one coalesced row.
-__global__ void __launch_bounds__(kSegmentBlockThreads)
-    SegmentSums(const double* terms, int64_t count, int32_t segments, double* segment_sums) {
-  const int32_t segment = blockIdx.x * kExactSumSegmentsPerBlock + GroupInBlock();
-  if (segment >= segments) return;  // the whole group leaves
-  const int lane = LaneInGroup();
-  const int64_t base = static_cast<int64_t>(segment) * kExactSumSegmentTerms + lane;
-  double sum = 0.0;
-  double abs_sum = 0.0;
-#pragma unroll
-  for (int k = 0; k < kExactSumTermsPerLane; ++k) {
-    const int64_t i = base + k * kExactSumGroupLanes;
-    const double t = i < count ? terms[i] : 0.0;
-    sum += t;
-    abs_sum += fabs(t);
-  }
-  for (int offset = kLaneGroupWidth / 2; offset > 0; offset /= 2) {
-    sum += ShuffleDownInGroup(sum, offset);
-    abs_sum += ShuffleDownInGroup(abs_sum, offset);
-  }
-  if (lane == 0) {
-    segment_sums[2 * segment] = sum;
-    segment_sums[2 * segment + 1] = abs_sum;
-  }
+// Publishing and reading records across blocks.
+__device__ void Publish(int32_t* flag, int32_t value) {
+  __threadfence();  // the record before the flag
+  *reinterpret_cast<volatile int32_t*>(flag) = value;
 }
 
-// Inclusive scan of one value per thread across the block: within groups by shuffles, then the
-// group totals by the first group. `totals` holds one value per group.
-template <typename T>
-__device__ T InclusiveScan(T value, T* totals) {
-  const int lane = LaneInGroup();
-  const int group = GroupInBlock();
-  for (int offset = 1; offset < kLaneGroupWidth; offset *= 2) {
-    const T before = ShuffleUpInGroup(value, offset);
-    if (lane >= offset) value += before;
+__device__ void PauseBriefly() {
+#if defined(__HIPCC__)
+  __builtin_amdgcn_s_sleep(1);
+#else
+  __nanosleep(100);
+#endif
+}
+
+// Waits until *flag >= at_least and returns it; the record it guards may be read afterwards.
+__device__ int32_t WaitFor(const int32_t* flag, int32_t at_least) {
+  int32_t value = *reinterpret_cast<const volatile int32_t*>(flag);
+  while (value < at_least) {
+    PauseBriefly();
+    value = *reinterpret_cast<const volatile int32_t*>(flag);
   }
-  if (lane == kLaneGroupWidth - 1) totals[group] = value;
-  __syncthreads();
-  if (group == 0) {
-    constexpr int kGroups = kPlanThreads / kLaneGroupWidth;
-    T total = lane < kGroups ? totals[lane] : T(0);
-    for (int offset = 1; offset < kLaneGroupWidth; offset *= 2) {
-      const T before = ShuffleUpInGroup(total, offset);
-      if (lane >= offset) total += before;
-    }
-    if (lane < kGroups) totals[lane] = total;
-  }
-  __syncthreads();
-  if (group > 0) value += totals[group - 1];
-  __syncthreads();  // totals is free for the next scan
+  __threadfence();
   return value;
 }
 
-// One block: the approximate running sum before each segment, each segment's guessed grid, and
-// the runs (maximal stretches of one grid). The segment sums are read in tiles, each thread
-// loading a contiguous share of kPlanPerThread segments into registers a tile ahead; scans carry
-// the running sum and the run count across tiles.
-__global__ void __launch_bounds__(kPlanThreads)
-    PlanRuns(int64_t count, int32_t segments, const double* segment_sums, int32_t* grids,
-             double* segment_starts, double* margin_out, ExactSumRun* runs, int32_t* run_count) {
-  constexpr int kTile = kPlanThreads * kPlanPerThread;
-  constexpr int32_t kNoGrid = INT32_MAX;  // past the last segment (serial is INT32_MIN)
-  __shared__ int32_t last_grids[kPlanThreads];
-  __shared__ double totals[kLaneGroupWidth];
-  __shared__ int32_t int_totals[kLaneGroupWidth];
-  __shared__ double carried_sum;
-  __shared__ int32_t carried_runs;
-  __shared__ int32_t carried_grid;
-  const int tid = threadIdx.x;
-  // The margin needs the total of |t| first: independent loads, eight in flight per thread.
-  double abs_sum = 0.0;
-  for (int32_t base = 0; base < segments; base += 8 * kPlanThreads) {
-    double values[8];
-#pragma unroll
-    for (int k = 0; k < 8; ++k) {
-      const int32_t j = base + k * kPlanThreads + tid;
-      values[k] = j < segments ? segment_sums[2 * j + 1] : 0.0;
-    }
-#pragma unroll
-    for (int k = 0; k < 8; ++k) abs_sum += values[k];
+template <typename T>
+__device__ T Fresh(const T* p) {
+  return *reinterpret_cast<const volatile T*>(p);
+}
+
+__device__ ExactSumPiece FreshPiece(const ExactSumPiece* p) {
+  ExactSumPiece out;
+  for (int parity = 0; parity < 2; ++parity) {
+    out.added[parity] = Fresh(&p->added[parity]);
+    out.lowest[parity] = Fresh(&p->lowest[parity]);
+    out.highest[parity] = Fresh(&p->highest[parity]);
   }
-  const double abs_through = InclusiveScan(abs_sum, totals);
-  if (tid == kPlanThreads - 1) {
-    carried_sum = abs_through;  // borrowed to pass the total to every thread
-    carried_runs = 0;
-    carried_grid = kNoGrid;
-  }
-  __syncthreads();
-  const double margin = ExactSumMargin(count, carried_sum);
-  if (tid == 0) *margin_out = margin;
-  __syncthreads();
-  if (tid == kPlanThreads - 1) carried_sum = 0.0;
-  __syncthreads();
-  // Each tile's loads are issued while the tile before it is being worked on.
-  double loaded[kPlanPerThread];
-#pragma unroll
-  for (int k = 0; k < kPlanPerThread; ++k) {
-    const int32_t j = tid * kPlanPerThread + k;
-    loaded[k] = j < segments ? segment_sums[2 * j] : 0.0;
-  }
-  for (int32_t tile = 0; tile < segments; tile += kTile) {
-    const int32_t first = tile + tid * kPlanPerThread;
-    double own_sums[kPlanPerThread];
-    double sum = 0.0;
-#pragma unroll
-    for (int k = 0; k < kPlanPerThread; ++k) {
-      own_sums[k] = loaded[k];
-      sum += own_sums[k];
-      const int32_t j = first + kTile + k;
-      loaded[k] = j < segments ? segment_sums[2 * j] : 0.0;
-    }
-    const double sum_through = InclusiveScan(sum, totals);
-    const double carry_sum = carried_sum;
-    const int32_t carry_runs = carried_runs;
-    const int32_t carry_grid = carried_grid;
-    double running = carry_sum + (sum_through - sum);
-    int32_t own[kPlanPerThread];
-#pragma unroll
-    for (int k = 0; k < kPlanPerThread; ++k) {
-      const int32_t j = first + k;
-      const double start = running;
-      running += own_sums[k];
-      own[k] = j < segments ? GuessSegmentGrid(start, running, margin) : kNoGrid;
-      if (j < segments) {
-        grids[j] = own[k];
-        // Only serial segments need it (their crossing summaries), and they are few.
-        if (own[k] == kExactSumSerialGrid) segment_starts[j] = start;
-      }
-    }
-    last_grids[tid] = own[kPlanPerThread - 1];
-    __syncthreads();
-    int32_t previous = tid == 0 ? carry_grid : last_grids[tid - 1];
-    int32_t starts = 0;
-    for (int k = 0; k < kPlanPerThread; ++k) {
-      starts += (first + k < segments && own[k] != previous) ? 1 : 0;
-      previous = own[k];
-    }
-    const int32_t starts_through = InclusiveScan(starts, int_totals);
-    int32_t r = carry_runs + starts_through - starts;
-    previous = tid == 0 ? carry_grid : last_grids[tid - 1];
-    for (int k = 0; k < kPlanPerThread; ++k) {
-      if (first + k < segments && own[k] != previous) {
-        if (r < kExactSumMaxRuns) runs[r] = ExactSumRun{first + k, own[k]};
-        ++r;
-      }
-      previous = own[k];
-    }
-    __syncthreads();  // every thread has read the carries and last_grids
-    if (tid == kPlanThreads - 1) {
-      carried_sum = carry_sum + sum_through;
-      carried_runs = carry_runs + starts_through;
-      carried_grid = own[kPlanPerThread - 1];
-    }
-    __syncthreads();
-  }
-  if (tid == 0) *run_count = carried_runs;
+  out.state = Fresh(&p->state);
+  out.padding = 0;
+  return out;
 }
 
 __device__ ExactSumPiece ShuffleDownPiece(const ExactSumPiece& piece, int delta) {
@@ -354,203 +240,274 @@ __device__ void SummariseCrossing(const double (&values)[kExactSumTermsPerLane],
   if (lane == 0) *out = crossing;
 }
 
-// Blocks of SegmentPieces that must fit on one multiprocessor at once: a register budget (64 per
-// thread on NVIDIA) that the crossing summaries' code would otherwise exceed, costing occupancy on
-// the kernel that reads every term. (HIP on AMD reads the bound as an occupancy hint too.)
-constexpr int kSegmentPiecesBlocksPerSm = 4;
 
-// One group per segment with a grid: each lane folds kExactSumTermsPerLane consecutive terms,
-// the group combines the lanes. Then the block's first group combines the block's segment pieces
-// into its block piece, which long runs use (valid when all of its segments share a grid). A group
-// whose segment is serial summarises its crossing instead.
-__global__ void __launch_bounds__(kSegmentBlockThreads, kSegmentPiecesBlocksPerSm)
-    SegmentPieces(const double* terms, int64_t count, int32_t segments, const int32_t* grids,
-                  const double* segment_starts, const double* margin,
-                  ExactSumPiece* segment_pieces, ExactSumPiece* block_pieces,
-                  ExactSumCrossing* crossings) {
-  __shared__ ExactSumPiece pieces[kExactSumSegmentsPerBlock];
-  __shared__ int32_t piece_grids[kExactSumSegmentsPerBlock];
-  const int group = GroupInBlock();
+// The exact running sum through block `anchor` (0.0 before the frame, anchor -1) into *sum, once
+// it is known; false when that block gave up.
+__device__ bool ExactThrough(const Layout& l, int32_t anchor, double* sum) {
+  if (anchor < 0) {
+    *sum = 0.0;
+    return true;
+  }
+  if (WaitFor(&l.exact_state[anchor], kExactKnown) != kExactKnown) return false;
+  *sum = Fresh(&l.exact[anchor]);
+  return true;
+}
+
+// The exact running sum before block b: from the run piece of block b-1 applied to its anchor's
+// sum when the check passes (one wait less than waiting for block b-1), else block b-1's own.
+__device__ bool ExactBefore(const Layout& l, int32_t b, double* sum) {
+  if (b == 0) {
+    *sum = 0.0;
+    return true;
+  }
+  if (WaitFor(&l.piece_state[b - 1], kBlockRunPrefix) == kBlockRunPrefix) {
+    double start = 0.0;
+    if (!ExactThrough(l, Fresh(&l.anchors[b - 1]), &start)) return false;
+    if (ApplyExactSumPiece(start, Fresh(&l.block_grids[b - 1]), FreshPiece(&l.run_pieces[b - 1]),
+                           sum)) {
+      return true;
+    }
+  }
+  return ExactThrough(l, b - 1, sum);
+}
+
+// The approximate running sum (and sum of |t|) before block b, by the first lane group: a
+// decoupled look-back over windows of kLaneGroupWidth predecessors, lane k reading block
+// (window end - k), adding aggregates up to the nearest inclusive sum. Any order serves: these
+// sums only guide the guess of the grids. Every lane returns the result.
+__device__ void ApproxBefore(const Layout& l, int32_t b, double* sum, double* abs_sum) {
   const int lane = LaneInGroup();
-  const int32_t segment = blockIdx.x * kExactSumSegmentsPerBlock + group;
-  const int32_t grid = segment < segments ? grids[segment] : kExactSumSerialGrid;
+  double total = 0.0;
+  double total_abs = 0.0;
+  for (int32_t end = b - 1; end >= 0; end -= kLaneGroupWidth) {
+    const int32_t j = end - lane;
+    const int32_t state = j >= 0 ? WaitFor(&l.approx_state[j], kApproxAggregate) : kApproxInclusive;
+    const int nearest_inclusive = GroupMin(state == kApproxInclusive ? lane : kLaneGroupWidth);
+    double v = 0.0;
+    double v_abs = 0.0;
+    if (j >= 0 && lane <= nearest_inclusive) {
+      const int at = state == kApproxInclusive ? 2 : 0;
+      v = Fresh(&l.approx[4 * j + at]);
+      v_abs = Fresh(&l.approx[4 * j + at + 1]);
+    }
+    for (int offset = kLaneGroupWidth / 2; offset > 0; offset /= 2) {
+      v += ShuffleDownInGroup(v, offset);
+      v_abs += ShuffleDownInGroup(v_abs, offset);
+    }
+    total += ValueOfLane(v, 0);
+    total_abs += ValueOfLane(v_abs, 0);
+    if (nearest_inclusive < kLaneGroupWidth) break;
+  }
+  *sum = total;
+  *abs_sum = total_abs;
+}
+
+// The piece of block b's run up to and including it (block b on grid `grid` with block piece
+// `own`, in lane 0), by the first lane group: a look-back over windows of predecessors, lane k
+// reading block (window end - 31 + k) so that lanes keep the blocks' order, combining block
+// pieces up to the nearest predecessor that stops the look-back (RunLookBackStep). Lane 0 returns
+// the piece and the anchor.
+__device__ ExactSumPiece RunPieceThrough(const Layout& l, int32_t b, int32_t grid,
+                                         const ExactSumPiece& own, int32_t* anchor) {
+  const int lane = LaneInGroup();
+  ExactSumPiece through = own;
+  for (int32_t end = b - 1;; end -= kLaneGroupWidth) {
+    const int32_t j = end - (kLaneGroupWidth - 1) + lane;
+    int32_t step = kStopBefore;
+    int32_t anchor_here = j < 0 ? -1 : j;  // the anchor if this lane stops the look-back
+    if (j >= 0) {
+      const int32_t state = WaitFor(&l.piece_state[j], kBlockPiece);
+      step = RunLookBackStep(state, state == kBlockOrdered ? kExactSumSerialGrid
+                                                           : Fresh(&l.block_grids[j]),
+                             grid);
+      if (step == kCombineAndStop) anchor_here = Fresh(&l.anchors[j]);
+    }
+    const int stop_lane = GroupMax(step != kCombineAndGoOn ? lane : -1);
+    ExactSumPiece piece = EmptyExactSumPiece();
+    if (lane > stop_lane) {
+      piece = FreshPiece(&l.block_pieces[j]);
+    } else if (lane == stop_lane && step == kCombineAndStop) {
+      piece = FreshPiece(&l.run_pieces[j]);
+    }
+    piece = CombineGroup(piece);
+    through = CombineExactSumPieces(piece, through);  // meaningful in lane 0
+    if (stop_lane >= 0) {
+      *anchor = ValueOfLane(anchor_here, stop_lane);
+      return through;
+    }
+  }
+}
+
+// A block's terms as staged in shared memory (a lane's kExactSumTermsPerLane terms, then one
+// double of padding), indexed by their place in the block.
+struct StagedTerms {
+  static constexpr int kLaneStride = kExactSumTermsPerLane + 1;
+  const double* staged;
+  __host__ __device__ double operator[](int i) const {
+    return staged[(i / kExactSumTermsPerLane) * kLaneStride + i % kExactSumTermsPerLane];
+  }
+};
+
+// Blocks of the kernel that must fit on one multiprocessor at once: a register budget (64 per
+// thread on NVIDIA) that the crossing summaries' code would otherwise exceed. (HIP on AMD reads
+// the bound as an occupancy hint too.)
+constexpr int kBlocksPerSm = 4;
+
+// The whole sum, one block per kExactSumBlockTerms terms: approximate sums and their look-back,
+// each segment's grid and piece (or crossing summary) by one lane group, the block piece and the
+// run's look-back, then one lane's exact sum, written to the outcome by the last block.
+__global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
+    ExactSerialSum(const double* terms, int64_t count, int32_t blocks, Layout l) {
+  __shared__ int32_t block_index;
+  __shared__ double segment_sums[kExactSumSegmentsPerBlock];
+  __shared__ double segment_abs_sums[kExactSumSegmentsPerBlock];
+  __shared__ double before_sum;
+  __shared__ double before_abs_sum;
+  __shared__ int32_t grids[kExactSumSegmentsPerBlock];
+  __shared__ ExactSumPiece pieces[kExactSumSegmentsPerBlock];
+  __shared__ ExactSumCrossing crossings[kExactSumSegmentsPerBlock];
   // The block's terms, loaded coalesced, then read by each lane as its consecutive run. A lane's
   // run is stored one double apart from the next lane's, which keeps the lanes' reads on
   // distinct banks.
-  constexpr int kLaneStride = kExactSumTermsPerLane + 1;
-  __shared__ double staged[kExactSumSegmentsPerBlock * kExactSumGroupLanes * kLaneStride];
-  const int64_t block_first = static_cast<int64_t>(blockIdx.x) * kSegmentBlockThreads *
-                              kExactSumTermsPerLane;
+  constexpr int kLaneStride = StagedTerms::kLaneStride;
+  __shared__ double staged[kBlockThreads * kLaneStride];
+  if (threadIdx.x == 0) block_index = static_cast<int32_t>(atomicAdd(l.ticket, 1u));
+  __syncthreads();
+  const int32_t b = block_index;
+  const int group = GroupInBlock();
+  const int lane = LaneInGroup();
+  const int64_t block_first = static_cast<int64_t>(b) * kExactSumBlockTerms;
 #pragma unroll
   for (int k = 0; k < kExactSumTermsPerLane; ++k) {
-    const int within = k * kSegmentBlockThreads + static_cast<int>(threadIdx.x);
+    const int within = k * kBlockThreads + static_cast<int>(threadIdx.x);
     const int64_t i = block_first + within;
     staged[(within / kExactSumTermsPerLane) * kLaneStride + within % kExactSumTermsPerLane] =
         i < count ? terms[i] : 0.0;
   }
   __syncthreads();
-  ExactSumPiece piece = EmptyExactSumPiece();
   const double* own = staged + static_cast<int>(threadIdx.x) * kLaneStride;
   double values[kExactSumTermsPerLane];
+  double sum = 0.0;
+  double abs_sum = 0.0;
 #pragma unroll
-  for (int k = 0; k < kExactSumTermsPerLane; ++k) values[k] = own[k];
-  if (grid != kExactSumSerialGrid) {  // the same for the whole group
-    const int64_t first = static_cast<int64_t>(segment) * kExactSumSegmentTerms +
-                          lane * kExactSumTermsPerLane;
-    const int64_t left = count - first;
-    const int n = left <= 0 ? 0 : (left < kExactSumTermsPerLane ? static_cast<int>(left)
-                                                                 : kExactSumTermsPerLane);
-    piece = CombineGroup(FoldExactSumTerms(values, n, ExactSumGridScale(grid)));
-    if (lane == 0) segment_pieces[segment] = piece;
-  } else if (segment < segments) {
-    SummariseCrossing(values, ExactSumSegmentLength(count, segment), segment_starts[segment],
-                      *margin, &crossings[segment]);
+  for (int k = 0; k < kExactSumTermsPerLane; ++k) {
+    values[k] = own[k];
+    sum += values[k];
+    abs_sum += fabs(values[k]);
+  }
+  for (int offset = kLaneGroupWidth / 2; offset > 0; offset /= 2) {
+    sum += ShuffleDownInGroup(sum, offset);
+    abs_sum += ShuffleDownInGroup(abs_sum, offset);
+  }
+  if (lane == 0) {
+    segment_sums[group] = sum;
+    segment_abs_sums[group] = abs_sum;
+  }
+  __syncthreads();
+  // The approximate stage: publish the block's sums, look back, publish the running sums.
+  if (group == 0) {
+    double block_sum = 0.0;
+    double block_abs_sum = 0.0;
+    for (int k = 0; k < kExactSumSegmentsPerBlock; ++k) {
+      block_sum += segment_sums[k];
+      block_abs_sum += segment_abs_sums[k];
+    }
+    if (lane == 0 && b > 0) {
+      l.approx[4 * b] = block_sum;
+      l.approx[4 * b + 1] = block_abs_sum;
+      Publish(&l.approx_state[b], kApproxAggregate);
+    }
+    double before = 0.0;
+    double before_abs = 0.0;
+    ApproxBefore(l, b, &before, &before_abs);
+    if (lane == 0) {
+      l.approx[4 * b + 2] = before + block_sum;
+      l.approx[4 * b + 3] = before_abs + block_abs_sum;
+      Publish(&l.approx_state[b], kApproxInclusive);
+      before_sum = before;
+      before_abs_sum = before_abs + block_abs_sum;
+    }
+  }
+  __syncthreads();
+  // Each group's segment: its guessed grid, then its piece or its crossing summary.
+  const int64_t segment = static_cast<int64_t>(b) * kExactSumSegmentsPerBlock + group;
+  const int n = ExactSumSegmentLength(count, segment);
+  double start = before_sum;
+  for (int k = 0; k < group; ++k) start += segment_sums[k];
+  const double margin = ExactSumMargin(count, before_abs_sum);
+  const int32_t grid =
+      n == 0 ? kExactSumNoSegment : GuessSegmentGrid(start, start + segment_sums[group], margin);
+  ExactSumPiece piece = EmptyExactSumPiece();
+  if (grid == kExactSumSerialGrid) {  // the same for the whole group, as below
+    SummariseCrossing(values, n, start, margin, &crossings[group]);
+  } else if (grid != kExactSumNoSegment) {
+    const int left = n - lane * kExactSumTermsPerLane;
+    const int lane_n = left <= 0 ? 0 : (left < kExactSumTermsPerLane ? left : kExactSumTermsPerLane);
+    piece = CombineGroup(FoldExactSumTerms(values, lane_n, ExactSumGridScale(grid)));
   }
   if (lane == 0) {
     pieces[group] = piece;
-    piece_grids[group] = grid;
+    grids[group] = grid;
   }
   __syncthreads();
-  if (group == 0) {
-    const ExactSumPiece block =
-        CombineGroup(lane < kExactSumSegmentsPerBlock ? pieces[lane] : EmptyExactSumPiece());
+  if (group != 0) return;
+  // The first group from here: the block piece, the run's look-back, then one lane.
+  const int32_t own_grid = ExactSumBlockGrid(grids);
+  const ExactSumPiece block_piece =
+      CombineGroup(lane < kExactSumSegmentsPerBlock ? pieces[lane] : EmptyExactSumPiece());
+  const bool one_grid =
+      ValueOfLane(static_cast<int>(own_grid != kExactSumSerialGrid &&
+                                   block_piece.state == kPieceValid),
+                  0) != 0;
+  ExactSumPiece run_piece = EmptyExactSumPiece();
+  int32_t anchor = -1;
+  if (one_grid) {
     if (lane == 0) {
-      bool one_grid = piece_grids[0] != kExactSumSerialGrid;
-      for (int g = 1; g < kExactSumSegmentsPerBlock; ++g) {
-        one_grid &= piece_grids[g] == piece_grids[0];
-      }
-      block_pieces[blockIdx.x] = one_grid ? block : InvalidExactSumPiece();
+      l.block_pieces[b] = block_piece;
+      l.block_grids[b] = own_grid;
+      Publish(&l.piece_state[b], kBlockPiece);
+    }
+    run_piece = RunPieceThrough(l, b, own_grid, block_piece, &anchor);
+    if (lane == 0) {
+      l.run_pieces[b] = run_piece;
+      l.anchors[b] = anchor;
+      Publish(&l.piece_state[b], kBlockRunPrefix);
+    }
+  } else if (lane == 0) {
+    Publish(&l.piece_state[b], kBlockOrdered);
+  }
+  if (lane != 0) return;
+  // The exact stage: the run's piece applied to its anchor's exact sum, else the block added
+  // segment by segment after its predecessor's.
+  double exact = 0.0;
+  bool known = false;
+  bool gave_up = false;
+  if (one_grid) {
+    double anchor_sum = 0.0;
+    if (!ExactThrough(l, anchor, &anchor_sum)) {
+      gave_up = true;
+    } else {
+      known = ApplyExactSumPiece(anchor_sum, own_grid, run_piece, &exact);
     }
   }
-}
-
-// One block per run with a grid: its piece from its elements (segment and block pieces), each
-// thread folding a contiguous share in order, then groups and the block's group results combined,
-// and the crossing parts it merges (RunMerges) put before and after.
-__global__ void __launch_bounds__(kExactSumRunThreads)
-    RunPieces(int64_t term_count, int32_t segments, const ExactSumPiece* segment_pieces,
-              const ExactSumPiece* block_pieces, const ExactSumRun* runs,
-              const int32_t* run_count, const ExactSumCrossing* crossings,
-              ExactSumPiece* run_pieces, int32_t* run_merges) {
-  __shared__ ExactSumPiece group_pieces[kLaneGroupWidth];
-  const int32_t r = blockIdx.x;
-  const int32_t count = *run_count;
-  if (count > kExactSumMaxRuns || r >= count || runs[r].grid == kExactSumSerialGrid) return;
-  const int32_t first = runs[r].first_segment;
-  const int32_t end = r + 1 < count ? runs[r + 1].first_segment : segments;
-  const ExactSumRunElements elements = RunElementsOf(first, end);
-  const int32_t n = RunElementCount(elements);
-  const int32_t share = (n + kExactSumRunThreads - 1) / kExactSumRunThreads;
-  const int32_t from = min(n, static_cast<int32_t>(threadIdx.x) * share);
-  const int32_t to = min(n, from + share);
-  ExactSumPiece piece = EmptyExactSumPiece();
-  for (int32_t k = from; k < to; ++k) {
-    piece = CombineExactSumPieces(piece,
-                                  RunElementPiece(elements, k, segment_pieces, block_pieces));
-  }
-  piece = CombineGroup(piece);
-  if (LaneInGroup() == 0) group_pieces[GroupInBlock()] = piece;
-  __syncthreads();
-  if (GroupInBlock() == 0) {
-    piece = CombineGroup(group_pieces[LaneInGroup()]);
-    if (LaneInGroup() == 0) {
-      const ExactSumRunNeighbours neighbours =
-          NeighboursOfRun(runs, count, r, segments, term_count, crossings);
-      run_pieces[r] = MergedRunPiece(neighbours, piece);
-      run_merges[r] = neighbours.merges;
+  if (!known && !gave_up) {
+    if (!ExactBefore(l, b, &exact) ||
+        Fresh(&l.outcome->serial_terms) >= kExactSumSerialTermBudget) {
+      gave_up = true;
+    } else {
+      const int serial = AddBlockInOrder(StagedTerms{staged}, count, b, grids, pieces,
+                                         crossings, &exact);
+      atomicAdd(reinterpret_cast<unsigned long long*>(&l.outcome->serial_terms),
+                static_cast<unsigned long long>(serial));
+      atomicAdd(&l.outcome->ordered_blocks, 1);
     }
   }
-}
-
-// The chain's serial additions wait on memory one load at a time, so before its one thread
-// starts, the whole block stages in shared memory what it will read: the runs and their pieces
-// (up to kStagedRuns runs) and the terms of the serial runs' segments (binade crossings and the
-// frame's start, up to kStagedSegments). Anything else is read where it lies.
-constexpr int kChainThreads = 256;
-constexpr int kStagedSegments = 16;
-constexpr int kStagedRuns = 96;
-
-// Segment terms from the staged copies where there is one (both lists rise with the segment, as
-// the chain's requests do), else from the frame's terms.
-struct StagedSegmentTerms {
-  const double* terms;
-  const ExactSumCrossing* crossings;
-  const double* staged;
-  const ExactSumCrossing* staged_crossings;
-  const int32_t* staged_segments;
-  int32_t staged_count;
-  int32_t cursor;
-  __device__ const double* Of(int32_t segment) {
-    while (cursor < staged_count && staged_segments[cursor] < segment) ++cursor;
-    if (cursor < staged_count && staged_segments[cursor] == segment) {
-      return staged + cursor * kExactSumSegmentTerms;
-    }
-    return terms + static_cast<int64_t>(segment) * kExactSumSegmentTerms;
+  l.exact[b] = exact;
+  Publish(&l.exact_state[b], gave_up ? kExactGaveUp : kExactKnown);
+  if (b == blocks - 1) {
+    l.outcome->sum = exact;
+    l.outcome->fallback = gave_up ? kExactSumSerialBudget : kExactSumOnDevice;
   }
-  // The segment's crossing summary; called after Of() for the same segment.
-  __device__ const ExactSumCrossing* CrossingOf(int32_t segment) const {
-    if (cursor < staged_count && staged_segments[cursor] == segment) {
-      return staged_crossings + cursor;
-    }
-    return crossings + segment;
-  }
-};
-
-// One block, then one thread: the checked chain over runs.
-__global__ void __launch_bounds__(kChainThreads)
-    Chain(const double* terms, int64_t count, int32_t segments, const ExactSumRun* runs,
-          const int32_t* run_count, const ExactSumPiece* run_pieces,
-          const int32_t* run_merges, const ExactSumPiece* segment_pieces,
-          const ExactSumCrossing* crossings, ExactSumOutcome* outcome) {
-  __shared__ double staged[kStagedSegments * kExactSumSegmentTerms];
-  __shared__ ExactSumCrossing staged_crossings[kStagedSegments];
-  __shared__ int32_t staged_segments[kStagedSegments];
-  __shared__ int32_t staged_count;
-  __shared__ ExactSumRun staged_runs[kStagedRuns];
-  __shared__ ExactSumPiece staged_pieces[kStagedRuns];
-  __shared__ int32_t staged_merges[kStagedRuns];
-  const int tid = threadIdx.x;
-  const int32_t total_runs = *run_count;
-  const bool runs_staged = total_runs <= kStagedRuns;
-  if (runs_staged) {
-    for (int r = tid; r < total_runs; r += kChainThreads) {
-      staged_runs[r] = runs[r];
-      staged_pieces[r] = run_pieces[r];
-      staged_merges[r] = run_merges[r];
-    }
-  }
-  __syncthreads();
-  if (tid == 0) {
-    const ExactSumRun* list = runs_staged ? staged_runs : runs;
-    int32_t n = 0;
-    // More runs than the list holds: the chain gives the frame back without reading anything.
-    const int32_t listed = total_runs <= kExactSumMaxRuns ? total_runs : 0;
-    for (int32_t r = 0; r < listed && n < kStagedSegments; ++r) {
-      if (list[r].grid != kExactSumSerialGrid) continue;
-      const int32_t end = r + 1 < listed ? list[r + 1].first_segment : segments;
-      for (int32_t j = list[r].first_segment; j < end && n < kStagedSegments; ++j) {
-        staged_segments[n++] = j;
-      }
-    }
-    staged_count = n;
-  }
-  __syncthreads();
-  for (int i = tid; i < staged_count * kExactSumSegmentTerms; i += kChainThreads) {
-    const int64_t term = static_cast<int64_t>(staged_segments[i / kExactSumSegmentTerms]) *
-                             kExactSumSegmentTerms +
-                         i % kExactSumSegmentTerms;
-    staged[i] = term < count ? terms[term] : 0.0;
-  }
-  for (int i = tid; i < staged_count; i += kChainThreads) {
-    staged_crossings[i] = crossings[staged_segments[i]];
-  }
-  __syncthreads();
-  if (tid != 0) return;
-  StagedSegmentTerms source{terms, crossings, staged, staged_crossings, staged_segments,
-                            staged_count, 0};
-  *outcome = ChainExactSumRuns(source, count, runs_staged ? staged_runs : runs, total_runs,
-                               segments, runs_staged ? staged_pieces : run_pieces,
-                               runs_staged ? staged_merges : run_merges, segment_pieces);
 }
 
 }  // namespace
@@ -559,22 +516,12 @@ size_t ExactSumWorkspaceBytes(int64_t count) { return LayoutFor(nullptr, count).
 
 hipError_t LaunchExactSerialSum(const double* terms, int64_t count, void* workspace,
                                 hipStream_t stream) {
-  const int32_t segments = SegmentCount(count);
   const Layout l = LayoutFor(workspace, count);
-  const int32_t blocks = SegmentBlocks(count);
-  hipLaunchKernelGGL(SegmentSums, dim3(blocks), dim3(kSegmentBlockThreads), 0, stream, terms,
-                     count, segments, l.segment_sums);
-  hipLaunchKernelGGL(PlanRuns, dim3(1), dim3(kPlanThreads), 0, stream, count, segments,
-                     l.segment_sums, l.grids, l.segment_starts, l.margin, l.runs, l.run_count);
-  hipLaunchKernelGGL(SegmentPieces, dim3(blocks), dim3(kSegmentBlockThreads), 0, stream, terms,
-                     count, segments, l.grids, l.segment_starts, l.margin, l.segment_pieces,
-                     l.block_pieces, l.crossings);
-  hipLaunchKernelGGL(RunPieces, dim3(kExactSumMaxRuns), dim3(kExactSumRunThreads), 0, stream,
-                     count, segments, l.segment_pieces, l.block_pieces, l.runs, l.run_count,
-                     l.crossings, l.run_pieces, l.run_merges);
-  hipLaunchKernelGGL(Chain, dim3(1), dim3(kChainThreads), 0, stream, terms, count, segments,
-                     l.runs, l.run_count, l.run_pieces, l.run_merges, l.segment_pieces,
-                     l.crossings, l.outcome);
+  const hipError_t cleared = hipMemsetAsync(workspace, 0, l.cleared_bytes, stream);
+  if (cleared != hipSuccess) return cleared;
+  const int32_t blocks = BlockCount(count);
+  hipLaunchKernelGGL(ExactSerialSum, dim3(blocks), dim3(kBlockThreads), 0, stream, terms, count,
+                     blocks, l);
   return hipGetLastError();
 }
 

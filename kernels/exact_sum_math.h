@@ -29,29 +29,27 @@ inline constexpr int kExactSumSegmentTerms = 256;
 // A segment is summarised by a group of this many lanes, each folding this many consecutive terms.
 inline constexpr int kExactSumGroupLanes = 32;
 inline constexpr int kExactSumTermsPerLane = kExactSumSegmentTerms / kExactSumGroupLanes;
-// Segments per thread block of the segment kernels; a block also summarises its segments together
-// when they share one grid (a "block piece"), so that long runs combine 8 times fewer pieces.
+// Segments per thread block of the single-pass kernel: a block summarises its segments together
+// when they share one grid (a "block piece"), which is what its successors combine.
 inline constexpr int kExactSumSegmentsPerBlock = 8;
-// Threads of a block that combines one run's pieces.
-inline constexpr int kExactSumRunThreads = 1024;
-// At most this many runs (maximal stretches of segments with one guessed grid) per frame.
-inline constexpr int kExactSumMaxRuns = 512;
-// Terms the one chaining thread may add serially per frame (crossings, failed checks).
+inline constexpr int kExactSumBlockTerms = kExactSumSegmentsPerBlock * kExactSumSegmentTerms;
+// Terms a frame may add one by one (crossings, failed checks) before the device gives the frame to
+// the host: the device's serial additions run one block after another, so a frame whose sum keeps
+// changing binade (oscillating around zero) would be slower there than on the host.
 inline constexpr int64_t kExactSumSerialTermBudget = 64 * kExactSumSegmentTerms;
-// Segments the chaining thread may apply one by one per frame, after runs' checks failed.
-inline constexpr int64_t kExactSumSegmentStepBudget = 4096;
 // Binades where summaries are used; outside them (sums near zero, subnormal or near overflow)
 // segments are summed serially, so the grid scale 2^(52-e) is always a normal double.
 inline constexpr int kExactSumMinExponent = -960;
 inline constexpr int kExactSumMaxExponent = 1000;
 // The grid value of a segment that must be summed serially.
 inline constexpr int32_t kExactSumSerialGrid = INT32_MIN;
+// The grid value of a block's segment past the frame's last term (the last block only).
+inline constexpr int32_t kExactSumNoSegment = INT32_MAX;
 
 // Why a frame's sum did not come from the device (0: it did).
 enum ExactSumFallback : int32_t {
   kExactSumOnDevice = 0,
-  kExactSumTooManyRuns = 1,   // more than kExactSumMaxRuns binade changes
-  kExactSumSerialBudget = 2,  // crossings or failed checks needed more serial work than allowed
+  kExactSumSerialBudget = 1,  // crossings or failed checks needed more serial work than allowed
 };
 
 // Summary of a run of terms on one grid, for an incoming sum of even (index 0) or odd (1) units.
@@ -257,53 +255,6 @@ SSIMD_HD inline ExactSumPiece FoldExactSumTerms(const double (&terms)[kMaxTerms]
   return FoldExactSumTermRange(terms, 0, n, scale);
 }
 
-// A run's segments [first, end) as the elements its piece is combined from, in order: single
-// segments up to the first whole block of kExactSumSegmentsPerBlock segments, the whole blocks
-// (block pieces), then the segments after the last whole block.
-struct ExactSumRunElements {
-  int32_t first;        // segments [first, head_end) one by one
-  int32_t head_end;
-  int32_t block_begin;  // then blocks [block_begin, block_end)
-  int32_t block_end;
-  int32_t tail_begin;   // then segments [tail_begin, end)
-  int32_t end;
-};
-
-SSIMD_HD inline ExactSumRunElements RunElementsOf(int32_t first, int32_t end) {
-  const int32_t per_block = kExactSumSegmentsPerBlock;
-  const int32_t first_block = (first + per_block - 1) / per_block;
-  const int32_t end_block = end / per_block;
-  ExactSumRunElements e;
-  e.first = first;
-  e.end = end;
-  if (first_block < end_block) {
-    e.head_end = first_block * per_block;
-    e.block_begin = first_block;
-    e.block_end = end_block;
-    e.tail_begin = end_block * per_block;
-  } else {
-    e.head_end = end;
-    e.block_begin = e.block_end = 0;
-    e.tail_begin = end;
-  }
-  return e;
-}
-
-SSIMD_HD inline int32_t RunElementCount(const ExactSumRunElements& e) {
-  return (e.head_end - e.first) + (e.block_end - e.block_begin) + (e.end - e.tail_begin);
-}
-
-// Element k (0 <= k < RunElementCount) of a run: a segment's piece or a block's.
-SSIMD_HD inline const ExactSumPiece& RunElementPiece(const ExactSumRunElements& e, int32_t k,
-                                                     const ExactSumPiece* segment_pieces,
-                                                     const ExactSumPiece* block_pieces) {
-  const int32_t head = e.head_end - e.first;
-  if (k < head) return segment_pieces[e.first + k];
-  const int32_t blocks = e.block_end - e.block_begin;
-  if (k < head + blocks) return block_pieces[e.block_begin + (k - head)];
-  return segment_pieces[e.tail_begin + (k - head - blocks)];
-}
-
 // Whether every partial sum between `low` and `high` (in units of the grid of binade e, that is
 // the binade's span is [2^52, 2^53)) lies strictly inside the binade, on one side of zero.
 SSIMD_HD inline bool StrictlyInsideBinade(int64_t low, int64_t high) {
@@ -373,86 +324,32 @@ SSIMD_HD inline int32_t GuessSegmentGrid(double start, double end, double margin
 // would mark thousands of segments around each crossing as serial at 4K; rounding errors
 // accumulate like a random walk, about sqrt(n) 2^-53 sum|t|, and this is 64 times that. Only
 // speed depends on it: a guess it makes wrong is caught by ApplyExactSumPiece and costs a
-// segment-by-segment pass over one run.
+// segment-by-segment pass over one block.
 SSIMD_HD inline double ExactSumMargin(int64_t terms, double abs_sum) {
   return sqrt(static_cast<double>(terms)) * abs_sum * 0x1p-47;
 }
 
-// A stretch of segments with one grid (or kExactSumSerialGrid), from `first_segment` up to the
-// next run's.
-struct ExactSumRun {
-  int32_t first_segment;
-  int32_t grid;
-};
-
 struct ExactSumOutcome {
   double sum;
-  int32_t fallback;   // ExactSumFallback
-  int32_t runs;
-  int64_t serial_terms;   // terms added one by one
-  int64_t segment_steps;  // segments applied one by one after a run's check failed
+  int32_t fallback;        // ExactSumFallback
+  int32_t ordered_blocks;  // blocks added segment by segment (crossings, failed checks)
+  int64_t serial_terms;    // terms added one by one
 };
 
-// Adds terms[0..n) one by one, if the serial budget allows.
-SSIMD_HD inline bool AddSerially(const double* terms, int n, double* sum,
-                                 ExactSumOutcome* outcome) {
-  if (outcome->serial_terms + n > kExactSumSerialTermBudget) {
-    outcome->fallback = kExactSumSerialBudget;
-    return false;
-  }
-  outcome->serial_terms += n;
-  constexpr int kChunk = 32;
-  if (n < kChunk) {  // the few terms around a binade crossing: a plain loop
-    double s = *sum;
-    for (int i = 0; i < n; ++i) s += terms[i];
-    *sum = s;
-    return true;
-  }
-  // The additions are a chain, but the loads are not: the next chunk's loads are issued before
-  // the current chunk is added, so one device thread waits for memory once, not once a chunk.
+// Adds terms[first..first+n) one by one to *sum. `Terms` is indexed like a pointer: the frame's
+// terms on the host, the block's terms staged in fast memory on the device.
+template <typename Terms>
+SSIMD_HD inline void AddSerially(const Terms& terms, int first, int n, double* sum) {
   double s = *sum;
-  double current[kChunk];
-  double next[kChunk];
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#pragma unroll
-#endif
-  for (int k = 0; k < kChunk; ++k) current[k] = k < n ? terms[k] : 0.0;
-  for (int i = 0; i < n; i += kChunk) {
-    const int count = n - i < kChunk ? n - i : kChunk;
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#pragma unroll
-#endif
-    for (int k = 0; k < kChunk; ++k) next[k] = i + kChunk + k < n ? terms[i + kChunk + k] : 0.0;
-    // In order, and only the terms (adding 0.0 would turn -0.0 into +0.0). A full chunk adds
-    // without conditions: a condition per term would put a select after every addition on the
-    // serial path.
-    if (count == kChunk) {
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#pragma unroll
-#endif
-      for (int k = 0; k < kChunk; ++k) s += current[k];
-    } else {
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#pragma unroll
-#endif
-      for (int k = 0; k < kChunk; ++k) {
-        if (k < count) s += current[k];
-      }
-    }
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#pragma unroll
-#endif
-    for (int k = 0; k < kChunk; ++k) current[k] = next[k];
-  }
+  for (int i = first; i < first + n; ++i) s += terms[i];
   *sum = s;
-  return true;
 }
 
-// How the chain crosses a segment the plan marked serial (its running sum may leave a binade in
-// it, or be near zero): terms [0, head_end) summarised on head_grid, terms [head_end, tail_begin)
-// added one by one, terms [tail_begin, n) summarised on tail_grid. Found from approximate partial
-// sums after each term, so a rising crossing costs the few terms around it, not the segment's 256.
-// Applied only when both pieces' checks pass; otherwise the whole segment is added term by term.
+// How a segment marked serial (its running sum may leave a binade in it, or be near zero) is
+// crossed: terms [0, head_end) summarised on head_grid, terms [head_end, tail_begin) added one by
+// one, terms [tail_begin, n) summarised on tail_grid. Found from approximate partial sums after
+// each term, so a rising crossing costs the few terms around it, not the segment's 256. Applied
+// only when both pieces' checks pass; otherwise the whole segment is added term by term.
 struct ExactSumCrossing {
   ExactSumPiece head;  // empty when head_end == 0
   ExactSumPiece tail;  // empty when tail_begin == n
@@ -495,199 +392,88 @@ SSIMD_HD inline bool UsableCrossing(const ExactSumCrossing* c, int n) {
   return c->head_end > 0 || c->tail_begin < n;
 }
 
-// What AddSerialSegment did.
-enum ExactSumSegmentAdded : int32_t {
-  kSegmentAdded = 0,  // every term of the segment
-  kTailLeft = 1,      // all but the crossing's tail, which the run after it applies
-  kOutOfBudget = 2,   // the serial budget ran out (the outcome says so)
-};
-
-// Adds a segment of n terms that the plan marked serial: through its crossing (when it is usable
-// and the pieces' checks pass), else term by term. `head_added`: the crossing's head came with
-// the run before it (only where RunMerges merged it, so the crossing is usable), and the segment
-// continues from head_end. `leave_tail`: the run after it applies the tail (RunMerges), so the
-// crossing stops before it; when the crossing cannot be used the whole rest is added here.
-SSIMD_HD inline ExactSumSegmentAdded AddSerialSegment(const double* terms,
-                                                      const ExactSumCrossing* crossing, int n,
-                                                      bool head_added, bool leave_tail,
-                                                      double* sum, ExactSumOutcome* outcome) {
-  const int from = head_added ? crossing->head_end : 0;
+// Adds a segment of n terms (terms[first..first+n)) that was marked serial: through its crossing
+// when it is usable and the pieces' checks pass, else term by term. Returns the terms added one
+// by one.
+template <typename Terms>
+SSIMD_HD inline int AddSerialSegment(const Terms& terms, int first,
+                                     const ExactSumCrossing* crossing, int n, double* sum) {
   if (UsableCrossing(crossing, n)) {
     double s = *sum;
-    if (head_added || ApplyExactSumPiece(s, crossing->head_grid, crossing->head, &s)) {
-      if (!AddSerially(terms + crossing->head_end, crossing->tail_begin - crossing->head_end, &s,
-                       outcome)) {
-        return kOutOfBudget;
-      }
-      if (leave_tail) {
-        *sum = s;
-        return kTailLeft;
-      }
+    if (ApplyExactSumPiece(s, crossing->head_grid, crossing->head, &s)) {
+      const int middle = crossing->tail_begin - crossing->head_end;
+      AddSerially(terms, first + crossing->head_end, middle, &s);
       if (ApplyExactSumPiece(s, crossing->tail_grid, crossing->tail, &s)) {
         *sum = s;
-        return kSegmentAdded;
+        return middle;
       }
     }
   }
-  return AddSerially(terms + from, n - from, sum, outcome) ? kSegmentAdded : kOutOfBudget;
-}
-
-// Terms in segment j of a frame of `count` terms.
-SSIMD_HD inline int ExactSumSegmentLength(int64_t count, int32_t segment) {
-  const int64_t left = count - static_cast<int64_t>(segment) * kExactSumSegmentTerms;
-  return left < kExactSumSegmentTerms ? static_cast<int>(left) : kExactSumSegmentTerms;
-}
-
-// Bits of a run's merges (RunMerges).
-inline constexpr int32_t kMergedTail = 1;  // the run's piece starts with the tail before it
-inline constexpr int32_t kMergedHead = 2;  // and ends with the head after it
-
-// Which parts of the crossings around a run on grid `grid` its piece takes in, so that the chain
-// applies them with the run (one check instead of three): the tail of `before` (the crossing of the
-// segment just before the run, the last of a serial run; null if none) when it is on the run's
-// grid, and the head of `after` (the segment just after the run, the first of a serial run; null
-// if none) likewise. `before_n` and `after_n` are those segments' lengths.
-SSIMD_HD inline int32_t RunMerges(int32_t grid, const ExactSumCrossing* before, int before_n,
-                                  const ExactSumCrossing* after, int after_n) {
-  int32_t merges = 0;
-  if (before != nullptr && UsableCrossing(before, before_n) && before->tail_begin < before_n &&
-      before->tail_grid == grid) {
-    merges |= kMergedTail;
-  }
-  if (after != nullptr && UsableCrossing(after, after_n) && after->head_end > 0 &&
-      after->head_grid == grid) {
-    merges |= kMergedHead;
-  }
-  return merges;
-}
-
-// Run r (with a grid) of `run_count` over `segment_count` segments of `count` terms: the
-// crossings next to it (the segment before and the one after, where they belong to serial runs)
-// and the merges it makes with them (RunMerges).
-struct ExactSumRunNeighbours {
-  const ExactSumCrossing* before;
-  const ExactSumCrossing* after;
-  int32_t merges;
-};
-
-SSIMD_HD inline ExactSumRunNeighbours NeighboursOfRun(const ExactSumRun* runs, int32_t run_count,
-                                                      int32_t r, int32_t segment_count,
-                                                      int64_t count,
-                                                      const ExactSumCrossing* crossings) {
-  const int32_t first = runs[r].first_segment;
-  const int32_t end = r + 1 < run_count ? runs[r + 1].first_segment : segment_count;
-  const bool serial_before = r > 0 && runs[r - 1].grid == kExactSumSerialGrid;
-  const bool serial_after = r + 1 < run_count && runs[r + 1].grid == kExactSumSerialGrid;
-  ExactSumRunNeighbours n;
-  n.before = serial_before ? &crossings[first - 1] : nullptr;
-  n.after = serial_after ? &crossings[end] : nullptr;
-  n.merges = RunMerges(runs[r].grid, n.before, kExactSumSegmentTerms, n.after,
-                       serial_after ? ExactSumSegmentLength(count, end) : 0);
+  AddSerially(terms, first, n, sum);
   return n;
 }
 
-// A run's own piece with the crossing parts it merges put before and after.
-SSIMD_HD inline ExactSumPiece MergedRunPiece(const ExactSumRunNeighbours& n, ExactSumPiece piece) {
-  if (n.merges & kMergedTail) piece = CombineExactSumPieces(n.before->tail, piece);
-  if (n.merges & kMergedHead) piece = CombineExactSumPieces(piece, n.after->head);
-  return piece;
+// Terms in segment j of a frame of `count` terms (0 past its end).
+SSIMD_HD inline int ExactSumSegmentLength(int64_t count, int64_t segment) {
+  const int64_t left = count - segment * kExactSumSegmentTerms;
+  if (left <= 0) return 0;
+  return left < kExactSumSegmentTerms ? static_cast<int>(left) : kExactSumSegmentTerms;
 }
 
+// The grid all present segments of a block share (`grids` has kExactSumSegmentsPerBlock entries,
+// kExactSumNoSegment past the frame's end), or kExactSumSerialGrid when they do not share one.
+SSIMD_HD inline int32_t ExactSumBlockGrid(const int32_t* grids) {
+  int32_t grid = grids[0];
+  for (int k = 1; k < kExactSumSegmentsPerBlock; ++k) {
+    if (grids[k] != kExactSumNoSegment && grids[k] != grid) return kExactSumSerialGrid;
+  }
+  return grid;
+}
 
-// Terms and crossing summaries of segment j, straight from the frame's arrays; the device's chain
-// passes a source that reads segments it staged in fast memory instead (same interface:
-// `const double* Of(int32_t)`, then `const ExactSumCrossing* CrossingOf(int32_t)` for the same
-// segment).
-struct SegmentTermsInPlace {
-  const double* terms;
-  const ExactSumCrossing* crossings;  // indexed by segment
-  SSIMD_HD const double* Of(int32_t segment) const {
-    return terms + static_cast<int64_t>(segment) * kExactSumSegmentTerms;
-  }
-  SSIMD_HD const ExactSumCrossing* CrossingOf(int32_t segment) const {
-    return crossings + segment;
-  }
+// What a block of the single-pass sum has published for its successors, in this order.
+inline constexpr int32_t kBlockNothingYet = 0;
+inline constexpr int32_t kBlockPiece = 1;      // one grid: its block piece
+inline constexpr int32_t kBlockRunPrefix = 2;  // and its run's piece up to it, with the anchor
+inline constexpr int32_t kBlockOrdered = 3;    // no piece: its successors need its exact sum
+
+// How a block on grid `own_grid` looking back over its predecessors for its run's piece treats
+// one in `state` on `grid`: combines its block piece and goes on, combines its run's piece and
+// stops, or stops before it, which makes that predecessor the anchor whose exact sum the run's
+// piece is applied to (an ordered block, or one on another grid).
+enum ExactSumLookBack : int32_t {
+  kCombineAndGoOn = 0,
+  kCombineAndStop = 1,
+  kStopBefore = 2,
 };
 
-// The serial chain over runs, by one thread. A summarised run is applied when its check passes,
-// with the crossing parts it merged (RunMerges); when it fails (the guessed grid was wrong
-// somewhere in the run) a merged tail is applied alone (or added term by term), the run's
-// segments are applied one by one, each checked, and a segment whose check fails is added term by
-// term. A serial run's segments are crossed through their crossing summaries (AddSerialSegment).
-// Serial terms and segment steps have budgets; past them the frame falls back.
-// `run_pieces[r]` summarises run r with its merges `run_merges[r]`, `segment_pieces[j]` segment j
-// on the run's grid (both unused for serial runs); `source.Of(j)` gives segment j's terms and
-// `source.CrossingOf(j)` its crossing summary.
-template <typename SegmentTerms>
-SSIMD_HD inline ExactSumOutcome ChainExactSumRuns(SegmentTerms& source, int64_t count,
-                                                  const ExactSumRun* runs, int32_t run_count,
-                                                  int32_t segment_count,
-                                                  const ExactSumPiece* run_pieces,
-                                                  const int32_t* run_merges,
-                                                  const ExactSumPiece* segment_pieces) {
-  ExactSumOutcome outcome;
-  outcome.sum = 0.0;
-  outcome.fallback = kExactSumOnDevice;
-  outcome.runs = run_count;
-  outcome.serial_terms = 0;
-  outcome.segment_steps = 0;
-  if (run_count > kExactSumMaxRuns) {
-    outcome.fallback = kExactSumTooManyRuns;
-    return outcome;
-  }
-  double sum = 0.0;
-  bool tail_left = false;   // the segment before the next run still has its tail to add
-  bool head_added = false;  // the segment after the last run had its head added with it
-  for (int32_t r = 0; r < run_count; ++r) {
-    const int32_t first = runs[r].first_segment;
-    const int32_t end_segment = r + 1 < run_count ? runs[r + 1].first_segment : segment_count;
-    const int32_t grid = runs[r].grid;
-    if (grid != kExactSumSerialGrid) {
-      const int32_t merges = run_merges[r];
-      // The merged piece fits only if the segment before left exactly the tail it takes in.
-      if (tail_left == ((merges & kMergedTail) != 0) &&
-          ApplyExactSumPiece(sum, grid, run_pieces[r], &sum)) {
-        tail_left = false;
-        head_added = (merges & kMergedHead) != 0;
-        continue;
-      }
-      if (tail_left) {
-        const double* before = source.Of(first - 1);
-        const ExactSumCrossing* crossing = source.CrossingOf(first - 1);
-        if (!ApplyExactSumPiece(sum, crossing->tail_grid, crossing->tail, &sum) &&
-            !AddSerially(before + crossing->tail_begin,
-                         ExactSumSegmentLength(count, first - 1) - crossing->tail_begin, &sum,
-                         &outcome)) {
-          return outcome;
-        }
-        tail_left = false;
-      }
-      head_added = false;
-      for (int32_t j = first; j < end_segment; ++j) {
-        if (++outcome.segment_steps > kExactSumSegmentStepBudget) {
-          outcome.fallback = kExactSumSerialBudget;
-          return outcome;
-        }
-        if (ApplyExactSumPiece(sum, grid, segment_pieces[j], &sum)) continue;
-        if (!AddSerially(source.Of(j), ExactSumSegmentLength(count, j), &sum, &outcome)) {
-          return outcome;
-        }
-      }
-      continue;
+SSIMD_HD inline ExactSumLookBack RunLookBackStep(int32_t state, int32_t grid, int32_t own_grid) {
+  if (state == kBlockPiece && grid == own_grid) return kCombineAndGoOn;
+  if (state == kBlockRunPrefix && grid == own_grid) return kCombineAndStop;
+  return kStopBefore;
+}
+
+// Adds block b's terms to its exact starting sum segment by segment, for a block without a
+// usable run piece: a segment with a grid by its piece when the check passes, else term by term;
+// a serial segment through its crossing (AddSerialSegment). `block_terms[i]` is the block's term
+// i; `grids`, `pieces` and `crossings` are its segments' (kExactSumSegmentsPerBlock of each).
+// Returns the terms added one by one.
+template <typename Terms>
+SSIMD_HD inline int AddBlockInOrder(const Terms& block_terms, int64_t count, int64_t block,
+                                    const int32_t* grids, const ExactSumPiece* pieces,
+                                    const ExactSumCrossing* crossings, double* sum) {
+  int serial = 0;
+  for (int k = 0; k < kExactSumSegmentsPerBlock; ++k) {
+    const int n = ExactSumSegmentLength(count, block * kExactSumSegmentsPerBlock + k);
+    if (n == 0) break;
+    const int first = k * kExactSumSegmentTerms;
+    if (grids[k] == kExactSumSerialGrid) {
+      serial += AddSerialSegment(block_terms, first, &crossings[k], n, sum);
+    } else if (!ApplyExactSumPiece(*sum, grids[k], pieces[k], sum)) {
+      AddSerially(block_terms, first, n, sum);
+      serial += n;
     }
-    const bool next_takes_tail = r + 1 < run_count && (run_merges[r + 1] & kMergedTail) != 0;
-    for (int32_t j = first; j < end_segment; ++j) {
-      const double* terms = source.Of(j);
-      const ExactSumSegmentAdded added = AddSerialSegment(
-          terms, source.CrossingOf(j), ExactSumSegmentLength(count, j), j == first && head_added,
-          j + 1 == end_segment && next_takes_tail, &sum, &outcome);
-      if (added == kOutOfBudget) return outcome;
-      tail_left = added == kTailLeft;
-    }
-    head_added = false;
   }
-  outcome.sum = sum;
-  return outcome;
+  return serial;
 }
 
 }  // namespace ssimd

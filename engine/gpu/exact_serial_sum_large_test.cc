@@ -1,4 +1,4 @@
-// SerialSumByRuns at 2^27 terms (1 GiB of doubles; the largest frame ssimd accepts has fewer
+// SerialSumByBlocks at 2^27 terms (1 GiB of doubles; the largest frame ssimd accepts has fewer
 // pixels), against the plain serial loop, bit for bit. Tagged manual: seconds of work and a GiB of
 // memory, too much for the default suite on a 2-core CI machine, which covers up to 2^22 terms.
 // Run: bazel test //engine/gpu:exact_serial_sum_large_test
@@ -14,7 +14,7 @@
 namespace ssimd {
 namespace {
 
-TEST(SerialSumByRunsLargeTest, TwoToThe27Terms) {
+TEST(SerialSumByBlocksLargeTest, TwoToThe27Terms) {
   const size_t n = size_t{1} << 27;
   std::vector<double> terms(n);
   std::mt19937_64 rng(27);
@@ -25,7 +25,7 @@ TEST(SerialSumByRunsLargeTest, TwoToThe27Terms) {
   }
   double serial = 0.0;
   for (double t : terms) serial += t;
-  const ExactSumOutcome outcome = SerialSumByRuns(terms.data(), static_cast<int64_t>(n));
+  const ExactSumOutcome outcome = SerialSumByBlocks(terms.data(), static_cast<int64_t>(n));
   EXPECT_EQ(outcome.fallback, kExactSumOnDevice) << ExactSumFallbackName(outcome.fallback);
   EXPECT_EQ(DoubleBits(outcome.sum), DoubleBits(serial)) << outcome.sum << " vs " << serial;
 }

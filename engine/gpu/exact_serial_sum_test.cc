@@ -1,7 +1,8 @@
-// SerialSumByRuns (the device's exact serial sum, compiled for the host) against the plain serial
+// SerialSumByBlocks (the device's exact serial sum, compiled for the host) against the plain serial
 // loop, bit for bit, on sequences built to hit every case of the method: both signs, binade
 // crossings up and down, exact ties on even and odd partial sums, sums through zero, subnormal
-// terms, non-finite terms, and sizes from 1 term up.
+// terms, non-finite terms, and sizes from 1 term up; each under several schedules (which
+// predecessors' records a block's look-backs find published).
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -27,19 +28,29 @@ struct Checked {
   double sum;
 };
 
-Checked SumAndCompare(const std::vector<double>& terms) {
-  const ExactSumOutcome outcome =
-      SerialSumByRuns(terms.data(), static_cast<int64_t>(terms.size()));
-  const double expected = PlainSerialSum(terms);
-  const double sum = outcome.fallback == kExactSumOnDevice ? outcome.sum : expected;
+void ExpectSerialSum(double sum, double expected, const std::vector<double>& terms,
+                     const ExactSumOutcome& outcome, uint64_t schedule) {
   if (std::isnan(expected)) {
     EXPECT_TRUE(std::isnan(sum));
   } else {
     EXPECT_EQ(DoubleBits(sum), DoubleBits(expected))
-        << "n=" << terms.size() << " got " << sum << " want " << expected
-        << " fallback=" << ExactSumFallbackName(outcome.fallback);
+        << "n=" << terms.size() << " schedule " << schedule << " got " << sum << " want "
+        << expected << " fallback=" << ExactSumFallbackName(outcome.fallback);
   }
-  return {outcome, sum};
+}
+
+// Checks the method under schedule 0 (every record published) and two others; returns the first.
+Checked SumAndCompare(const std::vector<double>& terms) {
+  const double expected = PlainSerialSum(terms);
+  Checked first{};
+  for (uint64_t schedule : {uint64_t{0}, uint64_t{1}, uint64_t{0x5eed}}) {
+    const ExactSumOutcome outcome =
+        SerialSumByBlocks(terms.data(), static_cast<int64_t>(terms.size()), schedule);
+    const double sum = outcome.fallback == kExactSumOnDevice ? outcome.sum : expected;
+    ExpectSerialSum(sum, expected, terms, outcome, schedule);
+    if (schedule == 0) first = {outcome, sum};
+  }
+  return first;
 }
 
 // Per-pixel ssim terms look like W * SSIM: a weight up to 65536 times a value mostly near 1.
@@ -52,7 +63,7 @@ std::vector<double> SsimLikeTerms(size_t n, uint32_t seed) {
   return terms;
 }
 
-TEST(SerialSumByRunsTest, SsimLikeTermsTakeTheParallelPathAtEverySize) {
+TEST(SerialSumByBlocksTest, SsimLikeTermsTakeTheParallelPathAtEverySize) {
   for (size_t n : {size_t{1}, size_t{2}, size_t{255}, size_t{256}, size_t{257}, size_t{4096},
                    size_t{65537}, size_t{1920 * 1080}, size_t{1} << 22}) {
     const Checked c = SumAndCompare(SsimLikeTerms(n, static_cast<uint32_t>(n)));
@@ -60,10 +71,14 @@ TEST(SerialSumByRunsTest, SsimLikeTermsTakeTheParallelPathAtEverySize) {
     // Serial work is the frame's first segment (the sum climbs a binade every few terms there)
     // and a few terms around each later binade crossing, not a share of the picture.
     EXPECT_LE(c.outcome.serial_terms, kExactSumSegmentTerms) << n;
+    // The sum changes binade about once per doubling of the terms, so the blocks added in order
+    // (one after another on the device) grow with the logarithm of the frame's size.
+    const int64_t blocks = (static_cast<int64_t>(n) + kExactSumBlockTerms - 1) / kExactSumBlockTerms;
+    EXPECT_LE(c.outcome.ordered_blocks, 3 + std::ceil(std::log2(static_cast<double>(blocks)))) << n;
   }
 }
 
-TEST(SerialSumByRunsTest, RandomTermsOfBothSignsAndScales) {
+TEST(SerialSumByBlocksTest, RandomTermsOfBothSignsAndScales) {
   std::mt19937_64 rng(7);
   std::normal_distribution<double> normal(0.0, 1.0);
   std::uniform_int_distribution<int> exponent(-30, 30);
@@ -78,7 +93,7 @@ TEST(SerialSumByRunsTest, RandomTermsOfBothSignsAndScales) {
   EXPECT_GT(on_device, 0);
 }
 
-TEST(SerialSumByRunsTest, SumsThatCrossBinadesUpAndDown) {
+TEST(SerialSumByBlocksTest, SumsThatCrossBinadesUpAndDown) {
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> unit(0.5, 1.5);
   std::vector<double> terms;
@@ -93,7 +108,7 @@ TEST(SerialSumByRunsTest, SumsThatCrossBinadesUpAndDown) {
 
 // Terms of exactly half a unit of the partial sum's grid: every addition is a tie, resolved by
 // the parity of the partial sum, which 2 (one unit) and 1.5 units flip.
-TEST(SerialSumByRunsTest, ExactTiesOnEvenAndOddPartialSums) {
+TEST(SerialSumByBlocksTest, ExactTiesOnEvenAndOddPartialSums) {
   for (double base : {0x1p53, 1.5, 0x1.8p-900, -0x1p70}) {
     const double unit = std::ldexp(1.0, std::ilogb(base) - 52);
     std::mt19937_64 rng(static_cast<uint64_t>(std::fabs(std::log2(std::fabs(base)))) + 3);
@@ -115,7 +130,7 @@ TEST(SerialSumByRunsTest, ExactTiesOnEvenAndOddPartialSums) {
   }
 }
 
-TEST(SerialSumByRunsTest, SumsThroughZero) {
+TEST(SerialSumByBlocksTest, SumsThroughZero) {
   std::mt19937_64 rng(13);
   std::uniform_real_distribution<double> unit(0.0, 2.0);
   std::vector<double> terms;
@@ -130,7 +145,7 @@ TEST(SerialSumByRunsTest, SumsThroughZero) {
   SumAndCompare(back);
 }
 
-TEST(SerialSumByRunsTest, SubnormalTerms) {
+TEST(SerialSumByBlocksTest, SubnormalTerms) {
   std::mt19937_64 rng(17);
   std::uniform_int_distribution<int64_t> mantissa(-(int64_t{1} << 52), int64_t{1} << 52);
   std::vector<double> tiny;
@@ -145,7 +160,7 @@ TEST(SerialSumByRunsTest, SubnormalTerms) {
 
 // A segment whose ends share a binade but whose middle leaves it: the check catches it and the
 // run is added serially (or the frame falls back), never applied wrongly.
-TEST(SerialSumByRunsTest, ExcursionsInsideASegmentAreCaught) {
+TEST(SerialSumByBlocksTest, ExcursionsInsideASegmentAreCaught) {
   std::vector<double> terms = SsimLikeTerms(300000, 19);
   for (size_t at : {size_t{70000}, size_t{150000}, size_t{250003}}) {
     terms[at] = 0x1p45;
@@ -156,7 +171,7 @@ TEST(SerialSumByRunsTest, ExcursionsInsideASegmentAreCaught) {
 
 // Excursions inside the segments where the sum changes binade (before and after the crossing
 // term): the crossing summaries' checks catch them and the segment is added term by term.
-TEST(SerialSumByRunsTest, ExcursionsAroundBinadeCrossingsAreCaught) {
+TEST(SerialSumByBlocksTest, ExcursionsAroundBinadeCrossingsAreCaught) {
   std::vector<double> terms = SsimLikeTerms(1 << 20, 41);
   std::vector<size_t> crossings;
   double sum = 0.0;
@@ -182,7 +197,7 @@ TEST(SerialSumByRunsTest, ExcursionsAroundBinadeCrossingsAreCaught) {
   EXPECT_GT(c.outcome.serial_terms, 4 * kExactSumSegmentTerms);
 }
 
-TEST(SerialSumByRunsTest, NonFiniteTerms) {
+TEST(SerialSumByBlocksTest, NonFiniteTerms) {
   std::vector<double> terms = SsimLikeTerms(10000, 23);
   terms[5000] = INFINITY;
   SumAndCompare(terms);
@@ -382,61 +397,42 @@ TEST(UsableCrossingTest, RangesAndPiecesMustAgree) {
   EXPECT_FALSE(UsableCrossing(&c, 256));
   EXPECT_FALSE(UsableCrossing(nullptr, 256));
   double sum = 5.0;
-  ExactSumOutcome outcome{};
   std::vector<double> terms(256, 1.0);
-  ASSERT_EQ(AddSerialSegment(terms.data(), &c, 256, false, false, &sum, &outcome), kSegmentAdded);
+  EXPECT_EQ(AddSerialSegment(terms.data(), 0, &c, 256, &sum), 256);
   EXPECT_EQ(sum, 261.0);  // every term, one by one
-  EXPECT_EQ(outcome.serial_terms, 256);
   c.head_end = 10;
   c.tail_begin = 256;
   EXPECT_FALSE(UsableCrossing(&c, 256));  // a head range without a piece
   c.head = InvalidExactSumPiece();
   EXPECT_TRUE(UsableCrossing(&c, 256));   // refused when applied, then added term by term
   sum = 5.0;
-  ASSERT_EQ(AddSerialSegment(terms.data(), &c, 256, false, false, &sum, &outcome), kSegmentAdded);
+  EXPECT_EQ(AddSerialSegment(terms.data(), 0, &c, 256, &sum), 256);
   EXPECT_EQ(sum, 261.0);
 }
 
-// A crossing whose head came with the run before it continues from the head's end; one whose tail
-// the run after it takes stops before the tail, unless the crossing cannot be used.
-TEST(AddSerialSegmentTest, HeadAddedBeforeAndTailLeftAfter) {
-  std::vector<double> terms(256, 1.0);
+// A usable crossing adds its head and tail as pieces and only the terms between one by one; one
+// whose tail fails its check is added term by term from the segment's start.
+TEST(AddSerialSegmentTest, HeadAndTailAsPiecesTheMiddleTermByTerm) {
+  std::vector<double> terms(512, 1.0);
   ExactSumCrossing c{};
   c.head_end = 100;
   c.tail_begin = 102;
   c.head_grid = c.tail_grid = 20;
-  c.head = ExactSumTermPiece(0.0, 1.0);  // stands in; not applied when the head came before
-  c.tail = ExactSumTermPiece(0.0, 1.0);
-  ExactSumOutcome outcome{};
-  double sum = 0x1p20 + 100.0;  // as if the head's 100 terms had been added
-  ASSERT_EQ(AddSerialSegment(terms.data(), &c, 256, true, true, &sum, &outcome), kTailLeft);
-  EXPECT_EQ(sum, 0x1p20 + 102.0);  // the two middle terms
-  EXPECT_EQ(outcome.serial_terms, 2);
-  c.head = InvalidExactSumPiece();  // a head that fails its check: every term from the start
-  sum = 0x1p20;
-  ASSERT_EQ(AddSerialSegment(terms.data(), &c, 256, false, true, &sum, &outcome), kSegmentAdded);
+  const double* segment = terms.data() + 256;
+  const double scale = ExactSumGridScale(20);
+  double head_terms[128] = {};
+  for (int k = 0; k < 100; ++k) head_terms[k] = 1.0;
+  c.head = FoldExactSumTerms(head_terms, 100, scale);
+  double tail_terms[256] = {};
+  for (int k = 0; k < 154; ++k) tail_terms[k] = 1.0;
+  c.tail = FoldExactSumTerms(tail_terms, 154, scale);
+  double sum = 0x1p20;
+  EXPECT_EQ(AddSerialSegment(terms.data(), 256, &c, 256, &sum), 2);
   EXPECT_EQ(sum, 0x1p20 + 256.0);
-}
-
-// A run takes in the neighbouring crossing parts that lie on its own grid, and only those.
-TEST(RunMergesTest, PartsOnTheRunsGrid) {
-  ExactSumCrossing before{};
-  before.head_end = 0;
-  before.tail_begin = 200;
-  before.tail_grid = 21;
-  before.tail = ExactSumTermPiece(1.0, 1.0);
-  ExactSumCrossing after{};
-  after.head_end = 50;
-  after.tail_begin = 256;
-  after.head_grid = 21;
-  after.head = ExactSumTermPiece(1.0, 1.0);
-  EXPECT_EQ(RunMerges(21, &before, 256, &after, 256), kMergedTail | kMergedHead);
-  EXPECT_EQ(RunMerges(22, &before, 256, &after, 256), 0);
-  EXPECT_EQ(RunMerges(21, nullptr, 256, &after, 256), kMergedHead);
-  after.head_grid = 20;
-  EXPECT_EQ(RunMerges(21, &before, 256, &after, 256), kMergedTail);
-  before.tail = EmptyExactSumPiece();  // unusable: a tail range without a piece
-  EXPECT_EQ(RunMerges(21, &before, 256, nullptr, 0), 0);
+  c.tail = InvalidExactSumPiece();
+  sum = 0x1p20;
+  EXPECT_EQ(AddSerialSegment(segment, 0, &c, 256, &sum), 256);
+  EXPECT_EQ(sum, 0x1p20 + 256.0);
 }
 
 // Powers of two from exponent fields: the same as ldexp over the whole normal range.
@@ -474,60 +470,112 @@ TEST(ExactSumGridTest, CertainBinadeIsTheSharedBinadeOfTheInterval) {
   EXPECT_GT(certain, 10000);
 }
 
-// The chain's term-by-term addition, full chunks and partial ones, from -0.0 and with -0.0 terms:
-// the plain loop's sum bit for bit.
+// Term-by-term addition from -0.0 and with -0.0 terms, from any first term: the plain loop's sum
+// bit for bit.
 TEST(AddSeriallyTest, EqualsThePlainLoopAtEveryLength) {
   std::mt19937_64 rng(61);
   std::normal_distribution<double> normal(0.0, 1.0);
-  for (int n = 0; n <= 2 * kExactSumSegmentTerms; ++n) {
-    std::vector<double> terms(n);
+  for (int n = 0; n <= 2 * kExactSumSegmentTerms; n += 7) {
+    std::vector<double> terms(n + 3);
     for (double& t : terms) t = rng() % 7 == 0 ? -0.0 : std::ldexp(normal(rng), -20);
     for (double start : {-0.0, 0.0, 1.0, -0x1p-30}) {
       double expected = start;
-      for (double t : terms) expected += t;
-      ExactSumOutcome outcome{};
+      for (int i = 3; i < n + 3; ++i) expected += terms[i];
       double sum = start;
-      ASSERT_TRUE(AddSerially(terms.data(), n, &sum, &outcome));
+      AddSerially(terms.data(), 3, n, &sum);
       EXPECT_EQ(DoubleBits(sum), DoubleBits(expected)) << "n=" << n << " start " << start;
-      EXPECT_EQ(outcome.serial_terms, n);
     }
   }
   std::vector<double> zeros(40, -0.0);
-  ExactSumOutcome outcome{};
   double sum = -0.0;
-  ASSERT_TRUE(AddSerially(zeros.data(), 40, &sum, &outcome));
+  AddSerially(zeros.data(), 0, 40, &sum);
   EXPECT_TRUE(std::signbit(sum));
 }
 
-// A run's elements are its segments in order, whole blocks standing for their segments.
-TEST(RunElementsTest, CoverTheRunInOrder) {
-  for (int32_t first = 0; first < 40; ++first) {
-    for (int32_t end = first + 1; end < 60; ++end) {
-      const ExactSumRunElements e = RunElementsOf(first, end);
-      std::vector<int32_t> covered;
-      for (int32_t k = 0; k < RunElementCount(e); ++k) {
-        const int32_t head = e.head_end - e.first;
-        const int32_t blocks = e.block_end - e.block_begin;
-        if (k < head) {
-          covered.push_back(e.first + k);
-        } else if (k < head + blocks) {
-          const int32_t block = e.block_begin + k - head;
-          for (int32_t j = 0; j < kExactSumSegmentsPerBlock; ++j) {
-            covered.push_back(block * kExactSumSegmentsPerBlock + j);
-          }
-        } else {
-          covered.push_back(e.tail_begin + k - head - blocks);
-        }
-      }
-      ASSERT_EQ(covered.size(), static_cast<size_t>(end - first)) << first << " " << end;
-      for (size_t i = 0; i < covered.size(); ++i) {
-        EXPECT_EQ(covered[i], first + static_cast<int32_t>(i));
-      }
-      if (end - first >= 2 * kExactSumSegmentsPerBlock) {
-        EXPECT_GT(e.block_end, e.block_begin);
+// A block's grid is the one its present segments share; segments past the frame do not count.
+TEST(ExactSumBlockGridTest, TheGridEveryPresentSegmentShares) {
+  int32_t grids[kExactSumSegmentsPerBlock];
+  for (int32_t& g : grids) g = 20;
+  EXPECT_EQ(ExactSumBlockGrid(grids), 20);
+  grids[5] = 21;
+  EXPECT_EQ(ExactSumBlockGrid(grids), kExactSumSerialGrid);
+  for (int k = 5; k < kExactSumSegmentsPerBlock; ++k) grids[k] = kExactSumNoSegment;
+  EXPECT_EQ(ExactSumBlockGrid(grids), 20);
+  grids[0] = kExactSumSerialGrid;
+  EXPECT_EQ(ExactSumBlockGrid(grids), kExactSumSerialGrid);
+}
+
+// The run's look-back combines block pieces on its own grid, stops at a run piece on its grid
+// (taking it in), and stops before an ordered block or one on another grid (its anchor).
+TEST(RunLookBackStepTest, CombinesItsGridAndStopsElsewhere) {
+  EXPECT_EQ(RunLookBackStep(kBlockPiece, 20, 20), kCombineAndGoOn);
+  EXPECT_EQ(RunLookBackStep(kBlockRunPrefix, 20, 20), kCombineAndStop);
+  EXPECT_EQ(RunLookBackStep(kBlockPiece, 19, 20), kStopBefore);
+  EXPECT_EQ(RunLookBackStep(kBlockRunPrefix, 21, 20), kStopBefore);
+  EXPECT_EQ(RunLookBackStep(kBlockOrdered, kExactSumSerialGrid, 20), kStopBefore);
+}
+
+// A block added segment by segment equals the plain loop whatever its grids and pieces say:
+// right pieces are applied, wrong ones refused and their terms added one by one.
+TEST(AddBlockInOrderTest, EqualsThePlainLoopWithRightAndWrongPieces) {
+  std::mt19937_64 rng(71);
+  std::uniform_real_distribution<double> unit(0.5, 1.5);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int64_t count = kExactSumBlockTerms * 3 - static_cast<int64_t>(rng() % 3000);
+    std::vector<double> terms(count);
+    for (double& t : terms) t = unit(rng) * 300.0;
+    const int64_t block = (count - 1) / kExactSumBlockTerms;  // the last, maybe partial, block
+    const double* block_terms = terms.data() + block * kExactSumBlockTerms;
+    double start = 0x1p21 + static_cast<double>(rng() % 1000);
+    double expected = start;
+    for (int64_t i = block * kExactSumBlockTerms; i < count; ++i) expected += terms[i];
+    int32_t grids[kExactSumSegmentsPerBlock];
+    ExactSumPiece pieces[kExactSumSegmentsPerBlock];
+    ExactSumCrossing crossings[kExactSumSegmentsPerBlock] = {};
+    for (int k = 0; k < kExactSumSegmentsPerBlock; ++k) {
+      const int n = ExactSumSegmentLength(count, block * kExactSumSegmentsPerBlock + k);
+      const int choice = static_cast<int>(rng() % 3);
+      grids[k] = n == 0 ? kExactSumNoSegment
+                 : choice == 0 ? kExactSumSerialGrid
+                               : 21 + static_cast<int>(rng() % 3);  // right or wrong
+      pieces[k] = EmptyExactSumPiece();
+      if (grids[k] != kExactSumSerialGrid && n > 0) {
+        double values[kExactSumSegmentTerms] = {};
+        for (int i = 0; i < n; ++i) values[i] = block_terms[k * kExactSumSegmentTerms + i];
+        pieces[k] = FoldExactSumTerms(values, n, ExactSumGridScale(grids[k]));
       }
     }
+    double sum = start;
+    const int serial =
+        AddBlockInOrder(block_terms, count, block, grids, pieces, crossings, &sum);
+    EXPECT_EQ(DoubleBits(sum), DoubleBits(expected)) << trial;
+    EXPECT_LE(serial, count - block * kExactSumBlockTerms);
   }
+}
+
+// However the look-backs find their predecessors' records, the sum is the serial one, and a
+// frame that takes the parallel path under one schedule takes it under every one.
+TEST(SerialSumByBlocksTest, ScheduleDoesNotChangeTheSum) {
+  for (size_t n : {size_t{5000}, size_t{300000}}) {
+    const std::vector<double> terms = SsimLikeTerms(n, 97);
+    const double expected = PlainSerialSum(terms);
+    for (uint64_t schedule = 0; schedule < 24; ++schedule) {
+      const ExactSumOutcome outcome =
+          SerialSumByBlocks(terms.data(), static_cast<int64_t>(n), schedule);
+      ASSERT_EQ(outcome.fallback, kExactSumOnDevice) << n << " " << schedule;
+      ExpectSerialSum(outcome.sum, expected, terms, outcome, schedule);
+    }
+  }
+}
+
+// A running sum that keeps changing binade would make the device add most terms one by one,
+// block after block: past the budget the frame goes to the host.
+TEST(SerialSumByBlocksTest, SerialWorkPastTheBudgetFallsBack) {
+  std::vector<double> terms;
+  for (int i = 0; i < 200000; ++i) terms.push_back(i % 2 == 0 ? 1.0 : -1.0);
+  const Checked c = SumAndCompare(terms);
+  EXPECT_EQ(c.outcome.fallback, kExactSumSerialBudget);
+  EXPECT_LE(c.outcome.serial_terms, kExactSumSerialTermBudget + kExactSumBlockTerms);
 }
 
 }  // namespace

@@ -45,7 +45,7 @@ ExactSumPiece GroupPiece(const double* segment_terms, int n, int from, int to, i
 
 // A segment's piece on grid e.
 ExactSumPiece SegmentPiece(const double* terms, int64_t count, int64_t segment, int e) {
-  const int n = ExactSumSegmentLength(count, static_cast<int32_t>(segment));
+  const int n = ExactSumSegmentLength(count, segment);
   return GroupPiece(terms + segment * kExactSumSegmentTerms, n, 0, n, e);
 }
 
@@ -55,7 +55,7 @@ ExactSumPiece SegmentPiece(const double* terms, int64_t count, int64_t segment, 
 ExactSumCrossing CrossingOf(const double* terms, int64_t count, int64_t segment, double start,
                             double margin) {
   const double* own = terms + segment * kExactSumSegmentTerms;
-  const int n = ExactSumSegmentLength(count, static_cast<int32_t>(segment));
+  const int n = ExactSumSegmentLength(count, segment);
   std::vector<int32_t> grids(n);
   double partial = start;
   for (int k = 0; k < n; ++k) {
@@ -77,30 +77,33 @@ ExactSumCrossing CrossingOf(const double* terms, int64_t count, int64_t segment,
   return c;
 }
 
-// A block's piece: its segments' pieces combined by one group's tree, when all of them share one
-// grid (only then does a run use it).
-ExactSumPiece BlockPiece(const std::vector<ExactSumPiece>& segment_pieces, int32_t block) {
-  const auto first = segment_pieces.begin() + block * kExactSumSegmentsPerBlock;
-  return CombineAsBlockTree(std::vector<ExactSumPiece>(first, first + kExactSumSegmentsPerBlock));
+// Whether block b, looking back, finds predecessor j's second record (its approximate running
+// sum, its run's piece) published yet: always for schedule 0; otherwise, for the 64 blocks before
+// it, as a hash of (schedule, b, j) decides, as blocks running side by side on a device would.
+bool SeesSecondRecord(uint64_t schedule, int64_t b, int64_t j) {
+  if (schedule == 0 || b - j > 64) return true;
+  uint64_t h = schedule ^ (static_cast<uint64_t>(b) * 0x9E3779B97F4A7C15u) ^
+               (static_cast<uint64_t>(j) * 0xC2B2AE3D27D4EB4Fu);
+  h ^= h >> 31;
+  h *= 0xBF58476D1CE4E5B9u;
+  h ^= h >> 29;
+  return (h & 1) != 0;
 }
 
-// A run's piece from its elements (RunElementsOf): each of kExactSumRunThreads threads folds a
-// contiguous share in order, then the block's tree combines the shares.
-ExactSumPiece RunPiece(const std::vector<ExactSumPiece>& segment_pieces,
-                       const std::vector<ExactSumPiece>& block_pieces, int32_t first,
-                       int32_t end) {
-  const ExactSumRunElements elements = RunElementsOf(first, end);
-  const int32_t count = RunElementCount(elements);
-  const int32_t share = (count + kExactSumRunThreads - 1) / kExactSumRunThreads;
-  std::vector<ExactSumPiece> shares(kExactSumRunThreads, EmptyExactSumPiece());
-  for (int t = 0; t < kExactSumRunThreads; ++t) {
-    for (int32_t k = t * share; k < std::min(count, (t + 1) * share); ++k) {
-      shares[t] = CombineExactSumPieces(
-          shares[t], RunElementPiece(elements, k, segment_pieces.data(), block_pieces.data()));
-    }
-  }
-  return CombineAsBlockTree(std::move(shares));
-}
+// What block b published, as the device's records hold it.
+struct BlockRecord {
+  double sum = 0.0;  // approximate, and its sum of |t|
+  double abs_sum = 0.0;
+  double through_sum = 0.0;  // approximate running sum through the block, and of |t|
+  double through_abs_sum = 0.0;
+  int32_t piece_state = kBlockNothingYet;  // kBlockRunPrefix or kBlockOrdered once done
+  int32_t grid = kExactSumSerialGrid;
+  int32_t anchor = -1;
+  ExactSumPiece block_piece = EmptyExactSumPiece();
+  ExactSumPiece run_piece = EmptyExactSumPiece();
+  bool gave_up = false;
+  double exact = 0.0;
+};
 
 }  // namespace
 
@@ -167,78 +170,133 @@ double IntegerSsimBlockSumBound(int width, int height) {
   return SummationOrderBound(threads, weights) / weights;
 }
 
-ExactSumOutcome SerialSumByRuns(const double* terms, int64_t count) {
-  const int32_t segments =
-      static_cast<int32_t>((count + kExactSumSegmentTerms - 1) / kExactSumSegmentTerms);
-  // Approximate segment sums and the approximate running sum before each segment.
-  std::vector<double> segment_sums(segments, 0.0);
-  double abs_sum = 0.0;
-  for (int64_t i = 0; i < count; ++i) {
-    segment_sums[i / kExactSumSegmentTerms] += terms[i];
-    abs_sum += std::fabs(terms[i]);
-  }
-  const double margin = ExactSumMargin(count, abs_sum);
-  std::vector<int32_t> grids(segments);
-  std::vector<double> starts(segments);
-  double running = 0.0;
-  for (int32_t j = 0; j < segments; ++j) {
-    starts[j] = running;
-    running += segment_sums[j];
-    grids[j] = GuessSegmentGrid(starts[j], running, margin);
-  }
-  std::vector<ExactSumRun> runs;
-  for (int32_t j = 0; j < segments; ++j) {
-    if (j == 0 || grids[j] != grids[j - 1]) runs.push_back(ExactSumRun{j, grids[j]});
-  }
-  const int32_t run_count = static_cast<int32_t>(runs.size());
-  std::vector<ExactSumPiece> run_pieces(runs.size(), EmptyExactSumPiece());
-  std::vector<ExactSumPiece> segment_pieces(segments, EmptyExactSumPiece());
-  std::vector<ExactSumCrossing> crossings(segments);
-  std::vector<int32_t> run_merges(runs.size(), 0);
-  if (run_count <= kExactSumMaxRuns) {
-    for (int32_t j = 0; j < segments; ++j) {
-      if (grids[j] != kExactSumSerialGrid) {
-        segment_pieces[j] = SegmentPiece(terms, count, j, grids[j]);
+ExactSumOutcome SerialSumByBlocks(const double* terms, int64_t count, uint64_t schedule) {
+  ExactSumOutcome outcome{0.0, kExactSumOnDevice, 0, 0};
+  const int64_t blocks = (count + kExactSumBlockTerms - 1) / kExactSumBlockTerms;
+  std::vector<BlockRecord> records(static_cast<size_t>(blocks));
+  for (int64_t b = 0; b < blocks; ++b) {
+    BlockRecord& own = records[b];
+    const double* block_terms = terms + b * kExactSumBlockTerms;
+    // Approximate sums (any order serves) and the look-back for the running sum before it.
+    double segment_sums[kExactSumSegmentsPerBlock] = {};
+    for (int k = 0; k < kExactSumSegmentsPerBlock; ++k) {
+      const int n = ExactSumSegmentLength(count, b * kExactSumSegmentsPerBlock + k);
+      for (int i = 0; i < n; ++i) {
+        segment_sums[k] += block_terms[k * kExactSumSegmentTerms + i];
+        own.abs_sum += std::fabs(block_terms[k * kExactSumSegmentTerms + i]);
+      }
+      own.sum += segment_sums[k];
+    }
+    double before = 0.0;
+    double before_abs = 0.0;
+    for (int64_t j = b - 1; j >= 0; --j) {
+      if (SeesSecondRecord(schedule, b, j)) {
+        before += records[j].through_sum;
+        before_abs += records[j].through_abs_sum;
+        break;
+      }
+      before += records[j].sum;
+      before_abs += records[j].abs_sum;
+    }
+    own.through_sum = before + own.sum;
+    own.through_abs_sum = before_abs + own.abs_sum;
+    // Each segment's grid, and its piece or its crossing summary.
+    const double margin = ExactSumMargin(count, own.through_abs_sum);
+    int32_t grids[kExactSumSegmentsPerBlock];
+    ExactSumPiece pieces[kExactSumSegmentsPerBlock];
+    ExactSumCrossing crossings[kExactSumSegmentsPerBlock] = {};
+    double start = before;
+    for (int k = 0; k < kExactSumSegmentsPerBlock; ++k) {
+      const int64_t segment = b * kExactSumSegmentsPerBlock + k;
+      const double end = start + segment_sums[k];
+      grids[k] = ExactSumSegmentLength(count, segment) == 0
+                     ? kExactSumNoSegment
+                     : GuessSegmentGrid(start, end, margin);
+      pieces[k] = EmptyExactSumPiece();
+      if (grids[k] == kExactSumSerialGrid) {
+        crossings[k] = CrossingOf(terms, count, segment, start, margin);
+      } else if (grids[k] != kExactSumNoSegment) {
+        pieces[k] = SegmentPiece(terms, count, segment, grids[k]);
+      }
+      start = end;
+    }
+    // The block piece and the run's look-back.
+    const int32_t own_grid = ExactSumBlockGrid(grids);
+    const ExactSumPiece block_piece =
+        CombineAsBlockTree(std::vector<ExactSumPiece>(pieces, pieces + kExactSumSegmentsPerBlock));
+    const bool one_grid = own_grid != kExactSumSerialGrid && block_piece.state == kPieceValid;
+    own.piece_state = one_grid ? kBlockRunPrefix : kBlockOrdered;
+    own.grid = own_grid;
+    own.block_piece = block_piece;
+    if (one_grid) {
+      own.run_piece = block_piece;
+      own.anchor = -1;
+      for (int64_t j = b - 1; j >= 0; --j) {
+        int32_t state = records[j].piece_state;
+        if (state == kBlockRunPrefix && !SeesSecondRecord(schedule, b, j)) state = kBlockPiece;
+        const ExactSumLookBack step = RunLookBackStep(state, records[j].grid, own_grid);
+        if (step == kCombineAndGoOn) {
+          own.run_piece = CombineExactSumPieces(records[j].block_piece, own.run_piece);
+          continue;
+        }
+        if (step == kCombineAndStop) {
+          own.run_piece = CombineExactSumPieces(records[j].run_piece, own.run_piece);
+          own.anchor = records[j].anchor;
+        } else {
+          own.anchor = static_cast<int32_t>(j);
+        }
+        break;
       }
     }
-    // Block pieces are needed only where all of a block's segments share a grid.
-    std::vector<ExactSumPiece> block_pieces(segments / kExactSumSegmentsPerBlock,
-                                            InvalidExactSumPiece());
-    for (size_t b = 0; b < block_pieces.size(); ++b) {
-      const auto first = grids.begin() + static_cast<int64_t>(b) * kExactSumSegmentsPerBlock;
-      if (*first != kExactSumSerialGrid &&
-          std::all_of(first, first + kExactSumSegmentsPerBlock,
-                      [&](int32_t g) { return g == *first; })) {
-        block_pieces[b] = BlockPiece(segment_pieces, static_cast<int32_t>(b));
+    // The exact stage, as ExactSerialSum's last lane takes it.
+    bool known = false;
+    if (one_grid) {
+      if (own.anchor >= 0 && records[own.anchor].gave_up) {
+        own.gave_up = true;
+      } else {
+        const double anchor_sum = own.anchor < 0 ? 0.0 : records[own.anchor].exact;
+        known = ApplyExactSumPiece(anchor_sum, own_grid, own.run_piece, &own.exact);
       }
     }
-    for (int32_t j = 0; j < segments; ++j) {
-      if (grids[j] == kExactSumSerialGrid) {
-        crossings[j] = CrossingOf(terms, count, j, starts[j], margin);
+    if (!known && !own.gave_up) {
+      double sum = 0.0;
+      bool started = true;
+      if (b > 0) {
+        const BlockRecord& previous = records[b - 1];
+        bool applied = false;
+        if (previous.piece_state == kBlockRunPrefix) {
+          const bool anchor_gave_up = previous.anchor >= 0 && records[previous.anchor].gave_up;
+          const double anchor_sum = previous.anchor < 0 ? 0.0 : records[previous.anchor].exact;
+          started = !anchor_gave_up;
+          applied = started &&
+                    ApplyExactSumPiece(anchor_sum, previous.grid, previous.run_piece, &sum);
+        }
+        if (started && !applied) {
+          started = !previous.gave_up;
+          sum = previous.exact;
+        }
       }
-    }
-    for (int32_t r = 0; r < run_count; ++r) {
-      const int32_t first = runs[r].first_segment;
-      const int32_t end = r + 1 < run_count ? runs[r + 1].first_segment : segments;
-      if (runs[r].grid == kExactSumSerialGrid) continue;
-      const ExactSumRunNeighbours neighbours =
-          NeighboursOfRun(runs.data(), run_count, r, segments, count, crossings.data());
-      run_merges[r] = neighbours.merges;
-      run_pieces[r] =
-          MergedRunPiece(neighbours, RunPiece(segment_pieces, block_pieces, first, end));
+      if (!started || outcome.serial_terms >= kExactSumSerialTermBudget) {
+        own.gave_up = true;
+      } else {
+        outcome.serial_terms +=
+            AddBlockInOrder(block_terms, count, b, grids, pieces, crossings, &sum);
+        ++outcome.ordered_blocks;
+        own.exact = sum;
+      }
     }
   }
-  SegmentTermsInPlace source{terms, crossings.data()};
-  return ChainExactSumRuns(source, count, runs.data(), run_count, segments, run_pieces.data(),
-                           run_merges.data(), segment_pieces.data());
+  if (blocks > 0) {
+    outcome.sum = records.back().exact;
+    outcome.fallback = records.back().gave_up ? kExactSumSerialBudget : kExactSumOnDevice;
+  }
+  return outcome;
 }
 
 const char* ExactSumFallbackName(int32_t fallback) {
   switch (fallback) {
     case kExactSumOnDevice:
       return "none";
-    case kExactSumTooManyRuns:
-      return "too_many_runs";
     case kExactSumSerialBudget:
       return "serial_budget";
     default:

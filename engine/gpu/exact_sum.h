@@ -54,13 +54,16 @@ inline constexpr int64_t kOrderedSsimMaxPixels = 4096;
 double IntegerSsimBlockSumBound(int width, int height);
 
 // libvmaf's serial binary64 sum of `terms` (count of them), computed as the device computes it
-// (kernels/exact_sum_math.h, docs/adr/0022): approximate segment sums, guessed grids, runs,
-// pieces combined in the device's trees, the checked chain. The host model of
-// kernels/exact_sum_kernels.hip, for tests without a device: when `fallback` is kExactSumOnDevice
-// the sum is the method's own, else the caller must add the terms in order.
-ExactSumOutcome SerialSumByRuns(const double* terms, int64_t count);
+// (kernels/exact_sum_math.h, docs/adr/0022): blocks in order, each with its approximate sums and
+// their look-back, guessed grids, pieces combined in the device's trees, the run's look-back and
+// the checked exact stage. The host model of kernels/exact_sum_kernels.hip, for tests without a
+// device: when `fallback` is kExactSumOnDevice the sum is the method's own, else the caller must
+// add the terms in order. `schedule` varies which predecessors' second records a block's
+// look-backs find published (0: all of them), as blocks running side by side would; the sum must
+// not depend on it.
+ExactSumOutcome SerialSumByBlocks(const double* terms, int64_t count, uint64_t schedule = 0);
 
-// A label for ExactSumFallback in metrics and logs: "none", "too_many_runs", "serial_budget".
+// A label for ExactSumFallback in metrics and logs: "none", "serial_budget".
 const char* ExactSumFallbackName(int32_t fallback);
 
 }  // namespace ssimd

@@ -43,7 +43,6 @@ struct PoolEntry {
   std::atomic<int64_t> frames_scored{0};
   std::atomic<int64_t> float_ordered_sums{0};
   std::atomic<int64_t> ssim_ordered_sums{0};
-  std::atomic<int64_t> ssim_exact_too_many_runs{0};
   std::atomic<int64_t> ssim_exact_serial_budget{0};
   std::atomic<int64_t> planes_read_on_device{0};
   std::atomic<int64_t> device_planes_through_host{0};
@@ -168,7 +167,6 @@ class HipGpuScorer final : public GpuScorer {
       stats.lost = pool_.IsLost(static_cast<int>(e));
       stats.float_ssim_ordered_sums = entry.float_ordered_sums.load();
       stats.ssim_ordered_sums = entry.ssim_ordered_sums.load();
-      stats.ssim_exact_fallbacks_too_many_runs = entry.ssim_exact_too_many_runs.load();
       stats.ssim_exact_fallbacks_serial_budget = entry.ssim_exact_serial_budget.load();
       stats.planes_read_on_device = entry.planes_read_on_device.load();
       stats.device_planes_through_host = entry.device_planes_through_host.load();
@@ -210,9 +208,7 @@ class HipGpuScorer final : public GpuScorer {
     entry.device_planes_through_host.fetch_add(report.device_planes_through_host);
     if (report.float_ordered_sum) entry.float_ordered_sums.fetch_add(1);
     if (report.ssim_ordered_sum) entry.ssim_ordered_sums.fetch_add(1);
-    if (report.ssim_exact_fallback == kExactSumTooManyRuns) {
-      entry.ssim_exact_too_many_runs.fetch_add(1);
-    } else if (report.ssim_exact_fallback == kExactSumSerialBudget) {
+    if (report.ssim_exact_fallback == kExactSumSerialBudget) {
       entry.ssim_exact_serial_budget.fetch_add(1);
     }
     result.timings.total = std::chrono::duration<double>(Clock::now() - start).count();
