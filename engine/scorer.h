@@ -54,8 +54,10 @@ struct DeviceStats {
   int64_t ssim_ordered_sums = 0;
   // Frames whose exact ssim sum fell back from the device to the host's serial sum, by reason
   // (kernels/exact_sum_math.h, docs/adr/0022): more serial additions than the device's budget
-  // (a running sum that keeps changing binade).
+  // (a running sum that keeps changing binade), or a run whose piece did not fit the binade its
+  // approximate sums promised.
   int64_t ssim_exact_fallbacks_serial_budget = 0;
+  int64_t ssim_exact_fallbacks_check_failed = 0;
   // Luma planes read where a video engine decoded them on this device (docs/adr/0083), and
   // planes decoded on another device that came through the host.
   int64_t planes_read_on_device = 0;

@@ -33,9 +33,10 @@ int32_t BlockCount(int64_t count) {
 // The approximate stage's flags.
 constexpr int32_t kApproxAggregate = 1;
 constexpr int32_t kApproxInclusive = 2;
-// The exact stage's flags.
+// The exact stage's flags: the sum is known, or why it is not.
 constexpr int32_t kExactKnown = 1;
-constexpr int32_t kExactGaveUp = 2;  // the serial budget ran out: the host adds the frame
+constexpr int32_t kExactGaveUpBudget = 2;  // the serial budget ran out
+constexpr int32_t kExactGaveUpCheck = 3;   // a run's piece did not fit its binade after all
 
 // Where each array lives in the workspace. Everything up to `cleared_bytes` (the outcome, the
 // ticket and the flags) is zeroed before each launch.
@@ -48,10 +49,10 @@ struct Layout {
   size_t cleared_bytes;
   double* approx;  // per block: its sum, its sum of |t|, the running sum and sum of |t| through it
   int32_t* block_grids;
-  int32_t* anchors;  // per block with a run piece: the block before its run, or -1
+  int32_t* anchors;  // per block of a run: the ordered block before the run, or -1
   ExactSumPiece* block_pieces;
   ExactSumPiece* run_pieces;
-  double* exact;  // per block: the exact running sum through it
+  double* exact;  // per ordered block: the exact running sum through it
   size_t bytes;
 };
 
@@ -241,34 +242,40 @@ __device__ void SummariseCrossing(const double (&values)[kExactSumTermsPerLane],
 }
 
 
-// The exact running sum through block `anchor` (0.0 before the frame, anchor -1) into *sum, once
-// it is known; false when that block gave up.
-__device__ bool ExactThrough(const Layout& l, int32_t anchor, double* sum) {
-  if (anchor < 0) {
+// The exact running sum through block j (0.0 before the frame, j = -1) into *sum: an ordered
+// block's own record, or the piece of j's run applied to its anchor's. Returns kExactKnown, or
+// why the sum is not known (a block gave up, or a check failed).
+__device__ int32_t ExactThrough(const Layout& l, int32_t j, double* sum) {
+  if (j < 0) {
     *sum = 0.0;
-    return true;
+    return kExactKnown;
   }
-  if (WaitFor(&l.exact_state[anchor], kExactKnown) != kExactKnown) return false;
-  *sum = Fresh(&l.exact[anchor]);
-  return true;
+  if (WaitFor(&l.piece_state[j], kBlockRunPrefix) == kBlockOrdered) {
+    const int32_t known = WaitFor(&l.exact_state[j], kExactKnown);
+    if (known == kExactKnown) *sum = Fresh(&l.exact[j]);
+    return known;
+  }
+  const int32_t anchor = Fresh(&l.anchors[j]);
+  double start = 0.0;
+  if (anchor >= 0) {
+    // Anchors are ordered blocks (JoinsExactSumRun): any other would never publish a sum.
+    if (WaitFor(&l.piece_state[anchor], kBlockRunPrefix) != kBlockOrdered) {
+      return kExactGaveUpCheck;
+    }
+    const int32_t known = WaitFor(&l.exact_state[anchor], kExactKnown);
+    if (known != kExactKnown) return known;
+    start = Fresh(&l.exact[anchor]);
+  }
+  return ApplyExactSumPiece(start, Fresh(&l.block_grids[j]), FreshPiece(&l.run_pieces[j]), sum)
+             ? kExactKnown
+             : kExactGaveUpCheck;
 }
 
-// The exact running sum before block b: from the run piece of block b-1 applied to its anchor's
-// sum when the check passes (one wait less than waiting for block b-1), else block b-1's own.
-__device__ bool ExactBefore(const Layout& l, int32_t b, double* sum) {
-  if (b == 0) {
-    *sum = 0.0;
-    return true;
-  }
-  if (WaitFor(&l.piece_state[b - 1], kBlockRunPrefix) == kBlockRunPrefix) {
-    double start = 0.0;
-    if (!ExactThrough(l, Fresh(&l.anchors[b - 1]), &start)) return false;
-    if (ApplyExactSumPiece(start, Fresh(&l.block_grids[b - 1]), FreshPiece(&l.run_pieces[b - 1]),
-                           sum)) {
-      return true;
-    }
-  }
-  return ExactThrough(l, b - 1, sum);
+__device__ void WriteOutcome(const Layout& l, int32_t known, double sum) {
+  l.outcome->sum = sum;
+  l.outcome->fallback = known == kExactKnown          ? kExactSumOnDevice
+                        : known == kExactGaveUpBudget ? kExactSumSerialBudget
+                                                      : kExactSumCheckFailed;
 }
 
 // The approximate running sum (and sum of |t|) before block b, by the first lane group: a
@@ -317,9 +324,7 @@ __device__ ExactSumPiece RunPieceThrough(const Layout& l, int32_t b, int32_t gri
     int32_t anchor_here = j < 0 ? -1 : j;  // the anchor if this lane stops the look-back
     if (j >= 0) {
       const int32_t state = WaitFor(&l.piece_state[j], kBlockPiece);
-      step = RunLookBackStep(state, state == kBlockOrdered ? kExactSumSerialGrid
-                                                           : Fresh(&l.block_grids[j]),
-                             grid);
+      step = RunLookBackStep(state, Fresh(&l.block_grids[j]), grid);
       if (step == kCombineAndStop) anchor_here = Fresh(&l.anchors[j]);
     }
     const int stop_lane = GroupMax(step != kCombineAndGoOn ? lane : -1);
@@ -354,8 +359,9 @@ struct StagedTerms {
 constexpr int kBlocksPerSm = 4;
 
 // The whole sum, one block per kExactSumBlockTerms terms: approximate sums and their look-back,
-// each segment's grid and piece (or crossing summary) by one lane group, the block piece and the
-// run's look-back, then one lane's exact sum, written to the outcome by the last block.
+// each segment's grid and piece (or crossing summary) by one lane group, then the block piece;
+// a block that joins a run publishes its run's piece and leaves, an ordered block waits for the
+// exact sum before it and adds its segments in order. The last block writes the outcome.
 __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
     ExactSerialSum(const double* terms, int64_t count, int32_t blocks, Layout l) {
   __shared__ int32_t block_index;
@@ -451,63 +457,58 @@ __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
   }
   __syncthreads();
   if (group != 0) return;
-  // The first group from here: the block piece, the run's look-back, then one lane.
+  // The first group from here: the block piece, whether the block joins a run, and then either
+  // the run's look-back (and, for the frame's last block only, the exact sum) or, in one lane,
+  // the block in order after the exact sum before it.
   const int32_t own_grid = ExactSumBlockGrid(grids);
   const ExactSumPiece block_piece =
       CombineGroup(lane < kExactSumSegmentsPerBlock ? pieces[lane] : EmptyExactSumPiece());
-  const bool one_grid =
-      ValueOfLane(static_cast<int>(own_grid != kExactSumSerialGrid &&
-                                   block_piece.state == kPieceValid),
-                  0) != 0;
-  ExactSumPiece run_piece = EmptyExactSumPiece();
-  int32_t anchor = -1;
-  if (one_grid) {
+  int joins = 0;
+  if (lane == 0) {
+    l.block_grids[b] = own_grid;
+    Publish(&l.piece_state[b], kBlockGridKnown);
+    int32_t previous_grid = kExactSumSerialGrid;
+    if (b > 0) {
+      WaitFor(&l.piece_state[b - 1], kBlockGridKnown);
+      previous_grid = Fresh(&l.block_grids[b - 1]);
+    }
+    joins = JoinsExactSumRun(own_grid, block_piece, before_sum, margin, previous_grid) ? 1 : 0;
+  }
+  if (ValueOfLane(joins, 0) != 0) {
     if (lane == 0) {
       l.block_pieces[b] = block_piece;
-      l.block_grids[b] = own_grid;
       Publish(&l.piece_state[b], kBlockPiece);
     }
-    run_piece = RunPieceThrough(l, b, own_grid, block_piece, &anchor);
-    if (lane == 0) {
-      l.run_pieces[b] = run_piece;
-      l.anchors[b] = anchor;
-      Publish(&l.piece_state[b], kBlockRunPrefix);
+    int32_t anchor = -1;
+    const ExactSumPiece run_piece = RunPieceThrough(l, b, own_grid, block_piece, &anchor);
+    if (lane != 0) return;
+    l.run_pieces[b] = run_piece;
+    l.anchors[b] = anchor;
+    Publish(&l.piece_state[b], kBlockRunPrefix);
+    if (b == blocks - 1) {
+      double exact = 0.0;
+      const int32_t known = ExactThrough(l, b, &exact);
+      WriteOutcome(l, known, exact);
     }
-  } else if (lane == 0) {
-    Publish(&l.piece_state[b], kBlockOrdered);
+    return;
   }
   if (lane != 0) return;
-  // The exact stage: the run's piece applied to its anchor's exact sum, else the block added
-  // segment by segment after its predecessor's.
+  Publish(&l.piece_state[b], kBlockOrdered);
   double exact = 0.0;
-  bool known = false;
-  bool gave_up = false;
-  if (one_grid) {
-    double anchor_sum = 0.0;
-    if (!ExactThrough(l, anchor, &anchor_sum)) {
-      gave_up = true;
-    } else {
-      known = ApplyExactSumPiece(anchor_sum, own_grid, run_piece, &exact);
-    }
+  int32_t known = ExactThrough(l, b - 1, &exact);
+  if (known == kExactKnown && Fresh(&l.outcome->serial_terms) >= kExactSumSerialTermBudget) {
+    known = kExactGaveUpBudget;
   }
-  if (!known && !gave_up) {
-    if (!ExactBefore(l, b, &exact) ||
-        Fresh(&l.outcome->serial_terms) >= kExactSumSerialTermBudget) {
-      gave_up = true;
-    } else {
-      const int serial = AddBlockInOrder(StagedTerms{staged}, count, b, grids, pieces,
-                                         crossings, &exact);
-      atomicAdd(reinterpret_cast<unsigned long long*>(&l.outcome->serial_terms),
-                static_cast<unsigned long long>(serial));
-      atomicAdd(&l.outcome->ordered_blocks, 1);
-    }
+  if (known == kExactKnown) {
+    const int serial =
+        AddBlockInOrder(StagedTerms{staged}, count, b, grids, pieces, crossings, &exact);
+    atomicAdd(reinterpret_cast<unsigned long long*>(&l.outcome->serial_terms),
+              static_cast<unsigned long long>(serial));
+    atomicAdd(&l.outcome->ordered_blocks, 1);
   }
   l.exact[b] = exact;
-  Publish(&l.exact_state[b], gave_up ? kExactGaveUp : kExactKnown);
-  if (b == blocks - 1) {
-    l.outcome->sum = exact;
-    l.outcome->fallback = gave_up ? kExactSumSerialBudget : kExactSumOnDevice;
-  }
+  Publish(&l.exact_state[b], known);
+  if (b == blocks - 1) WriteOutcome(l, known, exact);
 }
 
 }  // namespace

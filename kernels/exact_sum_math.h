@@ -50,6 +50,7 @@ inline constexpr int32_t kExactSumNoSegment = INT32_MAX;
 enum ExactSumFallback : int32_t {
   kExactSumOnDevice = 0,
   kExactSumSerialBudget = 1,  // crossings or failed checks needed more serial work than allowed
+  kExactSumCheckFailed = 2,   // a run's piece, expected to fit its binade, did not
 };
 
 // Summary of a run of terms on one grid, for an incoming sum of even (index 0) or odd (1) units.
@@ -430,16 +431,51 @@ SSIMD_HD inline int32_t ExactSumBlockGrid(const int32_t* grids) {
   return grid;
 }
 
-// What a block of the single-pass sum has published for its successors, in this order.
+// What a block of the single-pass sum has published for its successors. A block that joins a run
+// (JoinsExactSumRun) goes through kBlockPiece to kBlockRunPrefix and is done; any other block is
+// ordered: it waits for the exact sum before it and adds its segments in order.
 inline constexpr int32_t kBlockNothingYet = 0;
-inline constexpr int32_t kBlockPiece = 1;      // one grid: its block piece
-inline constexpr int32_t kBlockRunPrefix = 2;  // and its run's piece up to it, with the anchor
-inline constexpr int32_t kBlockOrdered = 3;    // no piece: its successors need its exact sum
+inline constexpr int32_t kBlockGridKnown = 1;  // its grid (kExactSumSerialGrid if none)
+inline constexpr int32_t kBlockPiece = 2;      // it joins a run: its block piece
+inline constexpr int32_t kBlockRunPrefix = 3;  // and its run's piece up to it, with the anchor
+inline constexpr int32_t kBlockOrdered = 4;    // it will publish its exact running sum
+
+// Whether a run's piece that starts from the approximate running sum `approx_start` (within
+// `margin` of the serial one) keeps every partial sum inside binade e whatever the true start
+// within the margin and whatever its parity, with a few grid units to spare for this estimate's
+// own roundings. A guide only: ApplyExactSumPiece still checks with the exact sum.
+SSIMD_HD inline bool SurelyInsideBinade(double approx_start, double margin, int e,
+                                        const ExactSumPiece& piece) {
+  if (piece.state != kPieceValid) return false;
+  const double scale = ExactSumGridScale(e);
+  const double slack = margin * scale + 8.0;
+  const double start = approx_start * scale;
+  const int64_t lowest = piece.lowest[0] < piece.lowest[1] ? piece.lowest[0] : piece.lowest[1];
+  const int64_t highest =
+      piece.highest[0] > piece.highest[1] ? piece.highest[0] : piece.highest[1];
+  const double low = start + static_cast<double>(lowest) - slack;
+  const double high = start + static_cast<double>(highest) + slack;
+  return (low > 0x1p52 && high < 0x1p53) || (high < -0x1p52 && low > -0x1p53);
+}
+
+// Whether a block joins a run: its segments share grid `grid` (ExactSumBlockGrid), its block
+// piece surely fits the binade from its approximate start, and the block before it is on the same
+// grid or has none (`previous_grid`, kExactSumSerialGrid before the frame's first block). The last
+// condition makes every run's anchor an ordered block (or the frame's start): a block whose
+// predecessor is on another grid starts in order, so nobody ever needs the exact sum of a block
+// that joined a run except through its run's piece.
+SSIMD_HD inline bool JoinsExactSumRun(int32_t grid, const ExactSumPiece& block_piece,
+                                      double approx_start, double margin,
+                                      int32_t previous_grid) {
+  return grid != kExactSumSerialGrid &&
+         (previous_grid == grid || previous_grid == kExactSumSerialGrid) &&
+         SurelyInsideBinade(approx_start, margin, grid, block_piece);
+}
 
 // How a block on grid `own_grid` looking back over its predecessors for its run's piece treats
 // one in `state` on `grid`: combines its block piece and goes on, combines its run's piece and
 // stops, or stops before it, which makes that predecessor the anchor whose exact sum the run's
-// piece is applied to (an ordered block, or one on another grid).
+// piece is applied to (an ordered block).
 enum ExactSumLookBack : int32_t {
   kCombineAndGoOn = 0,
   kCombineAndStop = 1,
@@ -452,11 +488,11 @@ SSIMD_HD inline ExactSumLookBack RunLookBackStep(int32_t state, int32_t grid, in
   return kStopBefore;
 }
 
-// Adds block b's terms to its exact starting sum segment by segment, for a block without a
-// usable run piece: a segment with a grid by its piece when the check passes, else term by term;
-// a serial segment through its crossing (AddSerialSegment). `block_terms[i]` is the block's term
-// i; `grids`, `pieces` and `crossings` are its segments' (kExactSumSegmentsPerBlock of each).
-// Returns the terms added one by one.
+// Adds block b's terms to its exact starting sum segment by segment, for an ordered block: a
+// segment with a grid by its piece when the check passes, else term by term; a serial segment
+// through its crossing (AddSerialSegment). `block_terms[i]` is the block's term i; `grids`,
+// `pieces` and `crossings` are its segments' (kExactSumSegmentsPerBlock of each). Returns the
+// terms added one by one.
 template <typename Terms>
 SSIMD_HD inline int AddBlockInOrder(const Terms& block_terms, int64_t count, int64_t block,
                                     const int32_t* grids, const ExactSumPiece* pieces,

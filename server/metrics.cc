@@ -218,7 +218,7 @@ ServiceMetrics::Impl::Impl(const MetricsOptions& options)
       device_exact_sum_fallbacks(
           Build(prometheus::BuildCounter(), *registry, "ssimd_device_exact_sum_fallbacks_total",
                 "Frames whose exact ssim sum a GPU could not finish itself and left to the "
-                "host's serial sum, by device and reason (serial_budget).")),
+                "host's serial sum, by device and reason (serial_budget, check_failed).")),
       device_decoded_planes(
           Build(prometheus::BuildCounter(), *registry, "ssimd_device_decoded_planes_total",
                 "Luma planes a GPU's video engine decoded into device memory, by the scoring "
@@ -467,7 +467,8 @@ void ServiceMetrics::UpdateDevices(const std::vector<DeviceStats>& devices) {
       }
     }
     const std::pair<const char*, int64_t> exact_fallbacks[] = {
-        {"serial_budget", device.ssim_exact_fallbacks_serial_budget}};
+        {"serial_budget", device.ssim_exact_fallbacks_serial_budget},
+        {"check_failed", device.ssim_exact_fallbacks_check_failed}};
     for (const auto& [reason, count] : exact_fallbacks) {
       const int64_t increment = increase(absl::StrCat("exact:", reason), count);
       if (increment > 0) {

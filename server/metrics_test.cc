@@ -332,11 +332,15 @@ TEST(ServiceMetricsTest, ExactSumFallbacksAreCountedByReason) {
   device.ssim_exact_fallbacks_serial_budget = 2;
   metrics.UpdateDevices({device});
   device.ssim_exact_fallbacks_serial_budget = 3;
+  device.ssim_exact_fallbacks_check_failed = 1;
   metrics.UpdateDevices({device});
   const Exposition e = Parse(metrics.Serialize());
   EXPECT_EQ(e.Value("ssimd_device_exact_sum_fallbacks_total",
                     {{"device", "1"}, {"reason", "serial_budget"}}),
             3);
+  EXPECT_EQ(e.Value("ssimd_device_exact_sum_fallbacks_total",
+                    {{"device", "1"}, {"reason", "check_failed"}}),
+            1);
 }
 
 TEST(ServiceMetricsTest, DecodedPlanesAreCountedByPath) {

@@ -96,14 +96,38 @@ struct BlockRecord {
   double abs_sum = 0.0;
   double through_sum = 0.0;  // approximate running sum through the block, and of |t|
   double through_abs_sum = 0.0;
-  int32_t piece_state = kBlockNothingYet;  // kBlockRunPrefix or kBlockOrdered once done
-  int32_t grid = kExactSumSerialGrid;
+  int32_t grid = kExactSumSerialGrid;  // ExactSumBlockGrid
+  bool joins = false;                  // JoinsExactSumRun; else the block is ordered
   int32_t anchor = -1;
   ExactSumPiece block_piece = EmptyExactSumPiece();
   ExactSumPiece run_piece = EmptyExactSumPiece();
-  bool gave_up = false;
+  int32_t known = kExactSumOnDevice;  // an ordered block's exact sum, or why it has none
   double exact = 0.0;
 };
+
+// The exact running sum through block j (0.0 for j = -1), as the kernel's ExactThrough finds it:
+// an ordered block's own, or j's run piece applied to its anchor's. Returns kExactSumOnDevice or
+// why the sum is not known.
+int32_t ExactThrough(const std::vector<BlockRecord>& records, int64_t j, double* sum) {
+  if (j < 0) {
+    *sum = 0.0;
+    return kExactSumOnDevice;
+  }
+  const BlockRecord& r = records[j];
+  if (!r.joins) {
+    if (r.known == kExactSumOnDevice) *sum = r.exact;
+    return r.known;
+  }
+  double start = 0.0;
+  if (r.anchor >= 0) {
+    const BlockRecord& anchor = records[r.anchor];
+    if (anchor.joins) return kExactSumCheckFailed;
+    if (anchor.known != kExactSumOnDevice) return anchor.known;
+    start = anchor.exact;
+  }
+  return ApplyExactSumPiece(start, r.grid, r.run_piece, sum) ? kExactSumOnDevice
+                                                             : kExactSumCheckFailed;
+}
 
 }  // namespace
 
@@ -220,21 +244,21 @@ ExactSumOutcome SerialSumByBlocks(const double* terms, int64_t count, uint64_t s
       }
       start = end;
     }
-    // The block piece and the run's look-back.
-    const int32_t own_grid = ExactSumBlockGrid(grids);
-    const ExactSumPiece block_piece =
+    // The block piece and whether the block joins a run.
+    own.grid = ExactSumBlockGrid(grids);
+    own.block_piece =
         CombineAsBlockTree(std::vector<ExactSumPiece>(pieces, pieces + kExactSumSegmentsPerBlock));
-    const bool one_grid = own_grid != kExactSumSerialGrid && block_piece.state == kPieceValid;
-    own.piece_state = one_grid ? kBlockRunPrefix : kBlockOrdered;
-    own.grid = own_grid;
-    own.block_piece = block_piece;
-    if (one_grid) {
-      own.run_piece = block_piece;
+    own.joins = JoinsExactSumRun(own.grid, own.block_piece, before, margin,
+                                 b > 0 ? records[b - 1].grid : kExactSumSerialGrid);
+    if (own.joins) {  // the run's look-back; the block is then done
+      own.run_piece = own.block_piece;
       own.anchor = -1;
       for (int64_t j = b - 1; j >= 0; --j) {
-        int32_t state = records[j].piece_state;
-        if (state == kBlockRunPrefix && !SeesSecondRecord(schedule, b, j)) state = kBlockPiece;
-        const ExactSumLookBack step = RunLookBackStep(state, records[j].grid, own_grid);
+        int32_t state = kBlockOrdered;
+        if (records[j].joins) {
+          state = SeesSecondRecord(schedule, b, j) ? kBlockRunPrefix : kBlockPiece;
+        }
+        const ExactSumLookBack step = RunLookBackStep(state, records[j].grid, own.grid);
         if (step == kCombineAndGoOn) {
           own.run_piece = CombineExactSumPieces(records[j].block_piece, own.run_piece);
           continue;
@@ -247,48 +271,22 @@ ExactSumOutcome SerialSumByBlocks(const double* terms, int64_t count, uint64_t s
         }
         break;
       }
+      continue;
     }
-    // The exact stage, as ExactSerialSum's last lane takes it.
-    bool known = false;
-    if (one_grid) {
-      if (own.anchor >= 0 && records[own.anchor].gave_up) {
-        own.gave_up = true;
-      } else {
-        const double anchor_sum = own.anchor < 0 ? 0.0 : records[own.anchor].exact;
-        known = ApplyExactSumPiece(anchor_sum, own_grid, own.run_piece, &own.exact);
-      }
+    // An ordered block: its segments in order after the exact sum before it.
+    double sum = 0.0;
+    own.known = ExactThrough(records, b - 1, &sum);
+    if (own.known == kExactSumOnDevice && outcome.serial_terms >= kExactSumSerialTermBudget) {
+      own.known = kExactSumSerialBudget;
     }
-    if (!known && !own.gave_up) {
-      double sum = 0.0;
-      bool started = true;
-      if (b > 0) {
-        const BlockRecord& previous = records[b - 1];
-        bool applied = false;
-        if (previous.piece_state == kBlockRunPrefix) {
-          const bool anchor_gave_up = previous.anchor >= 0 && records[previous.anchor].gave_up;
-          const double anchor_sum = previous.anchor < 0 ? 0.0 : records[previous.anchor].exact;
-          started = !anchor_gave_up;
-          applied = started &&
-                    ApplyExactSumPiece(anchor_sum, previous.grid, previous.run_piece, &sum);
-        }
-        if (started && !applied) {
-          started = !previous.gave_up;
-          sum = previous.exact;
-        }
-      }
-      if (!started || outcome.serial_terms >= kExactSumSerialTermBudget) {
-        own.gave_up = true;
-      } else {
-        outcome.serial_terms +=
-            AddBlockInOrder(block_terms, count, b, grids, pieces, crossings, &sum);
-        ++outcome.ordered_blocks;
-        own.exact = sum;
-      }
+    if (own.known == kExactSumOnDevice) {
+      outcome.serial_terms += AddBlockInOrder(block_terms, count, b, grids, pieces, crossings, &sum);
+      ++outcome.ordered_blocks;
+      own.exact = sum;
     }
   }
   if (blocks > 0) {
-    outcome.sum = records.back().exact;
-    outcome.fallback = records.back().gave_up ? kExactSumSerialBudget : kExactSumOnDevice;
+    outcome.fallback = ExactThrough(records, blocks - 1, &outcome.sum);
   }
   return outcome;
 }
@@ -299,6 +297,8 @@ const char* ExactSumFallbackName(int32_t fallback) {
       return "none";
     case kExactSumSerialBudget:
       return "serial_budget";
+    case kExactSumCheckFailed:
+      return "check_failed";
     default:
       return "unknown";
   }

@@ -63,7 +63,7 @@ double IntegerSsimBlockSumBound(int width, int height);
 // not depend on it.
 ExactSumOutcome SerialSumByBlocks(const double* terms, int64_t count, uint64_t schedule = 0);
 
-// A label for ExactSumFallback in metrics and logs: "none", "serial_budget".
+// A label for ExactSumFallback in metrics and logs: "none", "serial_budget", "check_failed".
 const char* ExactSumFallbackName(int32_t fallback);
 
 }  // namespace ssimd

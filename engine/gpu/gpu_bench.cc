@@ -165,7 +165,7 @@ int Run(int frames) {
   int64_t fallbacks = 0;
   for (const auto* scorer : {gpu->get(), pool->get()}) {
     for (const GpuDeviceStats& s : scorer->Stats()) {
-      fallbacks += s.ssim_exact_fallbacks_serial_budget;
+      fallbacks += s.ssim_exact_fallbacks_serial_budget + s.ssim_exact_fallbacks_check_failed;
     }
   }
   std::printf("exact ssim sums that fell back to the host: %lld\n",

@@ -79,7 +79,7 @@ TEST(GpuExactSumTest, DeviceEqualsHostSerialSumAndCpu) {
   }
   int64_t fallbacks = 0;
   for (const GpuDeviceStats& s : (*gpu)->Stats()) {
-    fallbacks += s.ssim_exact_fallbacks_serial_budget;
+    fallbacks += s.ssim_exact_fallbacks_serial_budget + s.ssim_exact_fallbacks_check_failed;
   }
   EXPECT_EQ(fallbacks, 0);
   std::printf("exact ssim sums compared on the device: %d frames, %lld fell back to the host\n",
@@ -177,7 +177,9 @@ TEST(GpuExactSumTest, KernelEqualsThePlainLoopOnHardSequences) {
           << name;
       ++launches;
       if (outcome.fallback != kExactSumOnDevice) {
-        EXPECT_EQ(outcome.fallback, kExactSumSerialBudget) << name;
+        EXPECT_TRUE(outcome.fallback == kExactSumSerialBudget ||
+                    outcome.fallback == kExactSumCheckFailed)
+            << name;
         EXPECT_FALSE(must_stay) << name << " fell back; the host model added "
                                 << model.serial_terms << " terms serially";
         continue;

@@ -44,6 +44,7 @@ struct PoolEntry {
   std::atomic<int64_t> float_ordered_sums{0};
   std::atomic<int64_t> ssim_ordered_sums{0};
   std::atomic<int64_t> ssim_exact_serial_budget{0};
+  std::atomic<int64_t> ssim_exact_check_failed{0};
   std::atomic<int64_t> planes_read_on_device{0};
   std::atomic<int64_t> device_planes_through_host{0};
 };
@@ -168,6 +169,7 @@ class HipGpuScorer final : public GpuScorer {
       stats.float_ssim_ordered_sums = entry.float_ordered_sums.load();
       stats.ssim_ordered_sums = entry.ssim_ordered_sums.load();
       stats.ssim_exact_fallbacks_serial_budget = entry.ssim_exact_serial_budget.load();
+      stats.ssim_exact_fallbacks_check_failed = entry.ssim_exact_check_failed.load();
       stats.planes_read_on_device = entry.planes_read_on_device.load();
       stats.device_planes_through_host = entry.device_planes_through_host.load();
       out.push_back(stats);
@@ -210,6 +212,8 @@ class HipGpuScorer final : public GpuScorer {
     if (report.ssim_ordered_sum) entry.ssim_ordered_sums.fetch_add(1);
     if (report.ssim_exact_fallback == kExactSumSerialBudget) {
       entry.ssim_exact_serial_budget.fetch_add(1);
+    } else if (report.ssim_exact_fallback == kExactSumCheckFailed) {
+      entry.ssim_exact_check_failed.fetch_add(1);
     }
     result.timings.total = std::chrono::duration<double>(Clock::now() - start).count();
     return result;
