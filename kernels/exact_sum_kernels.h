@@ -27,6 +27,22 @@ inline ExactSumOutcome* ExactSumOutcomeIn(void* workspace) {
 hipError_t LaunchExactSerialSum(const double* terms, int64_t count, void* workspace,
                                 hipStream_t stream);
 
+// Stages of a block that LaunchExactSerialSumTraced stamps, in this order.
+enum ExactSumTraceStage : int {
+  kTraceStarted = 0,       // the block has its ticket
+  kTraceApproxDone = 1,    // its approximate running sum is published
+  kTraceGridKnown = 2,     // its grid is published
+  kTraceDone = 3,          // it left: its run piece or its exact sum is published
+  kTraceStages = 4,
+};
+
+// LaunchExactSerialSum that also writes, for the block with ticket b, the device's nanosecond
+// clock at each stage to trace[b * kTraceStages + stage], and its multiprocessor to
+// trace[blocks * kTraceStages + b] (`trace` holds (kTraceStages + 1) * blocks values, blocks =
+// ceil(count / kExactSumBlockTerms)). For benchmarks that look at where the time goes.
+hipError_t LaunchExactSerialSumTraced(const double* terms, int64_t count, void* workspace,
+                                      uint64_t* trace, hipStream_t stream);
+
 }  // namespace ssimd
 
 #endif  // SSIMD_KERNELS_EXACT_SUM_KERNELS_H_

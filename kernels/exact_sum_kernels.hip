@@ -96,6 +96,31 @@ __device__ void PauseBriefly() {
 #endif
 }
 
+// The device's nanosecond clock and the block's multiprocessor, for traced launches.
+__device__ uint64_t NowNs() {
+#if defined(__HIPCC__)
+  return wall_clock64();
+#else
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+#endif
+}
+
+__device__ uint64_t Multiprocessor() {
+#if defined(__HIPCC__)
+  return __smid();
+#else
+  uint32_t id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+#endif
+}
+
+__device__ void Stamp(uint64_t* trace, int32_t b, int stage) {
+  if (trace != nullptr) trace[static_cast<int64_t>(b) * kTraceStages + stage] = NowNs();
+}
+
 // Waits until *flag >= at_least and returns it; the record it guards may be read afterwards.
 __device__ int32_t WaitFor(const int32_t* flag, int32_t at_least) {
   int32_t value = *reinterpret_cast<const volatile int32_t*>(flag);
@@ -363,7 +388,8 @@ constexpr int kBlocksPerSm = 4;
 // a block that joins a run publishes its run's piece and leaves, an ordered block waits for the
 // exact sum before it and adds its segments in order. The last block writes the outcome.
 __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
-    ExactSerialSum(const double* terms, int64_t count, int32_t blocks, Layout l) {
+    ExactSerialSum(const double* terms, int64_t count, int32_t blocks, Layout l,
+                   uint64_t* trace) {
   __shared__ int32_t block_index;
   __shared__ double segment_sums[kExactSumSegmentsPerBlock];
   __shared__ double segment_abs_sums[kExactSumSegmentsPerBlock];
@@ -380,6 +406,10 @@ __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
   if (threadIdx.x == 0) block_index = static_cast<int32_t>(atomicAdd(l.ticket, 1u));
   __syncthreads();
   const int32_t b = block_index;
+  if (threadIdx.x == 0) {
+    Stamp(trace, b, kTraceStarted);
+    if (trace != nullptr) trace[static_cast<int64_t>(blocks) * kTraceStages + b] = Multiprocessor();
+  }
   const int group = GroupInBlock();
   const int lane = LaneInGroup();
   const int64_t block_first = static_cast<int64_t>(b) * kExactSumBlockTerms;
@@ -430,6 +460,7 @@ __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
       l.approx[4 * b + 2] = before + block_sum;
       l.approx[4 * b + 3] = before_abs + block_abs_sum;
       Publish(&l.approx_state[b], kApproxInclusive);
+      Stamp(trace, b, kTraceApproxDone);
       before_sum = before;
       before_abs_sum = before_abs + block_abs_sum;
     }
@@ -467,6 +498,7 @@ __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
   if (lane == 0) {
     l.block_grids[b] = own_grid;
     Publish(&l.piece_state[b], kBlockGridKnown);
+    Stamp(trace, b, kTraceGridKnown);
     int32_t previous_grid = kExactSumSerialGrid;
     if (b > 0) {
       WaitFor(&l.piece_state[b - 1], kBlockGridKnown);
@@ -490,6 +522,7 @@ __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
       const int32_t known = ExactThrough(l, b, &exact);
       WriteOutcome(l, known, exact);
     }
+    Stamp(trace, b, kTraceDone);
     return;
   }
   if (lane != 0) return;
@@ -509,21 +542,27 @@ __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
   l.exact[b] = exact;
   Publish(&l.exact_state[b], known);
   if (b == blocks - 1) WriteOutcome(l, known, exact);
+  Stamp(trace, b, kTraceDone);
 }
 
 }  // namespace
 
 size_t ExactSumWorkspaceBytes(int64_t count) { return LayoutFor(nullptr, count).bytes; }
 
-hipError_t LaunchExactSerialSum(const double* terms, int64_t count, void* workspace,
-                                hipStream_t stream) {
+hipError_t LaunchExactSerialSumTraced(const double* terms, int64_t count, void* workspace,
+                                      uint64_t* trace, hipStream_t stream) {
   const Layout l = LayoutFor(workspace, count);
   const hipError_t cleared = hipMemsetAsync(workspace, 0, l.cleared_bytes, stream);
   if (cleared != hipSuccess) return cleared;
   const int32_t blocks = BlockCount(count);
   hipLaunchKernelGGL(ExactSerialSum, dim3(blocks), dim3(kBlockThreads), 0, stream, terms, count,
-                     blocks, l);
+                     blocks, l, trace);
   return hipGetLastError();
+}
+
+hipError_t LaunchExactSerialSum(const double* terms, int64_t count, void* workspace,
+                                hipStream_t stream) {
+  return LaunchExactSerialSumTraced(terms, count, workspace, nullptr, stream);
 }
 
 }  // namespace ssimd

@@ -4,8 +4,8 @@
 # has the driver but no Bazel and no toolchain. Two bundles (docs/adr/0025, 0062):
 #
 #   tools/bundle_gpu.sh [--reference DIR]   ./bundle/: the GPU tests (gpu_scorer_test,
-#                                            gpu_exact_sum_test) and gpu_bench, plus xz for
-#                                            the reference replay
+#                                            gpu_exact_sum_test), gpu_bench and
+#                                            exact_sum_trace, plus xz for the reference replay
 #     bundle/run.sh gpu_scorer_test          the GPU tests (a summary line at the end)
 #     bundle/run.sh gpu_bench 50             device time per frame, CPU time beside it, throughput
 #   tools/bundle_gpu.sh --bench              ./bundle_bench/: ssimd-bench, the server, gpu_bench,
@@ -62,7 +62,8 @@ elif ((bench)); then
            //engine/gpu:staging_benchmark //tools/fault_load:fault_load)
 else
   out=bundle
-  targets=(//engine/gpu:gpu_scorer_test //engine/gpu:gpu_exact_sum_test //engine/gpu:gpu_bench)
+  targets=(//engine/gpu:gpu_scorer_test //engine/gpu:gpu_exact_sum_test //engine/gpu:gpu_bench
+           //engine/gpu:exact_sum_trace)
 fi
 
 read -r -a startup <<<"${SSIMD_BAZEL_STARTUP:-}"
