@@ -3,11 +3,12 @@
 // only the parallel orchestration lives here (docs/adr/0022).
 //
 // Blocks take their place in the frame from a ticket, so every block a block waits for has
-// started. Each block publishes, per stage, what its successors read: its approximate sum and
-// then its approximate running sum; its block piece (or that it has none) and then its run's
-// piece from the run's first block with the run's anchor; finally its exact running sum. Records
-// are written, fenced, then flagged; readers see the flag, fence, then read the record with
-// volatile loads (no stale cache line).
+// started. Each block publishes what its successors read: its approximate sum, then its
+// approximate running sum (a decoupled look-back); its grid, then its block piece if it joins a
+// run, or that it is ordered; an ordered block finally publishes its exact running sum. Records
+// are written, then flagged with a release store; readers see the flag with an acquire load and
+// read the record with volatile loads (no stale cache line). An exact sum is one 64-bit word that
+// is its own flag.
 #include <cstddef>
 #include <cstdint>
 
@@ -21,8 +22,9 @@ namespace {
 
 constexpr size_t kAlign = 256;
 constexpr int kBlockThreads = kExactSumSegmentsPerBlock * kExactSumGroupLanes;
+constexpr int kGroupsPerBlock = kBlockThreads / kLaneGroupWidth;
 static_assert(kExactSumGroupLanes == kLaneGroupWidth, "one lane group per segment");
-static_assert(kExactSumSegmentsPerBlock <= kLaneGroupWidth, "one group combines the block");
+static_assert(kGroupsPerBlock <= kLaneGroupWidth, "one group combines the groups' results");
 
 size_t AlignUp(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 
@@ -33,26 +35,26 @@ int32_t BlockCount(int64_t count) {
 // The approximate stage's flags.
 constexpr int32_t kApproxAggregate = 1;
 constexpr int32_t kApproxInclusive = 2;
-// The exact stage's flags: the sum is known, or why it is not.
-constexpr int32_t kExactKnown = 1;
-constexpr int32_t kExactGaveUpBudget = 2;  // the serial budget ran out
-constexpr int32_t kExactGaveUpCheck = 3;   // a run's piece did not fit its binade after all
+
+// An ordered block's exact running sum as one word: 0 until it is known, then the sum's bits
+// exclusive-or kExactWordKey, or one of the reasons it is not known. The key is a NaN's bits, so
+// no sum published has them (a NaN sum is sent to the host as a failed check).
+constexpr uint64_t kExactWordKey = 0x7ff4c0ffee5eed00u;
+constexpr uint64_t kExactWordGaveUpBudget = 1;  // the serial budget ran out
+constexpr uint64_t kExactWordGaveUpCheck = 2;   // a run's piece did not fit its binade after all
 
 // Where each array lives in the workspace. Everything up to `cleared_bytes` (the outcome, the
-// ticket and the flags) is zeroed before each launch.
+// ticket, the flags and the exact words) is zeroed before each launch.
 struct Layout {
   ExactSumOutcome* outcome;
   uint32_t* ticket;
   int32_t* approx_state;  // per block
   int32_t* piece_state;   // per block: kBlockNothingYet .. kBlockOrdered
-  int32_t* exact_state;   // per block
+  uint64_t* exact_words;  // per ordered block
   size_t cleared_bytes;
   double* approx;  // per block: its sum, its sum of |t|, the running sum and sum of |t| through it
   int32_t* block_grids;
-  int32_t* anchors;  // per block of a run: the ordered block before the run, or -1
   ExactSumPiece* block_pieces;
-  ExactSumPiece* run_pieces;
-  double* exact;  // per ordered block: the exact running sum through it
   size_t bytes;
 };
 
@@ -70,29 +72,40 @@ Layout LayoutFor(void* workspace, int64_t count) {
   l.ticket = reinterpret_cast<uint32_t*>(take(sizeof(uint32_t)));
   l.approx_state = reinterpret_cast<int32_t*>(take(blocks * sizeof(int32_t)));
   l.piece_state = reinterpret_cast<int32_t*>(take(blocks * sizeof(int32_t)));
-  l.exact_state = reinterpret_cast<int32_t*>(take(blocks * sizeof(int32_t)));
+  l.exact_words = reinterpret_cast<uint64_t*>(take(blocks * sizeof(uint64_t)));
   l.cleared_bytes = offset;
   l.approx = reinterpret_cast<double*>(take(4 * blocks * sizeof(double)));
   l.block_grids = reinterpret_cast<int32_t*>(take(blocks * sizeof(int32_t)));
-  l.anchors = reinterpret_cast<int32_t*>(take(blocks * sizeof(int32_t)));
   l.block_pieces = reinterpret_cast<ExactSumPiece*>(take(blocks * sizeof(ExactSumPiece)));
-  l.run_pieces = reinterpret_cast<ExactSumPiece*>(take(blocks * sizeof(ExactSumPiece)));
-  l.exact = reinterpret_cast<double*>(take(blocks * sizeof(double)));
   l.bytes = offset;
   return l;
 }
 
-// Publishing and reading records across blocks.
+// Publishing and reading records across blocks: a release store of the flag after the record,
+// an acquire load of the flag before reading the record.
 __device__ void Publish(int32_t* flag, int32_t value) {
-  __threadfence();  // the record before the flag
-  *reinterpret_cast<volatile int32_t*>(flag) = value;
+#if defined(__HIPCC__)
+  __hip_atomic_store(flag, value, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
+#else
+  asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(flag), "r"(value) : "memory");
+#endif
+}
+
+__device__ int32_t LoadAcquire(const int32_t* flag) {
+#if defined(__HIPCC__)
+  return __hip_atomic_load(flag, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
+#else
+  int32_t value;
+  asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(value) : "l"(flag) : "memory");
+  return value;
+#endif
 }
 
 __device__ void PauseBriefly() {
 #if defined(__HIPCC__)
   __builtin_amdgcn_s_sleep(1);
 #else
-  __nanosleep(100);
+  __nanosleep(64);
 #endif
 }
 
@@ -119,34 +132,6 @@ __device__ uint64_t Multiprocessor() {
 
 __device__ void Stamp(uint64_t* trace, int32_t b, int stage) {
   if (trace != nullptr) trace[static_cast<int64_t>(b) * kTraceStages + stage] = NowNs();
-}
-
-// Waits until *flag >= at_least and returns it; the record it guards may be read afterwards.
-__device__ int32_t WaitFor(const int32_t* flag, int32_t at_least) {
-  int32_t value = *reinterpret_cast<const volatile int32_t*>(flag);
-  while (value < at_least) {
-    PauseBriefly();
-    value = *reinterpret_cast<const volatile int32_t*>(flag);
-  }
-  __threadfence();
-  return value;
-}
-
-template <typename T>
-__device__ T Fresh(const T* p) {
-  return *reinterpret_cast<const volatile T*>(p);
-}
-
-__device__ ExactSumPiece FreshPiece(const ExactSumPiece* p) {
-  ExactSumPiece out;
-  for (int parity = 0; parity < 2; ++parity) {
-    out.added[parity] = Fresh(&p->added[parity]);
-    out.lowest[parity] = Fresh(&p->lowest[parity]);
-    out.highest[parity] = Fresh(&p->highest[parity]);
-  }
-  out.state = Fresh(&p->state);
-  out.padding = 0;
-  return out;
 }
 
 __device__ ExactSumPiece ShuffleDownPiece(const ExactSumPiece& piece, int delta) {
@@ -267,105 +252,145 @@ __device__ void SummariseCrossing(const double (&values)[kExactSumTermsPerLane],
 }
 
 
-// The exact running sum through block j (0.0 before the frame, j = -1) into *sum: an ordered
-// block's own record, or the piece of j's run applied to its anchor's. Returns kExactKnown, or
-// why the sum is not known (a block gave up, or a check failed).
-__device__ int32_t ExactThrough(const Layout& l, int32_t j, double* sum) {
+// Waits until *flag >= at_least and returns it; the record it guards may be read afterwards.
+__device__ int32_t WaitFor(const int32_t* flag, int32_t at_least) {
+  int32_t value = LoadAcquire(flag);
+  while (value < at_least) {
+    PauseBriefly();
+    value = LoadAcquire(flag);
+  }
+  return value;
+}
+
+template <typename T>
+__device__ T Fresh(const T* p) {
+  return *reinterpret_cast<const volatile T*>(p);
+}
+
+__device__ ExactSumPiece FreshPiece(const ExactSumPiece* p) {
+  ExactSumPiece out;
+  for (int parity = 0; parity < 2; ++parity) {
+    out.added[parity] = Fresh(&p->added[parity]);
+    out.lowest[parity] = Fresh(&p->lowest[parity]);
+    out.highest[parity] = Fresh(&p->highest[parity]);
+  }
+  out.state = Fresh(&p->state);
+  out.padding = 0;
+  return out;
+}
+
+// An ordered block's exact sum, published as one word (no flag, no fence: the word is the record).
+__device__ void PublishExact(uint64_t* word, bool known, double sum, uint64_t reason) {
+  const uint64_t bits = ExactSumBitsOf(sum);
+  uint64_t value = known ? (bits ^ kExactWordKey) : reason;
+  if (known && sum != sum) value = kExactWordGaveUpCheck;  // NaN: the host adds the frame
+  *reinterpret_cast<volatile uint64_t*>(word) = value;
+}
+
+// Waits for block j's exact sum (0.0 for j = -1); returns 0 with the sum, or why it is not known.
+__device__ uint64_t WaitExact(const uint64_t* word, int32_t j, double* sum) {
   if (j < 0) {
     *sum = 0.0;
-    return kExactKnown;
+    return 0;
   }
-  if (WaitFor(&l.piece_state[j], kBlockRunPrefix) == kBlockOrdered) {
-    const int32_t known = WaitFor(&l.exact_state[j], kExactKnown);
-    if (known == kExactKnown) *sum = Fresh(&l.exact[j]);
-    return known;
-  }
-  const int32_t anchor = Fresh(&l.anchors[j]);
-  double start = 0.0;
-  if (anchor >= 0) {
-    // Anchors are ordered blocks (JoinsExactSumRun): any other would never publish a sum.
-    if (WaitFor(&l.piece_state[anchor], kBlockRunPrefix) != kBlockOrdered) {
-      return kExactGaveUpCheck;
-    }
-    const int32_t known = WaitFor(&l.exact_state[anchor], kExactKnown);
-    if (known != kExactKnown) return known;
-    start = Fresh(&l.exact[anchor]);
-  }
-  return ApplyExactSumPiece(start, Fresh(&l.block_grids[j]), FreshPiece(&l.run_pieces[j]), sum)
-             ? kExactKnown
-             : kExactGaveUpCheck;
+  uint64_t value = Fresh(&word[j]);
+  while (value == 0) value = Fresh(&word[j]);  // few blocks wait here, and each wait is on the
+                                               // frame's critical path: no pause
+  if (value == kExactWordGaveUpBudget || value == kExactWordGaveUpCheck) return value;
+  *sum = ExactSumDoubleOf(value ^ kExactWordKey);
+  return 0;
 }
 
-__device__ void WriteOutcome(const Layout& l, int32_t known, double sum) {
+__device__ void WriteOutcome(const Layout& l, uint64_t reason, double sum) {
   l.outcome->sum = sum;
-  l.outcome->fallback = known == kExactKnown          ? kExactSumOnDevice
-                        : known == kExactGaveUpBudget ? kExactSumSerialBudget
-                                                      : kExactSumCheckFailed;
+  l.outcome->fallback = reason == 0                        ? kExactSumOnDevice
+                        : reason == kExactWordGaveUpBudget ? kExactSumSerialBudget
+                                                           : kExactSumCheckFailed;
 }
 
-// The approximate running sum (and sum of |t|) before block b, by the first lane group: a
-// decoupled look-back over windows of kLaneGroupWidth predecessors, lane k reading block
-// (window end - k), adding aggregates up to the nearest inclusive sum. Any order serves: these
-// sums only guide the guess of the grids. Every lane returns the result.
-__device__ void ApproxBefore(const Layout& l, int32_t b, double* sum, double* abs_sum) {
-  const int lane = LaneInGroup();
-  double total = 0.0;
-  double total_abs = 0.0;
-  for (int32_t end = b - 1; end >= 0; end -= kLaneGroupWidth) {
-    const int32_t j = end - lane;
-    const int32_t state = j >= 0 ? WaitFor(&l.approx_state[j], kApproxAggregate) : kApproxInclusive;
-    const int nearest_inclusive = GroupMin(state == kApproxInclusive ? lane : kLaneGroupWidth);
-    double v = 0.0;
-    double v_abs = 0.0;
-    if (j >= 0 && lane <= nearest_inclusive) {
-      const int at = state == kApproxInclusive ? 2 : 0;
-      v = Fresh(&l.approx[4 * j + at]);
-      v_abs = Fresh(&l.approx[4 * j + at + 1]);
-    }
-    for (int offset = kLaneGroupWidth / 2; offset > 0; offset /= 2) {
-      v += ShuffleDownInGroup(v, offset);
-      v_abs += ShuffleDownInGroup(v_abs, offset);
-    }
-    total += ValueOfLane(v, 0);
-    total_abs += ValueOfLane(v_abs, 0);
-    if (nearest_inclusive < kLaneGroupWidth) break;
+// Block-wide reductions over kBlockThreads threads; `scratch` holds kGroupsPerBlock values. Every
+// thread returns the result.
+template <typename T, typename Op>
+__device__ T ReduceBlock(T value, T* scratch, Op op) {
+  for (int offset = kLaneGroupWidth / 2; offset > 0; offset /= 2) {
+    value = op(value, ShuffleDownInGroup(value, offset));
   }
-  *sum = total;
-  *abs_sum = total_abs;
+  if (LaneInGroup() == 0) scratch[GroupInBlock()] = value;
+  __syncthreads();
+  T total = scratch[0];
+  for (int g = 1; g < kGroupsPerBlock; ++g) total = op(total, scratch[g]);
+  __syncthreads();  // scratch is free again
+  return total;
 }
 
-// The piece of block b's run up to and including it (block b on grid `grid` with block piece
-// `own`, in lane 0), by the first lane group: a look-back over windows of predecessors, lane k
-// reading block (window end - 31 + k) so that lanes keep the blocks' order, combining block
-// pieces up to the nearest predecessor that stops the look-back (RunLookBackStep). Lane 0 returns
-// the piece and the anchor.
-__device__ ExactSumPiece RunPieceThrough(const Layout& l, int32_t b, int32_t grid,
-                                         const ExactSumPiece& own, int32_t* anchor) {
-  const int lane = LaneInGroup();
-  ExactSumPiece through = own;
-  for (int32_t end = b - 1;; end -= kLaneGroupWidth) {
-    const int32_t j = end - (kLaneGroupWidth - 1) + lane;
-    int32_t step = kStopBefore;
-    int32_t anchor_here = j < 0 ? -1 : j;  // the anchor if this lane stops the look-back
+// The approximate running sum (and sum of |t|) before block b, by the whole block: a decoupled
+// look-back over windows of kBlockThreads predecessors, thread k reading block (window end - k),
+// adding aggregates up to the nearest inclusive sum (after Merrill and Garland's single-pass
+// scan). Any order serves: these sums only guide the guess of the grids.
+__device__ void ApproxBefore(const Layout& l, int32_t b, double* sum, double* abs_sum,
+                             double* scratch, int* int_scratch) {
+  const int tid = static_cast<int>(threadIdx.x);
+  double own = 0.0;
+  double own_abs = 0.0;
+  for (int32_t end = b - 1; end >= 0; end -= kBlockThreads) {
+    const int32_t j = end - tid;
+    const int32_t state = j >= 0 ? WaitFor(&l.approx_state[j], kApproxAggregate) : kApproxInclusive;
+    const int nearest = ReduceBlock(state == kApproxInclusive ? tid : kBlockThreads, int_scratch,
+                                    [](int x, int y) { return x < y ? x : y; });
+    if (j >= 0 && tid <= nearest) {
+      const int at = state == kApproxInclusive ? 2 : 0;
+      own += Fresh(&l.approx[4 * j + at]);
+      own_abs += Fresh(&l.approx[4 * j + at + 1]);
+    }
+    if (nearest < kBlockThreads) break;
+  }
+  const auto add = [](double x, double y) { return x + y; };
+  *sum = ReduceBlock(own, scratch, add);
+  *abs_sum = ReduceBlock(own_abs, scratch, add);
+}
+
+// The run that ends with block `last` (on grid `grid`), by the whole block: its anchor (the
+// nearest block before it that is ordered or on another grid; -1 at the frame's start), found
+// looking back kBlockThreads blocks at a time, and the combination of the run's block pieces,
+// each thread folding a contiguous share in order, then groups and the groups' results. Thread 0
+// returns the piece (empty when `last` itself is the anchor).
+__device__ ExactSumPiece RunPieceThrough(const Layout& l, int32_t last, int32_t grid,
+                                         int32_t* anchor, int* int_scratch,
+                                         ExactSumPiece* piece_scratch) {
+  const int tid = static_cast<int>(threadIdx.x);
+  int32_t found = -1;
+  for (int32_t end = last; end >= 0; end -= kBlockThreads) {
+    const int32_t j = end - tid;
+    bool stops = true;
     if (j >= 0) {
       const int32_t state = WaitFor(&l.piece_state[j], kBlockPiece);
-      step = RunLookBackStep(state, Fresh(&l.block_grids[j]), grid);
-      if (step == kCombineAndStop) anchor_here = Fresh(&l.anchors[j]);
+      stops = state != kBlockPiece || Fresh(&l.block_grids[j]) != grid;
     }
-    const int stop_lane = GroupMax(step != kCombineAndGoOn ? lane : -1);
-    ExactSumPiece piece = EmptyExactSumPiece();
-    if (lane > stop_lane) {
-      piece = FreshPiece(&l.block_pieces[j]);
-    } else if (lane == stop_lane && step == kCombineAndStop) {
-      piece = FreshPiece(&l.run_pieces[j]);
-    }
-    piece = CombineGroup(piece);
-    through = CombineExactSumPieces(piece, through);  // meaningful in lane 0
-    if (stop_lane >= 0) {
-      *anchor = ValueOfLane(anchor_here, stop_lane);
-      return through;
+    const int nearest = ReduceBlock(stops ? tid : kBlockThreads, int_scratch,
+                                    [](int x, int y) { return x < y ? x : y; });
+    if (nearest < kBlockThreads) {
+      found = end - nearest;
+      break;
     }
   }
+  *anchor = found < 0 ? -1 : found;
+  const int32_t first = *anchor + 1;
+  const int32_t n = last + 1 - first;
+  const int32_t share = (n + kBlockThreads - 1) / kBlockThreads;
+  const int32_t from = first + min(n, tid * share);
+  const int32_t to = first + min(n, (tid + 1) * share);
+  ExactSumPiece piece = EmptyExactSumPiece();
+  for (int32_t j = from; j < to; ++j) {
+    piece = CombineExactSumPieces(piece, FreshPiece(&l.block_pieces[j]));
+  }
+  piece = CombineGroup(piece);
+  if (LaneInGroup() == 0) piece_scratch[GroupInBlock()] = piece;
+  __syncthreads();
+  if (GroupInBlock() == 0) {
+    piece = CombineGroup(LaneInGroup() < kGroupsPerBlock ? piece_scratch[LaneInGroup()]
+                                                         : EmptyExactSumPiece());
+  }
+  return piece;
 }
 
 // A block's terms as staged in shared memory (a lane's kExactSumTermsPerLane terms, then one
@@ -384,9 +409,10 @@ struct StagedTerms {
 constexpr int kBlocksPerSm = 4;
 
 // The whole sum, one block per kExactSumBlockTerms terms: approximate sums and their look-back,
-// each segment's grid and piece (or crossing summary) by one lane group, then the block piece;
-// a block that joins a run publishes its run's piece and leaves, an ordered block waits for the
-// exact sum before it and adds its segments in order. The last block writes the outcome.
+// each segment's grid and piece (or crossing summary) by one lane group, then the block piece. A
+// block that joins a run publishes its piece and leaves; an ordered block combines the run
+// before it, waits for the exact sum of that run's anchor and adds its own segments in order;
+// the last block finds the frame's sum the same way and writes the outcome.
 __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
     ExactSerialSum(const double* terms, int64_t count, int32_t blocks, Layout l,
                    uint64_t* trace) {
@@ -398,6 +424,12 @@ __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
   __shared__ int32_t grids[kExactSumSegmentsPerBlock];
   __shared__ ExactSumPiece pieces[kExactSumSegmentsPerBlock];
   __shared__ ExactSumCrossing crossings[kExactSumSegmentsPerBlock];
+  __shared__ double scratch[kGroupsPerBlock];
+  __shared__ int int_scratch[kGroupsPerBlock];
+  __shared__ ExactSumPiece piece_scratch[kGroupsPerBlock];
+  __shared__ int32_t own_grid;
+  __shared__ int32_t previous_grid;  // kExactSumSerialGrid before the frame's first block
+  __shared__ int joins;
   // The block's terms, loaded coalesced, then read by each lane as its consecutive run. A lane's
   // run is stored one double apart from the next lane's, which keeps the lanes' reads on
   // distinct banks.
@@ -441,22 +473,22 @@ __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
   }
   __syncthreads();
   // The approximate stage: publish the block's sums, look back, publish the running sums.
-  if (group == 0) {
-    double block_sum = 0.0;
-    double block_abs_sum = 0.0;
-    for (int k = 0; k < kExactSumSegmentsPerBlock; ++k) {
-      block_sum += segment_sums[k];
-      block_abs_sum += segment_abs_sums[k];
-    }
-    if (lane == 0 && b > 0) {
-      l.approx[4 * b] = block_sum;
-      l.approx[4 * b + 1] = block_abs_sum;
-      Publish(&l.approx_state[b], kApproxAggregate);
-    }
+  double block_sum = 0.0;
+  double block_abs_sum = 0.0;
+  for (int k = 0; k < kExactSumSegmentsPerBlock; ++k) {
+    block_sum += segment_sums[k];
+    block_abs_sum += segment_abs_sums[k];
+  }
+  if (threadIdx.x == 0 && b > 0) {
+    l.approx[4 * b] = block_sum;
+    l.approx[4 * b + 1] = block_abs_sum;
+    Publish(&l.approx_state[b], kApproxAggregate);
+  }
+  {
     double before = 0.0;
     double before_abs = 0.0;
-    ApproxBefore(l, b, &before, &before_abs);
-    if (lane == 0) {
+    ApproxBefore(l, b, &before, &before_abs, scratch, int_scratch);
+    if (threadIdx.x == 0) {
       l.approx[4 * b + 2] = before + block_sum;
       l.approx[4 * b + 3] = before_abs + block_abs_sum;
       Publish(&l.approx_state[b], kApproxInclusive);
@@ -487,61 +519,67 @@ __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
     grids[group] = grid;
   }
   __syncthreads();
-  if (group != 0) return;
-  // The first group from here: the block piece, whether the block joins a run, and then either
-  // the run's look-back (and, for the frame's last block only, the exact sum) or, in one lane,
-  // the block in order after the exact sum before it.
-  const int32_t own_grid = ExactSumBlockGrid(grids);
-  const ExactSumPiece block_piece =
-      CombineGroup(lane < kExactSumSegmentsPerBlock ? pieces[lane] : EmptyExactSumPiece());
-  int joins = 0;
-  if (lane == 0) {
-    l.block_grids[b] = own_grid;
-    Publish(&l.piece_state[b], kBlockGridKnown);
-    Stamp(trace, b, kTraceGridKnown);
-    int32_t previous_grid = kExactSumSerialGrid;
-    if (b > 0) {
-      WaitFor(&l.piece_state[b - 1], kBlockGridKnown);
-      previous_grid = Fresh(&l.block_grids[b - 1]);
-    }
-    joins = JoinsExactSumRun(own_grid, block_piece, before_sum, margin, previous_grid) ? 1 : 0;
-  }
-  if (ValueOfLane(joins, 0) != 0) {
+  // The block piece and whether the block joins a run.
+  if (group == 0) {
+    const ExactSumPiece block_piece =
+        CombineGroup(lane < kExactSumSegmentsPerBlock ? pieces[lane] : EmptyExactSumPiece());
     if (lane == 0) {
-      l.block_pieces[b] = block_piece;
-      Publish(&l.piece_state[b], kBlockPiece);
+      const int32_t block_grid = ExactSumBlockGrid(grids);
+      l.block_grids[b] = block_grid;
+      Publish(&l.piece_state[b], kBlockGridKnown);
+      Stamp(trace, b, kTraceGridKnown);
+      previous_grid = kExactSumSerialGrid;
+      if (b > 0) {
+        WaitFor(&l.piece_state[b - 1], kBlockGridKnown);
+        previous_grid = Fresh(&l.block_grids[b - 1]);
+      }
+      const bool member =
+          JoinsExactSumRun(block_grid, block_piece, before_sum, margin, previous_grid);
+      if (member) l.block_pieces[b] = block_piece;
+      Publish(&l.piece_state[b], member ? kBlockPiece : kBlockOrdered);
+      own_grid = block_grid;
+      joins = member ? 1 : 0;
     }
-    int32_t anchor = -1;
-    const ExactSumPiece run_piece = RunPieceThrough(l, b, own_grid, block_piece, &anchor);
-    if (lane != 0) return;
-    l.run_pieces[b] = run_piece;
-    l.anchors[b] = anchor;
-    Publish(&l.piece_state[b], kBlockRunPrefix);
-    if (b == blocks - 1) {
-      double exact = 0.0;
-      const int32_t known = ExactThrough(l, b, &exact);
-      WriteOutcome(l, known, exact);
-    }
-    Stamp(trace, b, kTraceDone);
+  }
+  __syncthreads();
+  if (joins != 0 && b != blocks - 1) {
+    if (threadIdx.x == 0) Stamp(trace, b, kTraceDone);
     return;
   }
-  if (lane != 0) return;
-  Publish(&l.piece_state[b], kBlockOrdered);
+  // An ordered block, or the frame's last: the run through the block before it (through the
+  // block itself for a last block that joined a run), combined while its anchor's sum is not
+  // known yet, then the exact stage in one thread.
+  const int32_t run_last = joins != 0 ? b : b - 1;
+  int32_t anchor = -1;
+  ExactSumPiece run_piece = EmptyExactSumPiece();
+  int32_t run_grid = kExactSumSerialGrid;
+  if (run_last >= 0) {
+    run_grid = joins != 0 ? own_grid : previous_grid;
+    run_piece = RunPieceThrough(l, run_last, run_grid, &anchor, int_scratch, piece_scratch);
+  }
+  if (threadIdx.x != 0) return;
   double exact = 0.0;
-  int32_t known = ExactThrough(l, b - 1, &exact);
-  if (known == kExactKnown && Fresh(&l.outcome->serial_terms) >= kExactSumSerialTermBudget) {
-    known = kExactGaveUpBudget;
+  // Anchors are ordered blocks (JoinsExactSumRun); any other would never publish a sum.
+  uint64_t reason = anchor >= 0 && LoadAcquire(&l.piece_state[anchor]) != kBlockOrdered
+                        ? kExactWordGaveUpCheck
+                        : WaitExact(l.exact_words, anchor, &exact);
+  if (reason == 0 && !ApplyExactSumPiece(exact, run_grid, run_piece, &exact)) {
+    reason = kExactWordGaveUpCheck;
   }
-  if (known == kExactKnown) {
-    const int serial =
-        AddBlockInOrder(StagedTerms{staged}, count, b, grids, pieces, crossings, &exact);
-    atomicAdd(reinterpret_cast<unsigned long long*>(&l.outcome->serial_terms),
-              static_cast<unsigned long long>(serial));
-    atomicAdd(&l.outcome->ordered_blocks, 1);
+  if (joins == 0) {
+    if (reason == 0 && Fresh(&l.outcome->serial_terms) >= kExactSumSerialTermBudget) {
+      reason = kExactWordGaveUpBudget;
+    }
+    if (reason == 0) {
+      const int serial =
+          AddBlockInOrder(StagedTerms{staged}, count, b, grids, pieces, crossings, &exact);
+      atomicAdd(reinterpret_cast<unsigned long long*>(&l.outcome->serial_terms),
+                static_cast<unsigned long long>(serial));
+      atomicAdd(&l.outcome->ordered_blocks, 1);
+    }
+    PublishExact(&l.exact_words[b], reason == 0, exact, reason);
   }
-  l.exact[b] = exact;
-  Publish(&l.exact_state[b], known);
-  if (b == blocks - 1) WriteOutcome(l, known, exact);
+  if (b == blocks - 1) WriteOutcome(l, reason, exact);
   Stamp(trace, b, kTraceDone);
 }
 

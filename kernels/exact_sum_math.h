@@ -432,13 +432,12 @@ SSIMD_HD inline int32_t ExactSumBlockGrid(const int32_t* grids) {
 }
 
 // What a block of the single-pass sum has published for its successors. A block that joins a run
-// (JoinsExactSumRun) goes through kBlockPiece to kBlockRunPrefix and is done; any other block is
-// ordered: it waits for the exact sum before it and adds its segments in order.
+// (JoinsExactSumRun) publishes its block piece and is done; any other block is ordered: it waits
+// for the exact sum before it, adds its segments in order and publishes its exact running sum.
 inline constexpr int32_t kBlockNothingYet = 0;
 inline constexpr int32_t kBlockGridKnown = 1;  // its grid (kExactSumSerialGrid if none)
 inline constexpr int32_t kBlockPiece = 2;      // it joins a run: its block piece
-inline constexpr int32_t kBlockRunPrefix = 3;  // and its run's piece up to it, with the anchor
-inline constexpr int32_t kBlockOrdered = 4;    // it will publish its exact running sum
+inline constexpr int32_t kBlockOrdered = 3;    // it will publish its exact running sum
 
 // Whether a run's piece that starts from the approximate running sum `approx_start` (within
 // `margin` of the serial one) keeps every partial sum inside binade e whatever the true start
@@ -461,31 +460,15 @@ SSIMD_HD inline bool SurelyInsideBinade(double approx_start, double margin, int 
 // Whether a block joins a run: its segments share grid `grid` (ExactSumBlockGrid), its block
 // piece surely fits the binade from its approximate start, and the block before it is on the same
 // grid or has none (`previous_grid`, kExactSumSerialGrid before the frame's first block). The last
-// condition makes every run's anchor an ordered block (or the frame's start): a block whose
-// predecessor is on another grid starts in order, so nobody ever needs the exact sum of a block
-// that joined a run except through its run's piece.
+// condition makes the block before every run (its anchor) an ordered block, or the frame's start:
+// a block whose predecessor is on another grid is ordered itself, so nobody ever needs the exact
+// sum of a block that joined a run except through its run's piece.
 SSIMD_HD inline bool JoinsExactSumRun(int32_t grid, const ExactSumPiece& block_piece,
                                       double approx_start, double margin,
                                       int32_t previous_grid) {
   return grid != kExactSumSerialGrid &&
          (previous_grid == grid || previous_grid == kExactSumSerialGrid) &&
          SurelyInsideBinade(approx_start, margin, grid, block_piece);
-}
-
-// How a block on grid `own_grid` looking back over its predecessors for its run's piece treats
-// one in `state` on `grid`: combines its block piece and goes on, combines its run's piece and
-// stops, or stops before it, which makes that predecessor the anchor whose exact sum the run's
-// piece is applied to (an ordered block).
-enum ExactSumLookBack : int32_t {
-  kCombineAndGoOn = 0,
-  kCombineAndStop = 1,
-  kStopBefore = 2,
-};
-
-SSIMD_HD inline ExactSumLookBack RunLookBackStep(int32_t state, int32_t grid, int32_t own_grid) {
-  if (state == kBlockPiece && grid == own_grid) return kCombineAndGoOn;
-  if (state == kBlockRunPrefix && grid == own_grid) return kCombineAndStop;
-  return kStopBefore;
 }
 
 // Adds block b's terms to its exact starting sum segment by segment, for an ordered block: a

@@ -505,14 +505,30 @@ TEST(ExactSumBlockGridTest, TheGridEveryPresentSegmentShares) {
   EXPECT_EQ(ExactSumBlockGrid(grids), kExactSumSerialGrid);
 }
 
-// The run's look-back combines block pieces on its own grid, stops at a run piece on its grid
-// (taking it in), and stops before an ordered block or one on another grid (its anchor).
-TEST(RunLookBackStepTest, CombinesItsGridAndStopsElsewhere) {
-  EXPECT_EQ(RunLookBackStep(kBlockPiece, 20, 20), kCombineAndGoOn);
-  EXPECT_EQ(RunLookBackStep(kBlockRunPrefix, 20, 20), kCombineAndStop);
-  EXPECT_EQ(RunLookBackStep(kBlockPiece, 19, 20), kStopBefore);
-  EXPECT_EQ(RunLookBackStep(kBlockRunPrefix, 21, 20), kStopBefore);
-  EXPECT_EQ(RunLookBackStep(kBlockOrdered, kExactSumSerialGrid, 20), kStopBefore);
+// A block joins a run only when its piece surely fits its binade from its approximate start and
+// the block before it is on its grid or has none.
+TEST(JoinsExactSumRunTest, SurelyInsideAndOnThePreviousGrid) {
+  double terms[kExactSumSegmentTerms];
+  for (double& t : terms) t = 1000.0;
+  const ExactSumPiece piece = FoldExactSumTerms(terms, kExactSumSegmentTerms, ExactSumGridScale(20));
+  const double margin = 1.0;
+  EXPECT_TRUE(JoinsExactSumRun(20, piece, 0x1.1p20, margin, 20));
+  EXPECT_TRUE(JoinsExactSumRun(20, piece, 0x1.1p20, margin, kExactSumSerialGrid));
+  EXPECT_FALSE(JoinsExactSumRun(20, piece, 0x1.1p20, margin, 19));  // a grid change at its edge
+  EXPECT_FALSE(JoinsExactSumRun(kExactSumSerialGrid, piece, 0x1.1p20, margin, 20));
+  // 256 * 1000 more would leave the binade from just below its top.
+  EXPECT_FALSE(JoinsExactSumRun(20, piece, 0x1.fp20, margin, 20));
+  // Inside with an exact start, but not with every start the margin allows.
+  EXPECT_TRUE(SurelyInsideBinade(0x1p20 + 10.0, 1.0, 20, piece));
+  EXPECT_FALSE(SurelyInsideBinade(0x1p20 + 10.0, 2000.0, 20, piece));
+  EXPECT_FALSE(SurelyInsideBinade(0x1.1p20, margin, 20, InvalidExactSumPiece()));
+  // Negative sums: the binade below -2^20.
+  double negative[kExactSumSegmentTerms];
+  for (double& t : negative) t = -1000.0;
+  const ExactSumPiece down =
+      FoldExactSumTerms(negative, kExactSumSegmentTerms, ExactSumGridScale(20));
+  EXPECT_TRUE(SurelyInsideBinade(-0x1.1p20, margin, 20, down));
+  EXPECT_FALSE(SurelyInsideBinade(-0x1.fp20, margin, 20, down));
 }
 
 // A block added segment by segment equals the plain loop whatever its grids and pieces say:

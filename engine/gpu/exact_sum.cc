@@ -77,8 +77,7 @@ ExactSumCrossing CrossingOf(const double* terms, int64_t count, int64_t segment,
   return c;
 }
 
-// Whether block b, looking back, finds predecessor j's second record (its approximate running
-// sum, its run's piece) published yet: always for schedule 0; otherwise, for the 64 blocks before
+// Whether block b, looking back, finds predecessor j's approximate running sum published yet: always for schedule 0; otherwise, for the 64 blocks before
 // it, as a hash of (schedule, b, j) decides, as blocks running side by side on a device would.
 bool SeesSecondRecord(uint64_t schedule, int64_t b, int64_t j) {
   if (schedule == 0 || b - j > 64) return true;
@@ -98,35 +97,54 @@ struct BlockRecord {
   double through_abs_sum = 0.0;
   int32_t grid = kExactSumSerialGrid;  // ExactSumBlockGrid
   bool joins = false;                  // JoinsExactSumRun; else the block is ordered
-  int32_t anchor = -1;
   ExactSumPiece block_piece = EmptyExactSumPiece();
-  ExactSumPiece run_piece = EmptyExactSumPiece();
   int32_t known = kExactSumOnDevice;  // an ordered block's exact sum, or why it has none
   double exact = 0.0;
 };
 
-// The exact running sum through block j (0.0 for j = -1), as the kernel's ExactThrough finds it:
-// an ordered block's own, or j's run piece applied to its anchor's. Returns kExactSumOnDevice or
-// why the sum is not known.
-int32_t ExactThrough(const std::vector<BlockRecord>& records, int64_t j, double* sum) {
-  if (j < 0) {
-    *sum = 0.0;
-    return kExactSumOnDevice;
+// Threads of the kernel's blocks, which fold a run's block pieces in contiguous shares.
+constexpr int kBlockThreads = kExactSumSegmentsPerBlock * kExactSumGroupLanes;
+
+// The run that ends with block `last` on `grid`, as the kernel's RunPieceThrough finds it: its
+// anchor (the nearest block before it that is ordered or on another grid, -1 at the frame's
+// start) and its block pieces combined in the kernel's shares and trees.
+ExactSumPiece RunPieceThrough(const std::vector<BlockRecord>& records, int64_t last, int32_t grid,
+                              int64_t* anchor) {
+  int64_t j = last;
+  while (j >= 0 && records[j].joins && records[j].grid == grid) --j;
+  *anchor = j;
+  const int64_t n = last - j;
+  const int64_t share = (n + kBlockThreads - 1) / kBlockThreads;
+  std::vector<ExactSumPiece> groups;
+  for (int g = 0; g < kBlockThreads / kExactSumGroupLanes; ++g) {
+    std::vector<ExactSumPiece> lanes(kExactSumGroupLanes, EmptyExactSumPiece());
+    for (int lane = 0; lane < kExactSumGroupLanes; ++lane) {
+      const int64_t t = g * kExactSumGroupLanes + lane;
+      for (int64_t k = std::min(n, t * share); k < std::min(n, (t + 1) * share); ++k) {
+        lanes[lane] = CombineExactSumPieces(lanes[lane], records[j + 1 + k].block_piece);
+      }
+    }
+    groups.push_back(CombineAsBlockTree(std::move(lanes)));
   }
-  const BlockRecord& r = records[j];
-  if (!r.joins) {
-    if (r.known == kExactSumOnDevice) *sum = r.exact;
-    return r.known;
-  }
+  return CombineAsBlockTree(std::move(groups));
+}
+
+// The exact running sum through block `last` (0.0 for last = -1), on `grid` when it joined a
+// run: the run's piece applied to its anchor's exact sum, as an ordered block or the frame's last
+// block finds it. Returns kExactSumOnDevice or why the sum is not known.
+int32_t ExactSumThrough(const std::vector<BlockRecord>& records, int64_t last, int32_t grid,
+                        double* sum) {
+  *sum = 0.0;
+  if (last < 0) return kExactSumOnDevice;
+  int64_t anchor = -1;
+  const ExactSumPiece piece = RunPieceThrough(records, last, grid, &anchor);
   double start = 0.0;
-  if (r.anchor >= 0) {
-    const BlockRecord& anchor = records[r.anchor];
-    if (anchor.joins) return kExactSumCheckFailed;
-    if (anchor.known != kExactSumOnDevice) return anchor.known;
-    start = anchor.exact;
+  if (anchor >= 0) {
+    if (records[anchor].joins) return kExactSumCheckFailed;  // never: see JoinsExactSumRun
+    if (records[anchor].known != kExactSumOnDevice) return records[anchor].known;
+    start = records[anchor].exact;
   }
-  return ApplyExactSumPiece(start, r.grid, r.run_piece, sum) ? kExactSumOnDevice
-                                                             : kExactSumCheckFailed;
+  return ApplyExactSumPiece(start, grid, piece, sum) ? kExactSumOnDevice : kExactSumCheckFailed;
 }
 
 }  // namespace
@@ -244,38 +262,16 @@ ExactSumOutcome SerialSumByBlocks(const double* terms, int64_t count, uint64_t s
       }
       start = end;
     }
-    // The block piece and whether the block joins a run.
+    // The block piece and whether the block joins a run; a block that does is done.
     own.grid = ExactSumBlockGrid(grids);
     own.block_piece =
         CombineAsBlockTree(std::vector<ExactSumPiece>(pieces, pieces + kExactSumSegmentsPerBlock));
-    own.joins = JoinsExactSumRun(own.grid, own.block_piece, before, margin,
-                                 b > 0 ? records[b - 1].grid : kExactSumSerialGrid);
-    if (own.joins) {  // the run's look-back; the block is then done
-      own.run_piece = own.block_piece;
-      own.anchor = -1;
-      for (int64_t j = b - 1; j >= 0; --j) {
-        int32_t state = kBlockOrdered;
-        if (records[j].joins) {
-          state = SeesSecondRecord(schedule, b, j) ? kBlockRunPrefix : kBlockPiece;
-        }
-        const ExactSumLookBack step = RunLookBackStep(state, records[j].grid, own.grid);
-        if (step == kCombineAndGoOn) {
-          own.run_piece = CombineExactSumPieces(records[j].block_piece, own.run_piece);
-          continue;
-        }
-        if (step == kCombineAndStop) {
-          own.run_piece = CombineExactSumPieces(records[j].run_piece, own.run_piece);
-          own.anchor = records[j].anchor;
-        } else {
-          own.anchor = static_cast<int32_t>(j);
-        }
-        break;
-      }
-      continue;
-    }
+    const int32_t previous_grid = b > 0 ? records[b - 1].grid : kExactSumSerialGrid;
+    own.joins = JoinsExactSumRun(own.grid, own.block_piece, before, margin, previous_grid);
+    if (own.joins) continue;
     // An ordered block: its segments in order after the exact sum before it.
     double sum = 0.0;
-    own.known = ExactThrough(records, b - 1, &sum);
+    own.known = ExactSumThrough(records, b - 1, previous_grid, &sum);
     if (own.known == kExactSumOnDevice && outcome.serial_terms >= kExactSumSerialTermBudget) {
       own.known = kExactSumSerialBudget;
     }
@@ -283,10 +279,17 @@ ExactSumOutcome SerialSumByBlocks(const double* terms, int64_t count, uint64_t s
       outcome.serial_terms += AddBlockInOrder(block_terms, count, b, grids, pieces, crossings, &sum);
       ++outcome.ordered_blocks;
       own.exact = sum;
+      if (std::isnan(sum)) own.known = kExactSumCheckFailed;  // the device's word cannot hold it
     }
   }
   if (blocks > 0) {
-    outcome.fallback = ExactThrough(records, blocks - 1, &outcome.sum);
+    const BlockRecord& last = records.back();
+    if (last.joins) {
+      outcome.fallback = ExactSumThrough(records, blocks - 1, last.grid, &outcome.sum);
+    } else {
+      outcome.fallback = last.known;
+      outcome.sum = last.exact;
+    }
   }
   return outcome;
 }
