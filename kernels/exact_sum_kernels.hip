@@ -558,26 +558,35 @@ __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
     run_piece = RunPieceThrough(l, run_last, run_grid, &anchor, int_scratch, piece_scratch);
   }
   if (threadIdx.x != 0) return;
+  ExactSumBlockPlan plan;
+  const bool planned = joins == 0 && PlanOrderedBlock(run_piece, run_grid, count, b, grids,
+                                                      pieces, crossings, &plan);
   double exact = 0.0;
   // Anchors are ordered blocks (JoinsExactSumRun); any other would never publish a sum.
   uint64_t reason = anchor >= 0 && LoadAcquire(&l.piece_state[anchor]) != kBlockOrdered
                         ? kExactWordGaveUpCheck
                         : WaitExact(l.exact_words, anchor, &exact);
-  if (reason == 0 && !ApplyExactSumPiece(exact, run_grid, run_piece, &exact)) {
-    reason = kExactWordGaveUpCheck;
-  }
   if (joins == 0) {
     if (reason == 0 && Fresh(&l.outcome->serial_terms) >= kExactSumSerialTermBudget) {
       reason = kExactWordGaveUpBudget;
     }
     if (reason == 0) {
-      const int serial =
-          AddBlockInOrder(StagedTerms{staged}, count, b, grids, pieces, crossings, &exact);
+      const StagedTerms own_terms{staged};
+      int serial = 0;
+      if (planned && ApplyOrderedBlockPlan(exact, plan, own_terms, &exact)) {
+        serial = plan.serial_end - plan.serial_begin;
+      } else if (ApplyExactSumPiece(exact, run_grid, run_piece, &exact)) {
+        serial = AddBlockInOrder(own_terms, count, b, grids, pieces, crossings, &exact);
+      } else {
+        reason = kExactWordGaveUpCheck;
+      }
       atomicAdd(reinterpret_cast<unsigned long long*>(&l.outcome->serial_terms),
                 static_cast<unsigned long long>(serial));
       atomicAdd(&l.outcome->ordered_blocks, 1);
     }
     PublishExact(&l.exact_words[b], reason == 0, exact, reason);
+  } else if (reason == 0 && !ApplyExactSumPiece(exact, run_grid, run_piece, &exact)) {
+    reason = kExactWordGaveUpCheck;
   }
   if (b == blocks - 1) WriteOutcome(l, reason, exact);
   Stamp(trace, b, kTraceDone);

@@ -338,11 +338,26 @@ struct ExactSumOutcome {
 };
 
 // Adds terms[first..first+n) one by one to *sum. `Terms` is indexed like a pointer: the frame's
-// terms on the host, the block's terms staged in fast memory on the device.
+// terms on the host, the block's terms staged in fast memory on the device. The loads of a chunk
+// are issued before its additions, which stay in order, so a device thread waits for memory once a
+// chunk, not once a term.
 template <typename Terms>
 SSIMD_HD inline void AddSerially(const Terms& terms, int first, int n, double* sum) {
+  constexpr int kChunk = 8;
   double s = *sum;
-  for (int i = first; i < first + n; ++i) s += terms[i];
+  int i = 0;
+  for (; i + kChunk <= n; i += kChunk) {
+    double chunk[kChunk];
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#pragma unroll
+#endif
+    for (int k = 0; k < kChunk; ++k) chunk[k] = terms[first + i + k];
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#pragma unroll
+#endif
+    for (int k = 0; k < kChunk; ++k) s += chunk[k];
+  }
+  for (; i < n; ++i) s += terms[first + i];
   *sum = s;
 }
 
@@ -493,6 +508,91 @@ SSIMD_HD inline int AddBlockInOrder(const Terms& block_terms, int64_t count, int
     }
   }
   return serial;
+}
+
+// An ordered block's terms as at most three parts, combined before its starting sum is known, so
+// that the exact stage on the frame's critical path checks two pieces and adds a few terms: `lead`
+// (the run before the block, then the block's segments up to its serial stretch, with the head of
+// that segment's crossing) on lead_grid, the block's terms [serial_begin, serial_end) one by one,
+// and `trail` (the crossing's tail, then the segments after it) on trail_grid.
+struct ExactSumBlockPlan {
+  ExactSumPiece lead;
+  ExactSumPiece trail;
+  int32_t lead_grid;
+  int32_t trail_grid;
+  int32_t serial_begin;
+  int32_t serial_end;
+};
+
+// Plans ordered block `block` after the run piece `run_piece` on `run_grid` (empty when no run
+// precedes it), from its segments' grids, pieces and crossings. False when the block does not fit
+// the plan (two serial stretches, two changes of grid, an invalid piece): the caller then applies
+// the run piece and adds the block with AddBlockInOrder.
+SSIMD_HD inline bool PlanOrderedBlock(const ExactSumPiece& run_piece, int32_t run_grid,
+                                      int64_t count, int64_t block, const int32_t* grids,
+                                      const ExactSumPiece* pieces,
+                                      const ExactSumCrossing* crossings,
+                                      ExactSumBlockPlan* plan) {
+  plan->lead = run_piece;
+  plan->lead_grid = run_grid;
+  plan->trail = EmptyExactSumPiece();
+  plan->trail_grid = run_grid;
+  plan->serial_begin = plan->serial_end = -1;
+  bool in_trail = false;
+  int end = 0;
+  for (int k = 0; k < kExactSumSegmentsPerBlock; ++k) {
+    const int n = ExactSumSegmentLength(count, block * kExactSumSegmentsPerBlock + k);
+    if (n == 0) break;
+    const int first = k * kExactSumSegmentTerms;
+    end = first + n;
+    ExactSumPiece& part = in_trail ? plan->trail : plan->lead;
+    int32_t& part_grid = in_trail ? plan->trail_grid : plan->lead_grid;
+    if (grids[k] != kExactSumSerialGrid) {
+      if (part.state == kPieceEmpty || part_grid == grids[k]) {
+        part = CombineExactSumPieces(part, pieces[k]);
+        part_grid = grids[k];
+        continue;
+      }
+      if (in_trail) return false;  // a second change of grid
+      in_trail = true;             // a change of grid at the segment's edge: no serial terms
+      plan->serial_begin = plan->serial_end = first;
+      plan->trail = pieces[k];
+      plan->trail_grid = grids[k];
+      continue;
+    }
+    if (in_trail) return false;  // a second serial stretch
+    in_trail = true;
+    const ExactSumCrossing& c = crossings[k];
+    if (UsableCrossing(&c, n) && (c.head.state == kPieceEmpty || plan->lead.state == kPieceEmpty ||
+                                  c.head_grid == plan->lead_grid)) {
+      if (c.head.state != kPieceEmpty) {
+        plan->lead = CombineExactSumPieces(plan->lead, c.head);
+        plan->lead_grid = c.head_grid;
+      }
+      plan->serial_begin = first + c.head_end;
+      plan->serial_end = first + c.tail_begin;
+      plan->trail = c.tail;
+      plan->trail_grid = c.tail_grid;
+    } else {
+      plan->serial_begin = first;
+      plan->serial_end = first + n;
+    }
+  }
+  if (!in_trail) plan->serial_begin = plan->serial_end = end;
+  return plan->lead.state != kPieceInvalid && plan->trail.state != kPieceInvalid;
+}
+
+// Applies a plan from the exact sum before its run (`start`): the lead's check, the serial terms,
+// the trail's check. False, leaving *sum alone, when a check fails.
+template <typename Terms>
+SSIMD_HD inline bool ApplyOrderedBlockPlan(double start, const ExactSumBlockPlan& plan,
+                                           const Terms& block_terms, double* sum) {
+  double s = start;
+  if (!ApplyExactSumPiece(s, plan.lead_grid, plan.lead, &s)) return false;
+  AddSerially(block_terms, plan.serial_begin, plan.serial_end - plan.serial_begin, &s);
+  if (!ApplyExactSumPiece(s, plan.trail_grid, plan.trail, &s)) return false;
+  *sum = s;
+  return true;
 }
 
 }  // namespace ssimd

@@ -569,6 +569,49 @@ TEST(AddBlockInOrderTest, EqualsThePlainLoopWithRightAndWrongPieces) {
   }
 }
 
+// An ordered block with one crossing is planned as a lead piece (its segments before the crossing
+// and the crossing's head), the two terms around the change of binade, and a trail piece (the
+// tail and the segments after it): applied, it gives the plain loop's sum. A block with two
+// serial segments does not fit the plan.
+TEST(PlanOrderedBlockTest, LeadTheTermsAroundTheCrossingAndTrail) {
+  const int64_t count = kExactSumBlockTerms;
+  std::vector<double> terms(count, 1.0);
+  const double start = 0x1p21 - 300.0;  // the sum reaches 2^21 with term 299, in segment 1
+  double expected = start;
+  for (double t : terms) expected += t;
+  int32_t grids[kExactSumSegmentsPerBlock];
+  ExactSumPiece pieces[kExactSumSegmentsPerBlock];
+  ExactSumCrossing crossings[kExactSumSegmentsPerBlock] = {};
+  double ones[kExactSumSegmentTerms];
+  for (double& t : ones) t = 1.0;
+  for (int k = 0; k < kExactSumSegmentsPerBlock; ++k) {
+    grids[k] = k == 0 ? 20 : 21;
+    pieces[k] = FoldExactSumTerms(ones, kExactSumSegmentTerms, ExactSumGridScale(grids[k]));
+  }
+  grids[1] = kExactSumSerialGrid;
+  pieces[1] = EmptyExactSumPiece();
+  ExactSumCrossing& c = crossings[1];
+  PlaceCrossing(20, 20, 21, /*first_other=*/43, /*last_other=*/44, kExactSumSegmentTerms, &c);
+  c.head = FoldExactSumTermRange(ones, 0, c.head_end, ExactSumGridScale(20));
+  c.tail = FoldExactSumTermRange(ones, c.tail_begin, kExactSumSegmentTerms, ExactSumGridScale(21));
+  ExactSumBlockPlan plan;
+  ASSERT_TRUE(PlanOrderedBlock(EmptyExactSumPiece(), 20, count, 0, grids, pieces, crossings,
+                               &plan));
+  EXPECT_EQ(plan.lead_grid, 20);
+  EXPECT_EQ(plan.trail_grid, 21);
+  EXPECT_EQ(plan.serial_end - plan.serial_begin, 2);
+  double sum = 0.0;
+  ASSERT_TRUE(ApplyOrderedBlockPlan(start, plan, terms.data(), &sum));
+  EXPECT_EQ(DoubleBits(sum), DoubleBits(expected));
+  // A start the lead does not fit is refused, leaving the sum alone.
+  sum = 5.0;
+  EXPECT_FALSE(ApplyOrderedBlockPlan(0x1p21 - 100.0, plan, terms.data(), &sum));
+  EXPECT_EQ(sum, 5.0);
+  grids[5] = kExactSumSerialGrid;
+  EXPECT_FALSE(PlanOrderedBlock(EmptyExactSumPiece(), 20, count, 0, grids, pieces, crossings,
+                                &plan));
+}
+
 // However the look-backs find their predecessors' records, the sum is the serial one, and a
 // frame that takes the parallel path under one schedule takes it under every one.
 TEST(SerialSumByBlocksTest, ScheduleDoesNotChangeTheSum) {

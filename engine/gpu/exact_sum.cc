@@ -129,22 +129,14 @@ ExactSumPiece RunPieceThrough(const std::vector<BlockRecord>& records, int64_t l
   return CombineAsBlockTree(std::move(groups));
 }
 
-// The exact running sum through block `last` (0.0 for last = -1), on `grid` when it joined a
-// run: the run's piece applied to its anchor's exact sum, as an ordered block or the frame's last
-// block finds it. Returns kExactSumOnDevice or why the sum is not known.
-int32_t ExactSumThrough(const std::vector<BlockRecord>& records, int64_t last, int32_t grid,
-                        double* sum) {
+// The exact sum of an anchor (0.0 for -1), which must be an ordered block. Returns
+// kExactSumOnDevice or why the sum is not known.
+int32_t AnchorSum(const std::vector<BlockRecord>& records, int64_t anchor, double* sum) {
   *sum = 0.0;
-  if (last < 0) return kExactSumOnDevice;
-  int64_t anchor = -1;
-  const ExactSumPiece piece = RunPieceThrough(records, last, grid, &anchor);
-  double start = 0.0;
-  if (anchor >= 0) {
-    if (records[anchor].joins) return kExactSumCheckFailed;  // never: see JoinsExactSumRun
-    if (records[anchor].known != kExactSumOnDevice) return records[anchor].known;
-    start = records[anchor].exact;
-  }
-  return ApplyExactSumPiece(start, grid, piece, sum) ? kExactSumOnDevice : kExactSumCheckFailed;
+  if (anchor < 0) return kExactSumOnDevice;
+  if (records[anchor].joins) return kExactSumCheckFailed;  // never: see JoinsExactSumRun
+  *sum = records[anchor].exact;
+  return records[anchor].known;
 }
 
 }  // namespace
@@ -269,14 +261,28 @@ ExactSumOutcome SerialSumByBlocks(const double* terms, int64_t count, uint64_t s
     const int32_t previous_grid = b > 0 ? records[b - 1].grid : kExactSumSerialGrid;
     own.joins = JoinsExactSumRun(own.grid, own.block_piece, before, margin, previous_grid);
     if (own.joins) continue;
-    // An ordered block: its segments in order after the exact sum before it.
+    // An ordered block: planned after the run before it, then its segments in order after the
+    // exact sum of that run's anchor.
+    int64_t anchor = -1;
+    const ExactSumPiece run_piece =
+        b > 0 ? RunPieceThrough(records, b - 1, previous_grid, &anchor) : EmptyExactSumPiece();
+    ExactSumBlockPlan plan;
+    const bool planned = PlanOrderedBlock(run_piece, previous_grid, count, b, grids, pieces,
+                                          crossings, &plan);
     double sum = 0.0;
-    own.known = ExactSumThrough(records, b - 1, previous_grid, &sum);
+    own.known = AnchorSum(records, anchor, &sum);
     if (own.known == kExactSumOnDevice && outcome.serial_terms >= kExactSumSerialTermBudget) {
       own.known = kExactSumSerialBudget;
     }
     if (own.known == kExactSumOnDevice) {
-      outcome.serial_terms += AddBlockInOrder(block_terms, count, b, grids, pieces, crossings, &sum);
+      if (planned && ApplyOrderedBlockPlan(sum, plan, block_terms, &sum)) {
+        outcome.serial_terms += plan.serial_end - plan.serial_begin;
+      } else if (ApplyExactSumPiece(sum, previous_grid, run_piece, &sum)) {
+        outcome.serial_terms +=
+            AddBlockInOrder(block_terms, count, b, grids, pieces, crossings, &sum);
+      } else {
+        own.known = kExactSumCheckFailed;
+      }
       ++outcome.ordered_blocks;
       own.exact = sum;
       if (std::isnan(sum)) own.known = kExactSumCheckFailed;  // the device's word cannot hold it
@@ -285,7 +291,13 @@ ExactSumOutcome SerialSumByBlocks(const double* terms, int64_t count, uint64_t s
   if (blocks > 0) {
     const BlockRecord& last = records.back();
     if (last.joins) {
-      outcome.fallback = ExactSumThrough(records, blocks - 1, last.grid, &outcome.sum);
+      int64_t anchor = -1;
+      const ExactSumPiece run_piece = RunPieceThrough(records, blocks - 1, last.grid, &anchor);
+      outcome.fallback = AnchorSum(records, anchor, &outcome.sum);
+      if (outcome.fallback == kExactSumOnDevice &&
+          !ApplyExactSumPiece(outcome.sum, last.grid, run_piece, &outcome.sum)) {
+        outcome.fallback = kExactSumCheckFailed;
+      }
     } else {
       outcome.fallback = last.known;
       outcome.sum = last.exact;
