@@ -21,8 +21,10 @@ namespace ssimd {
 namespace {
 
 constexpr size_t kAlign = 256;
-constexpr int kBlockThreads = kExactSumSegmentsPerBlock * kExactSumGroupLanes;
+constexpr int kBlockThreads = kExactSumBlockThreads;
 constexpr int kGroupsPerBlock = kBlockThreads / kLaneGroupWidth;
+// Each group takes this many of the block's segments, one a round.
+constexpr int kSegmentRounds = kExactSumSegmentsPerBlock / kGroupsPerBlock;
 static_assert(kExactSumGroupLanes == kLaneGroupWidth, "one lane group per segment");
 static_assert(kGroupsPerBlock <= kLaneGroupWidth, "one group combines the groups' results");
 
@@ -434,7 +436,7 @@ __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
   // run is stored one double apart from the next lane's, which keeps the lanes' reads on
   // distinct banks.
   constexpr int kLaneStride = StagedTerms::kLaneStride;
-  __shared__ double staged[kBlockThreads * kLaneStride];
+  __shared__ double staged[kExactSumBlockTerms / kExactSumTermsPerLane * kLaneStride];
   if (threadIdx.x == 0) block_index = static_cast<int32_t>(atomicAdd(l.ticket, 1u));
   __syncthreads();
   const int32_t b = block_index;
@@ -446,30 +448,38 @@ __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
   const int lane = LaneInGroup();
   const int64_t block_first = static_cast<int64_t>(b) * kExactSumBlockTerms;
 #pragma unroll
-  for (int k = 0; k < kExactSumTermsPerLane; ++k) {
+  for (int k = 0; k < kExactSumBlockTerms / kBlockThreads; ++k) {
     const int within = k * kBlockThreads + static_cast<int>(threadIdx.x);
     const int64_t i = block_first + within;
     staged[(within / kExactSumTermsPerLane) * kLaneStride + within % kExactSumTermsPerLane] =
         i < count ? terms[i] : 0.0;
   }
   __syncthreads();
-  const double* own = staged + static_cast<int>(threadIdx.x) * kLaneStride;
+  // A lane's kExactSumTermsPerLane terms of the block's segment `segment_in_block`.
   double values[kExactSumTermsPerLane];
-  double sum = 0.0;
-  double abs_sum = 0.0;
+  const auto load_values = [&](int segment_in_block) {
+    const double* own = staged + (segment_in_block * kLaneGroupWidth + lane) * kLaneStride;
 #pragma unroll
-  for (int k = 0; k < kExactSumTermsPerLane; ++k) {
-    values[k] = own[k];
-    sum += values[k];
-    abs_sum += fabs(values[k]);
-  }
-  for (int offset = kLaneGroupWidth / 2; offset > 0; offset /= 2) {
-    sum += ShuffleDownInGroup(sum, offset);
-    abs_sum += ShuffleDownInGroup(abs_sum, offset);
-  }
-  if (lane == 0) {
-    segment_sums[group] = sum;
-    segment_abs_sums[group] = abs_sum;
+    for (int k = 0; k < kExactSumTermsPerLane; ++k) values[k] = own[k];
+  };
+  for (int round = 0; round < kSegmentRounds; ++round) {
+    const int segment_in_block = round * kGroupsPerBlock + group;
+    load_values(segment_in_block);
+    double sum = 0.0;
+    double abs_sum = 0.0;
+#pragma unroll
+    for (int k = 0; k < kExactSumTermsPerLane; ++k) {
+      sum += values[k];
+      abs_sum += fabs(values[k]);
+    }
+    for (int offset = kLaneGroupWidth / 2; offset > 0; offset /= 2) {
+      sum += ShuffleDownInGroup(sum, offset);
+      abs_sum += ShuffleDownInGroup(abs_sum, offset);
+    }
+    if (lane == 0) {
+      segment_sums[segment_in_block] = sum;
+      segment_abs_sums[segment_in_block] = abs_sum;
+    }
   }
   __syncthreads();
   // The approximate stage: publish the block's sums, look back, publish the running sums.
@@ -498,25 +508,31 @@ __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
     }
   }
   __syncthreads();
-  // Each group's segment: its guessed grid, then its piece or its crossing summary.
-  const int64_t segment = static_cast<int64_t>(b) * kExactSumSegmentsPerBlock + group;
-  const int n = ExactSumSegmentLength(count, segment);
-  double start = before_sum;
-  for (int k = 0; k < group; ++k) start += segment_sums[k];
+  // Each group's segments: their guessed grids, then their pieces or crossing summaries.
   const double margin = ExactSumMargin(count, before_abs_sum);
-  const int32_t grid =
-      n == 0 ? kExactSumNoSegment : GuessSegmentGrid(start, start + segment_sums[group], margin);
-  ExactSumPiece piece = EmptyExactSumPiece();
-  if (grid == kExactSumSerialGrid) {  // the same for the whole group, as below
-    SummariseCrossing(values, n, start, margin, &crossings[group]);
-  } else if (grid != kExactSumNoSegment) {
-    const int left = n - lane * kExactSumTermsPerLane;
-    const int lane_n = left <= 0 ? 0 : (left < kExactSumTermsPerLane ? left : kExactSumTermsPerLane);
-    piece = CombineGroup(FoldExactSumTerms(values, lane_n, ExactSumGridScale(grid)));
-  }
-  if (lane == 0) {
-    pieces[group] = piece;
-    grids[group] = grid;
+  for (int round = 0; round < kSegmentRounds; ++round) {
+    const int segment_in_block = round * kGroupsPerBlock + group;
+    const int64_t segment = static_cast<int64_t>(b) * kExactSumSegmentsPerBlock + segment_in_block;
+    const int n = ExactSumSegmentLength(count, segment);
+    double start = before_sum;
+    for (int k = 0; k < segment_in_block; ++k) start += segment_sums[k];
+    const int32_t grid = n == 0 ? kExactSumNoSegment
+                                : GuessSegmentGrid(start, start + segment_sums[segment_in_block],
+                                                   margin);
+    load_values(segment_in_block);
+    ExactSumPiece piece = EmptyExactSumPiece();
+    if (grid == kExactSumSerialGrid) {  // the same for the whole group, as below
+      SummariseCrossing(values, n, start, margin, &crossings[segment_in_block]);
+    } else if (grid != kExactSumNoSegment) {
+      const int left = n - lane * kExactSumTermsPerLane;
+      const int lane_n =
+          left <= 0 ? 0 : (left < kExactSumTermsPerLane ? left : kExactSumTermsPerLane);
+      piece = CombineGroup(FoldExactSumTerms(values, lane_n, ExactSumGridScale(grid)));
+    }
+    if (lane == 0) {
+      pieces[segment_in_block] = piece;
+      grids[segment_in_block] = grid;
+    }
   }
   __syncthreads();
   // The block piece and whether the block joins a run.

@@ -30,9 +30,14 @@ inline constexpr int kExactSumSegmentTerms = 256;
 inline constexpr int kExactSumGroupLanes = 32;
 inline constexpr int kExactSumTermsPerLane = kExactSumSegmentTerms / kExactSumGroupLanes;
 // Segments per thread block of the single-pass kernel: a block summarises its segments together
-// when they share one grid (a "block piece"), which is what its successors combine.
-inline constexpr int kExactSumSegmentsPerBlock = 8;
+// when they share one grid (a "block piece"), which is what its successors combine. Its threads'
+// lane groups take the segments in rounds, one segment per group a round.
+inline constexpr int kExactSumSegmentsPerBlock = 16;
 inline constexpr int kExactSumBlockTerms = kExactSumSegmentsPerBlock * kExactSumSegmentTerms;
+inline constexpr int kExactSumBlockThreads = 256;
+static_assert(kExactSumSegmentsPerBlock % (kExactSumBlockThreads / kExactSumGroupLanes) == 0,
+              "every group takes the same number of segments");
+static_assert(kExactSumSegmentsPerBlock <= kExactSumGroupLanes, "one group combines the block");
 // Terms a frame may add one by one (crossings, failed checks) before the device gives the frame to
 // the host: the device's serial additions run one block after another, so a frame whose sum keeps
 // changing binade (oscillating around zero) would be slower there than on the host.

@@ -103,7 +103,7 @@ struct BlockRecord {
 };
 
 // Threads of the kernel's blocks, which fold a run's block pieces in contiguous shares.
-constexpr int kBlockThreads = kExactSumSegmentsPerBlock * kExactSumGroupLanes;
+constexpr int kBlockThreads = kExactSumBlockThreads;
 
 // The run that ends with block `last` on `grid`, as the kernel's RunPieceThrough finds it: its
 // anchor (the nearest block before it that is ordered or on another grid, -1 at the frame's
