@@ -522,13 +522,7 @@ __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
     load_values(segment_in_block);
     ExactSumPiece piece = EmptyExactSumPiece();
     if (grid == kExactSumSerialGrid) {  // the same for the whole group, as below
-      // The frame's first block starts the chain of ordered blocks: summarising its many
-      // crossings would cost it more than adding its serial segments term by term.
-      if (b > 0) {
-        SummariseCrossing(values, n, start, margin, &crossings[segment_in_block]);
-      } else if (lane == 0) {
-        crossings[segment_in_block] = ExactSumCrossing{};  // not usable: added term by term
-      }
+      SummariseCrossing(values, n, start, margin, &crossings[segment_in_block]);
     } else if (grid != kExactSumNoSegment) {
       const int left = n - lane * kExactSumTermsPerLane;
       const int lane_n =

@@ -248,8 +248,7 @@ ExactSumOutcome SerialSumByBlocks(const double* terms, int64_t count, uint64_t s
                      : GuessSegmentGrid(start, end, margin);
       pieces[k] = EmptyExactSumPiece();
       if (grids[k] == kExactSumSerialGrid) {
-        // The frame's first block adds its serial segments term by term (no crossing summary).
-        if (b > 0) crossings[k] = CrossingOf(terms, count, segment, start, margin);
+        crossings[k] = CrossingOf(terms, count, segment, start, margin);
       } else if (grids[k] != kExactSumNoSegment) {
         pieces[k] = SegmentPiece(terms, count, segment, grids[k]);
       }
