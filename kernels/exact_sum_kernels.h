@@ -20,10 +20,10 @@ inline ExactSumOutcome* ExactSumOutcomeIn(void* workspace) {
   return static_cast<ExactSumOutcome*>(workspace);
 }
 
-// Enqueues, on `stream`, a memset of the workspace's flags and one kernel (one block per 2048
-// terms, chained by decoupled look-backs), which writes the ExactSumOutcome at the start of
-// `workspace`. `terms` and `workspace` are device memory; count >= 1. Launches on one workspace
-// must be ordered (one stream).
+// Enqueues, on `stream`, a memset of the workspace's flags and one kernel (one block per
+// kExactSumBlockTerms terms, chained by decoupled look-backs), which writes the ExactSumOutcome at
+// the start of `workspace`. `terms` and `workspace` are device memory; count >= 1. Launches on one
+// workspace must be ordered (one stream).
 hipError_t LaunchExactSerialSum(const double* terms, int64_t count, void* workspace,
                                 hipStream_t stream);
 

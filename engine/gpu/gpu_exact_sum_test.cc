@@ -95,7 +95,8 @@ std::vector<std::pair<std::string, std::vector<double>>> HardSequences() {
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> ssim(-0.2, 1.0);
   std::uniform_int_distribution<int> weight(256, 65536);
-  for (size_t n : {size_t{1}, size_t{300}, size_t{2048}, size_t{2049}, size_t{1920 * 1080},
+  for (size_t n : {size_t{1}, size_t{300}, size_t{kExactSumBlockTerms},
+                   size_t{kExactSumBlockTerms + 1}, size_t{1920 * 1080},
                    size_t{3840 * 2160}}) {
     std::vector<double> t(n);
     for (double& v : t) v = weight(rng) * ssim(rng);
