@@ -39,8 +39,9 @@ constexpr int32_t kApproxAggregate = 1;
 constexpr int32_t kApproxInclusive = 2;
 
 // An ordered block's exact running sum as one word: 0 until it is known, then the sum's bits
-// exclusive-or kExactWordKey, or one of the reasons it is not known. The key is a NaN's bits, so
-// no sum published has them (a NaN sum is sent to the host as a failed check).
+// exclusive-or kExactWordKey, or one of the reasons it is not known (1, 2). The key and its
+// neighbours 1 and 2 apart are the bits of NaNs, and a NaN sum is never published (it goes to
+// the host as a failed check), so a known sum never reads as 0, 1 or 2.
 constexpr uint64_t kExactWordKey = 0x7ff4c0ffee5eed00u;
 constexpr uint64_t kExactWordGaveUpBudget = 1;  // the serial budget ran out
 constexpr uint64_t kExactWordGaveUpCheck = 2;   // a run's piece did not fit its binade after all
@@ -111,10 +112,11 @@ __device__ void PauseBriefly() {
 #endif
 }
 
-// The device's nanosecond clock and the block's multiprocessor, for traced launches.
+// The device's nanosecond clock and the block's multiprocessor, for traced launches. On AMD the
+// stamps are the compute unit's own counter, not comparable across blocks: tracing is for NVIDIA.
 __device__ uint64_t NowNs() {
 #if defined(__HIPCC__)
-  return wall_clock64();
+  return __clock64();
 #else
   uint64_t t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
