@@ -196,7 +196,7 @@ __device__ int GroupMax(int value) {
 }
 
 // A serial segment's crossing summary (ExactSumCrossing), by one lane group: each lane holds
-// kExactSumTermsPerLane consecutive terms of the segment's n (0.0 past them); the plan's
+// kExactSumTermsPerLane consecutive terms of the segment's n (0.0 past them); the block's
 // approximate sum before the segment plus a scan of the lanes' sums gives each term's approximate
 // partial sum and so the grid certain for it; the group finds where the first grid ends and the
 // last begins (PlaceCrossing) and folds the head and the tail as it folds a segment.

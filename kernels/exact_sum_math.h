@@ -338,7 +338,7 @@ SSIMD_HD inline double ExactSumMargin(int64_t terms, double abs_sum) {
 struct ExactSumOutcome {
   double sum;
   int32_t fallback;        // ExactSumFallback
-  int32_t ordered_blocks;  // blocks added segment by segment (crossings, failed checks)
+  int32_t ordered_blocks;  // blocks that waited for the exact sum before them (JoinsExactSumRun)
   int64_t serial_terms;    // terms added one by one
 };
 

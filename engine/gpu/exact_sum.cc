@@ -49,7 +49,7 @@ ExactSumPiece SegmentPiece(const double* terms, int64_t count, int64_t segment, 
   return GroupPiece(terms + segment * kExactSumSegmentTerms, n, 0, n, e);
 }
 
-// A serial segment's crossing (ExactSumCrossing) from approximate partial sums: the plan's
+// A serial segment's crossing (ExactSumCrossing) from approximate partial sums: the block's
 // approximate sum before the segment plus the terms in order (the device scans lane sums
 // instead; any approximation serves, the pieces' checks make the result exact).
 ExactSumCrossing CrossingOf(const double* terms, int64_t count, int64_t segment, double start,
@@ -77,9 +77,10 @@ ExactSumCrossing CrossingOf(const double* terms, int64_t count, int64_t segment,
   return c;
 }
 
-// Whether block b, looking back, finds predecessor j's approximate running sum published yet: always for schedule 0; otherwise, for the 64 blocks before
-// it, as a hash of (schedule, b, j) decides, as blocks running side by side on a device would.
-bool SeesSecondRecord(uint64_t schedule, int64_t b, int64_t j) {
+// Whether block b, looking back, finds predecessor j's approximate running sum published yet:
+// always for schedule 0; otherwise, for the 64 blocks before it, as a hash of (schedule, b, j)
+// decides, as blocks running side by side on a device would.
+bool SeesRunningSum(uint64_t schedule, int64_t b, int64_t j) {
   if (schedule == 0 || b - j > 64) return true;
   uint64_t h = schedule ^ (static_cast<uint64_t>(b) * 0x9E3779B97F4A7C15u) ^
                (static_cast<uint64_t>(j) * 0xC2B2AE3D27D4EB4Fu);
@@ -224,7 +225,7 @@ ExactSumOutcome SerialSumByBlocks(const double* terms, int64_t count, uint64_t s
     double before = 0.0;
     double before_abs = 0.0;
     for (int64_t j = b - 1; j >= 0; --j) {
-      if (SeesSecondRecord(schedule, b, j)) {
+      if (SeesRunningSum(schedule, b, j)) {
         before += records[j].through_sum;
         before_abs += records[j].through_abs_sum;
         break;

@@ -55,12 +55,13 @@ double IntegerSsimBlockSumBound(int width, int height);
 
 // libvmaf's serial binary64 sum of `terms` (count of them), computed as the device computes it
 // (kernels/exact_sum_math.h, docs/adr/0022): blocks in order, each with its approximate sums and
-// their look-back, guessed grids, pieces combined in the device's trees, the run's look-back and
-// the checked exact stage. The host model of kernels/exact_sum_kernels.hip, for tests without a
-// device: when `fallback` is kExactSumOnDevice the sum is the method's own, else the caller must
-// add the terms in order. `schedule` varies which predecessors' second records a block's
-// look-backs find published (0: all of them), as blocks running side by side would; the sum must
-// not depend on it.
+// their look-back, guessed grids, pieces combined in the device's trees, whether it joins a run,
+// and for ordered blocks the run before them, their plan and the checked exact stage. The host
+// model of kernels/exact_sum_kernels.hip, for tests without a device: when `fallback` is
+// kExactSumOnDevice the sum is the method's own, else the caller must add the terms in order.
+// `schedule` varies which predecessors' approximate running sums a block's look-back finds
+// published (0: all of them), as blocks running side by side would; the sum must not depend on
+// it.
 ExactSumOutcome SerialSumByBlocks(const double* terms, int64_t count, uint64_t schedule = 0);
 
 // A label for ExactSumFallback in metrics and logs: "none", "serial_budget", "check_failed".
