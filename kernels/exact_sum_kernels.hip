@@ -327,6 +327,9 @@ __device__ T ReduceBlock(T value, T* scratch, Op op) {
   return total;
 }
 
+// The smaller of two ints, as ReduceBlock's operation.
+__device__ int SmallerOf(int x, int y) { return x < y ? x : y; }
+
 // The approximate running sum (and sum of |t|) before block b, by the whole block: a decoupled
 // look-back over windows of kBlockThreads predecessors, thread k reading block (window end - k),
 // adding aggregates up to the nearest inclusive sum (after Merrill and Garland's single-pass
@@ -339,8 +342,8 @@ __device__ void ApproxBefore(const Layout& l, int32_t b, double* sum, double* ab
   for (int32_t end = b - 1; end >= 0; end -= kBlockThreads) {
     const int32_t j = end - tid;
     const int32_t state = j >= 0 ? WaitFor(&l.approx_state[j], kApproxAggregate) : kApproxInclusive;
-    const int nearest = ReduceBlock(state == kApproxInclusive ? tid : kBlockThreads, int_scratch,
-                                    [](int x, int y) { return x < y ? x : y; });
+    const int nearest =
+        ReduceBlock(state == kApproxInclusive ? tid : kBlockThreads, int_scratch, SmallerOf);
     if (j >= 0 && tid <= nearest) {
       const int at = state == kApproxInclusive ? 2 : 0;
       own += Fresh(&l.approx[4 * j + at]);
@@ -370,8 +373,7 @@ __device__ ExactSumPiece RunPieceThrough(const Layout& l, int32_t last, int32_t 
       const int32_t state = WaitFor(&l.piece_state[j], kBlockPiece);
       stops = state != kBlockPiece || Fresh(&l.block_grids[j]) != grid;
     }
-    const int nearest = ReduceBlock(stops ? tid : kBlockThreads, int_scratch,
-                                    [](int x, int y) { return x < y ? x : y; });
+    const int nearest = ReduceBlock(stops ? tid : kBlockThreads, int_scratch, SmallerOf);
     if (nearest < kBlockThreads) {
       found = end - nearest;
       break;
@@ -589,13 +591,10 @@ __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
       reason = kExactWordGaveUpBudget;
     }
     if (reason == 0) {
-      const StagedTerms own_terms{staged};
       int serial = 0;
-      if (planned && ApplyOrderedBlockPlan(exact, plan, own_terms, &exact)) {
-        serial = plan.serial_end - plan.serial_begin;
-      } else if (ApplyExactSumPiece(exact, run_grid, run_piece, &exact)) {
-        serial = AddBlockInOrder(own_terms, count, b, grids, pieces, crossings, &exact);
-      } else {
+      if (!AddOrderedBlock(exact, planned ? &plan : nullptr, run_piece, run_grid,
+                           StagedTerms{staged}, count, b, grids, pieces, crossings, &exact,
+                           &serial)) {
         reason = kExactWordGaveUpCheck;
       }
       atomicAdd(reinterpret_cast<unsigned long long*>(&l.outcome->serial_terms),

@@ -600,6 +600,29 @@ SSIMD_HD inline bool ApplyOrderedBlockPlan(double start, const ExactSumBlockPlan
   return true;
 }
 
+// An ordered block's exact stage from the exact sum of the anchor before its run (`start`): its
+// plan (null when it has none) when the plan's checks pass, else the run's piece on `run_grid`
+// and the block segment by segment (AddBlockInOrder). False, leaving *sum alone, when the run's
+// piece is refused too; *serial gets the terms added one by one.
+template <typename Terms>
+SSIMD_HD inline bool AddOrderedBlock(double start, const ExactSumBlockPlan* plan,
+                                     const ExactSumPiece& run_piece, int32_t run_grid,
+                                     const Terms& block_terms, int64_t count, int64_t block,
+                                     const int32_t* grids, const ExactSumPiece* pieces,
+                                     const ExactSumCrossing* crossings, double* sum,
+                                     int* serial) {
+  *serial = 0;
+  if (plan != nullptr && ApplyOrderedBlockPlan(start, *plan, block_terms, sum)) {
+    *serial = plan->serial_end - plan->serial_begin;
+    return true;
+  }
+  double s = start;
+  if (!ApplyExactSumPiece(s, run_grid, run_piece, &s)) return false;
+  *serial = AddBlockInOrder(block_terms, count, block, grids, pieces, crossings, &s);
+  *sum = s;
+  return true;
+}
+
 }  // namespace ssimd
 
 #endif  // SSIMD_KERNELS_EXACT_SUM_MATH_H_

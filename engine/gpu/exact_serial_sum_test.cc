@@ -10,6 +10,7 @@
 
 #include "base/double_bits.h"
 #include "engine/gpu/exact_sum.h"
+#include "engine/gpu/ssim_like_terms.h"
 #include "gtest/gtest.h"
 #include "kernels/exact_sum_math.h"
 
@@ -51,16 +52,6 @@ Checked SumAndCompare(const std::vector<double>& terms) {
     if (schedule == 0) first = {outcome, sum};
   }
   return first;
-}
-
-// Per-pixel ssim terms look like W * SSIM: a weight up to 65536 times a value mostly near 1.
-std::vector<double> SsimLikeTerms(size_t n, uint32_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> ssim(-0.2, 1.0);
-  std::uniform_int_distribution<int> weight(16 * 16, 65536);
-  std::vector<double> terms(n);
-  for (double& t : terms) t = weight(rng) * ssim(rng);
-  return terms;
 }
 
 TEST(SerialSumByBlocksTest, SsimLikeTermsTakeTheParallelPathAtEverySize) {

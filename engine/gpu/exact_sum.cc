@@ -276,14 +276,12 @@ ExactSumOutcome SerialSumByBlocks(const double* terms, int64_t count, uint64_t s
       own.known = kExactSumSerialBudget;
     }
     if (own.known == kExactSumOnDevice) {
-      if (planned && ApplyOrderedBlockPlan(sum, plan, block_terms, &sum)) {
-        outcome.serial_terms += plan.serial_end - plan.serial_begin;
-      } else if (ApplyExactSumPiece(sum, previous_grid, run_piece, &sum)) {
-        outcome.serial_terms +=
-            AddBlockInOrder(block_terms, count, b, grids, pieces, crossings, &sum);
-      } else {
+      int serial = 0;
+      if (!AddOrderedBlock(sum, planned ? &plan : nullptr, run_piece, previous_grid, block_terms,
+                           count, b, grids, pieces, crossings, &sum, &serial)) {
         own.known = kExactSumCheckFailed;
       }
+      outcome.serial_terms += serial;
       ++outcome.ordered_blocks;
       own.exact = sum;
       if (std::isnan(sum)) own.known = kExactSumCheckFailed;  // the device's word cannot hold it

@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <random>
 #include <vector>
 
+#include "engine/gpu/ssim_like_terms.h"
 #include "kernels/exact_sum_kernels.h"
 #include "kernels/hip_portability.h"
 
@@ -26,22 +26,13 @@ namespace {
     }                                                                            \
   } while (0)
 
-std::vector<double> SsimLikeTerms(size_t n) {
-  std::mt19937_64 rng(n);
-  std::uniform_real_distribution<double> ssim(-0.2, 1.0);
-  std::uniform_int_distribution<int> weight(256, 65536);
-  std::vector<double> terms(n);
-  for (double& t : terms) t = weight(rng) * ssim(rng);
-  return terms;
-}
-
 double Quantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   return v[static_cast<size_t>(q * (v.size() - 1))];
 }
 
 void Trace(int width, int height, int launches) {
-  const std::vector<double> terms = SsimLikeTerms(static_cast<size_t>(width) * height);
+  const std::vector<double> terms = SsimLikeTerms(static_cast<size_t>(width) * height, static_cast<uint64_t>(width) * height);
   const int64_t count = static_cast<int64_t>(terms.size());
   const int64_t blocks = (count + kExactSumBlockTerms - 1) / kExactSumBlockTerms;
   double* d_terms = nullptr;

@@ -17,6 +17,7 @@
 #include "engine/gpu/exact_sum.h"
 #include "engine/gpu/gpu_scorer.h"
 #include "engine/gpu/gpu_test_hooks.h"
+#include "engine/gpu/ssim_like_terms.h"
 #include "engine/synthetic_picture.h"
 #include "gtest/gtest.h"
 
@@ -93,14 +94,10 @@ TEST(GpuExactSumTest, DeviceEqualsHostSerialSumAndCpu) {
 std::vector<std::pair<std::string, std::vector<double>>> HardSequences() {
   std::vector<std::pair<std::string, std::vector<double>>> out;
   std::mt19937_64 rng(5);
-  std::uniform_real_distribution<double> ssim(-0.2, 1.0);
-  std::uniform_int_distribution<int> weight(256, 65536);
   for (size_t n : {size_t{1}, size_t{300}, size_t{kExactSumBlockTerms},
                    size_t{kExactSumBlockTerms + 1}, size_t{1920 * 1080},
                    size_t{3840 * 2160}}) {
-    std::vector<double> t(n);
-    for (double& v : t) v = weight(rng) * ssim(rng);
-    out.emplace_back("ssim-like " + std::to_string(n), std::move(t));
+    out.emplace_back("ssim-like " + std::to_string(n), SsimLikeTerms(n, rng));
   }
   std::vector<double> updown;
   for (int i = 0; i < 300000; ++i) updown.push_back((0.5 + (rng() % 1000) / 1000.0) * (1 + i / 64));
