@@ -3,11 +3,14 @@
 // decoder count, its ratio to one decoder, and whether every picture equals one decoder's.
 //
 //   decode_split_bench --file=F [--decoders=1,2,4] [--rounds=3] [--hw_decode=cuda]
-//                      [--pictures_ahead=32] [--min_segment_packets=24]
+//                      [--pictures_ahead=32] [--min_segment_packets=24] [--on_device]
 //
 // Rounds alternate the decoder counts, so drift of the machine touches each alike; they only
 // count pictures. A last round per count compares every picture with one decoder's (not timed).
-// With --hw_decode each decoder takes a session on the device (NVDEC: an engine each).
+// With --hw_decode each decoder takes a session on the device (NVDEC: an engine each). With
+// --on_device the timed rounds leave NVDEC's pictures in device memory, copied out of the
+// engine's surface as the GPU scorer reads them, instead of bringing each to the host: what the
+// engines and their copies sustain without the host's download and conversion.
 #include <fcntl.h>
 
 #include <algorithm>
@@ -21,6 +24,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "engine/media/frame_planes.h"
@@ -35,6 +39,9 @@ ABSL_FLAG(std::string, hw_decode, "", "cuda or vaapi: decode on the device's eng
 ABSL_FLAG(int, hw_decode_sessions, 32, "Decoder sessions allowed on the device.");
 ABSL_FLAG(int, pictures_ahead, 32, "Pictures each decoder may hold ready (memory bound).");
 ABSL_FLAG(int, min_segment_packets, 24, "Shortest segment, in packets.");
+ABSL_FLAG(bool, on_device, false,
+          "With --hw_decode=cuda: timed rounds keep pictures in device memory (the comparison "
+          "round still brings them to the host).");
 
 namespace ssimd {
 namespace {
@@ -69,13 +76,15 @@ bool DecodeAll(Source& source, bool digest, Run& run) {
 }
 
 bool DecodeOnce(const std::string& path, int decoders,
-                const std::shared_ptr<HwDecodeDevice>& device, bool digest, Run& run) {
+                const std::shared_ptr<HwDecodeDevice>& device, bool digest, bool on_device,
+                Run& run) {
   const auto start = std::chrono::steady_clock::now();
   auto decoder = VideoDecoder::OpenFd(::open(path.c_str(), O_RDONLY), path, DecodeLimits(), device);
   if (!decoder.ok()) {
     std::fprintf(stderr, "%s\n", decoder.status().ToString().c_str());
     return false;
   }
+  if (on_device) (*decoder)->KeepPicturesOnDevice();
   bool ok;
   if (decoders == 1) {
     ok = DecodeAll(**decoder, digest, run);
@@ -91,6 +100,8 @@ bool DecodeOnce(const std::string& path, int decoders,
       std::fprintf(stderr, "%s\n", segmented.status().ToString().c_str());
       return false;
     }
+    // The decoders opened beside the first one learn it too.
+    if (on_device) (*segmented)->KeepPicturesOnDevice();
     ok = DecodeAll(**segmented, digest, run);
     run.segments = (*segmented)->segments();
     run.backend = (*segmented)->decode_backend();
@@ -124,22 +135,34 @@ int Main() {
     }
     device = *opened;
   }
+  bool on_device = false;
+  if (absl::GetFlag(FLAGS_on_device)) {
+    absl::StatusOr<int> picture_device =
+        device == nullptr ? absl::FailedPreconditionError("--on_device needs --hw_decode=cuda")
+                          : device->PictureDevice();
+    if (!picture_device.ok()) {
+      std::fprintf(stderr, "%s\n", picture_device.status().ToString().c_str());
+      return 2;
+    }
+    on_device = true;
+  }
   std::map<int, std::vector<Run>> runs;
   for (int round = 0; round < absl::GetFlag(FLAGS_rounds); ++round) {
     for (int n : counts) {
       Run run;
-      if (!DecodeOnce(path, n, device, /*digest=*/false, run)) return 1;
+      if (!DecodeOnce(path, n, device, /*digest=*/false, on_device, run)) return 1;
       runs[n].push_back(std::move(run));
     }
   }
   std::map<int, Run> checked;
   for (int n : counts) {
-    if (!DecodeOnce(path, n, device, /*digest=*/true, checked[n])) return 1;
+    if (!DecodeOnce(path, n, device, /*digest=*/true, /*on_device=*/false, checked[n])) return 1;
   }
   const std::vector<uint64_t>& reference = checked[1].digests;
   double one_decoder_fps = 0;
-  std::printf("file %s, %zu pictures, %d rounds\n", path.c_str(), reference.size(),
-              absl::GetFlag(FLAGS_rounds));
+  std::printf("file %s, %zu pictures, %d rounds, timed pictures %s\n", path.c_str(),
+              reference.size(), absl::GetFlag(FLAGS_rounds),
+              on_device ? "kept in device memory" : "brought to the host");
   std::printf("%-9s %-8s %-9s %-12s %-12s %-8s %s\n", "decoders", "backend", "segments",
               "fps (best)", "fps (median)", "ratio", "pictures");
   for (int n : counts) {
