@@ -159,6 +159,8 @@ TEST(HwDecodeDeviceTest, BadSettingsAreRefused) {
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(HwDecodeDevice::Open({"cuda", "", 0}).status().code(),
             absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(HwDecodeDevice::Open({"cuda", "", 4, -1}).status().code(),
+            absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(DecodeFallbackLabel(DecodeFallback::kSessionsBusy), "sessions_busy");
 }
 
