@@ -37,8 +37,6 @@ ABSL_FLAG(std::string, decoders, "1,2,4", "Decoder counts to compare (1 is alway
 ABSL_FLAG(int, rounds, 3, "Rounds; each decodes the whole file once per decoder count.");
 ABSL_FLAG(std::string, hw_decode, "", "cuda or vaapi: decode on the device's engines.");
 ABSL_FLAG(int, hw_decode_sessions, 32, "Decoder sessions allowed on the device.");
-ABSL_FLAG(int, nvdec_contexts, 0,
-          "CUDA contexts NVDEC decoders are spread over (0: one per engine; the server's flag).");
 ABSL_FLAG(int, pictures_ahead, 32, "Pictures each decoder may hold ready (memory bound).");
 ABSL_FLAG(int, min_segment_packets, 24, "Shortest segment, in packets.");
 ABSL_FLAG(bool, on_device, false,
@@ -130,8 +128,7 @@ int Main() {
   std::shared_ptr<HwDecodeDevice> device;
   if (!absl::GetFlag(FLAGS_hw_decode).empty()) {
     auto opened = HwDecodeDevice::Open(
-        {absl::GetFlag(FLAGS_hw_decode), "", absl::GetFlag(FLAGS_hw_decode_sessions),
-         absl::GetFlag(FLAGS_nvdec_contexts)});
+        {absl::GetFlag(FLAGS_hw_decode), "", absl::GetFlag(FLAGS_hw_decode_sessions)});
     if (!opened.ok()) {
       std::fprintf(stderr, "%s\n", opened.status().ToString().c_str());
       return 1;

@@ -105,11 +105,6 @@ ABSL_FLAG(std::string, hw_decode_device, "",
           "the default.");
 ABSL_FLAG(int, hw_decode_sessions, 16,
           "Decoders open at once on the --hw_decode device; more files decode on the CPU.");
-ABSL_FLAG(int, nvdec_contexts, 0,
-          "With --hw_decode=cuda: CUDA contexts the decoders are spread over, in turn. NVDEC "
-          "decodes the decoders of one context one at a time, so several contexts let decoders "
-          "use several engines at once; each costs device memory once made (on first use). 0: "
-          "one per engine the driver reports.");
 ABSL_FLAG(int, decoders_per_file, 1,
           "Decoders working on one encoded file at once, each taking every n-th segment between "
           "the file's split points (H.264 and HEVC IDR pictures, VP9 key frames), the pictures "
@@ -216,10 +211,6 @@ absl::StatusOr<ServerFlags> ServerFlagsFromCommandLine() {
   service.hw_decode_device = absl::GetFlag(FLAGS_hw_decode_device);
   service.hw_decode_sessions = absl::GetFlag(FLAGS_hw_decode_sessions);
   if (service.hw_decode_sessions < 1) return BadFlag("hw_decode_sessions", "expected 1 or more");
-  service.nvdec_contexts = absl::GetFlag(FLAGS_nvdec_contexts);
-  if (service.nvdec_contexts < 0 || service.nvdec_contexts > 64) {
-    return BadFlag("nvdec_contexts", "expected 0 (one per engine) to 64");
-  }
   service.decoders_per_file = absl::GetFlag(FLAGS_decoders_per_file);
   service.decoded_on_device = absl::GetFlag(FLAGS_decoded_on_device);
   if (service.decoders_per_file < 1 || service.decoders_per_file > 16) {

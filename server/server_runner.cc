@@ -144,8 +144,7 @@ absl::StatusOr<std::unique_ptr<ServerRunner>> ServerRunner::Start(const ServerOp
   ctx.gpu_unavailable_reason = runner->backends_.gpu_unavailable_reason;
   if (!so.hw_decode_api.empty()) {
     absl::StatusOr<std::shared_ptr<HwDecodeDevice>> device =
-        HwDecodeDevice::Open({so.hw_decode_api, so.hw_decode_device, so.hw_decode_sessions,
-                              so.nvdec_contexts});
+        HwDecodeDevice::Open({so.hw_decode_api, so.hw_decode_device, so.hw_decode_sessions});
     if (device.ok()) {
       ctx.hw_decode = *std::move(device);
     } else if (device.status().code() == absl::StatusCode::kInvalidArgument) {

@@ -45,7 +45,6 @@ struct ServiceOptions {
   std::string hw_decode_api;
   std::string hw_decode_device;  // "" for the default device
   int hw_decode_sessions = 16;   // decoder sessions open at once on the device
-  int nvdec_contexts = 0;        // NVDEC: CUDA contexts decoders are spread over; 0: per engine
   // Decoders for one encoded file at once, each decoding every n-th segment between split
   // points (engine/media/segmented_decoding.h); 1: one decoder per file.
   int decoders_per_file = 1;

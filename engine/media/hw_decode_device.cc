@@ -1,7 +1,5 @@
 #include "engine/media/hw_decode_device.h"
 
-#include <algorithm>
-
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "engine/media/av_handles.h"
@@ -43,10 +41,6 @@ absl::StatusOr<std::shared_ptr<HwDecodeDevice>> HwDecodeDevice::Open(
   if (options.max_sessions < 1) {
     return absl::InvalidArgumentError("hardware decoder sessions: expected 1 or more");
   }
-  if (options.decoding_contexts < 0) {
-    return absl::InvalidArgumentError(
-        "NVDEC decoding contexts: expected 0 (one per engine) or more");
-  }
   device->api_ = options.api;
   device->max_sessions_ = options.max_sessions;
   // NVDEC decodes in the device's primary context, which the GPU scorer's runtime uses too, so
@@ -80,11 +74,6 @@ absl::StatusOr<std::shared_ptr<HwDecodeDevice>> HwDecodeDevice::Open(
   }
   if (device->type_ == AV_HWDEVICE_TYPE_CUDA) {
     device->caps_ = ProbeNvdecCaps(device->context_);
-    if (device->picture_sync_ != nullptr) {
-      device->decoding_contexts_ = options.decoding_contexts > 0
-                                       ? options.decoding_contexts
-                                       : std::max(1, device->caps_.engines());
-    }
     absl::StatusOr<std::unique_ptr<NvdecUtilization>> utilization =
         NvdecUtilization::Open(device->context_);
     if (utilization.ok()) {
@@ -123,11 +112,8 @@ absl::StatusOr<int> HwDecodeDevice::PictureDevice() const {
   return picture_sync_->device_index();
 }
 
-absl::StatusOr<AVBufferRef*> HwDecodeDevice::NewDecoderContext() {
-  if (picture_sync_ != nullptr) {
-    return picture_sync_->NewDecoderContext(next_decoding_context_.fetch_add(1) %
-                                            decoding_contexts_);
-  }
+absl::StatusOr<AVBufferRef*> HwDecodeDevice::NewDecoderContext() const {
+  if (picture_sync_ != nullptr) return picture_sync_->NewDecoderContext();
   AVBufferRef* shared = av_buffer_ref(context_);
   if (shared == nullptr) return absl::ResourceExhaustedError("out of memory");
   return shared;

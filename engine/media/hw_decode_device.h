@@ -1,8 +1,7 @@
 // A video decoding engine of a GPU, reached through libavcodec's hardware acceleration: NVDEC
 // through its `cuda` hwaccel, AMD's VCN (and Intel's) through `vaapi`. One device per server
 // and GPU, with a bound on the decoder sessions open on it at once (docs/adr/0081); its decoders
-// share its device context, except on NVDEC, where they are spread over a few CUDA contexts,
-// each decoder with a stream of its own (ADR 0083). Pictures decoded there are brought back to the host in the software
+// share its device context, except on NVDEC, where each has a stream of its own (ADR 0083). Pictures decoded there are brought back to the host in the software
 // decoder's own pixel format (engine/media/video_decoder.h), so everything after decoding is the
 // same whichever engine decoded, or, on NVDEC, left in device memory for the GPU scorer
 // (docs/adr/0083).
@@ -48,9 +47,6 @@ struct HwDecodeOptions {
   std::string api;        // "cuda" or "vaapi"
   std::string device;     // "" for the default; a GPU index ("0") or a DRM node for vaapi
   int max_sessions = 16;  // decoders open on the device at once
-  // NVDEC: CUDA contexts the decoders are spread over, round robin (the decoders of one context
-  // decode one at a time); 0 for one per engine the driver reports.
-  int decoding_contexts = 0;
 };
 
 class HwDecodeDevice {
@@ -81,12 +77,9 @@ class HwDecodeDevice {
   AVHWDeviceType type() const { return type_; }
   AVBufferRef* context() const { return context_; }
   // A reference to the device context one decoder is to use (the caller owns it): on NVDEC with
-  // pictures kept in the primary context, the next decoding context in turn with a stream of the
-  // decoder's own (CudaPictureSync::NewDecoderContext), so decoders run side by side; else the
-  // shared one.
-  absl::StatusOr<AVBufferRef*> NewDecoderContext();
-  // How many CUDA contexts decoders are spread over (1 where there is no choice).
-  int decoding_contexts() const { return decoding_contexts_; }
+  // pictures in the primary context, a context of the decoder's own with its own stream
+  // (CudaPictureSync::NewDecoderContext), so decoders run side by side; else the shared one.
+  absl::StatusOr<AVBufferRef*> NewDecoderContext() const;
   // The picture format of frames that stay on the device (AV_PIX_FMT_CUDA, AV_PIX_FMT_VAAPI).
   AVPixelFormat device_format() const { return device_format_; }
   int max_sessions() const { return max_sessions_; }
@@ -131,8 +124,6 @@ class HwDecodeDevice {
   std::unique_ptr<CudaPictureSync> picture_sync_;
   std::string pictures_stay_on_host_;  // why picture_sync_ is null
   absl::Status utilization_unavailable_;
-  int decoding_contexts_ = 1;
-  std::atomic<int> next_decoding_context_{0};
   std::atomic<int> in_use_{0};
   std::atomic<int64_t> frames_decoded_{0};
 };

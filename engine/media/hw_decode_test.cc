@@ -159,8 +159,6 @@ TEST(HwDecodeDeviceTest, BadSettingsAreRefused) {
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(HwDecodeDevice::Open({"cuda", "", 0}).status().code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(HwDecodeDevice::Open({"cuda", "", 4, -1}).status().code(),
-            absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(DecodeFallbackLabel(DecodeFallback::kSessionsBusy), "sessions_busy");
 }
 
