@@ -42,14 +42,7 @@ struct CudaPictureSync::Driver {
   }
 };
 
-// What a decoder's device context owns beyond libavcodec's part: its stream, and the driver
-// (with the retained primary context) until the stream is gone.
-struct CudaPictureSync::DecoderStream {
-  std::shared_ptr<Driver> driver;
-  CUstream stream = nullptr;
-};
-
-CudaPictureSync::CudaPictureSync(std::shared_ptr<Driver> driver) : driver_(std::move(driver)) {}
+CudaPictureSync::CudaPictureSync(std::unique_ptr<Driver> driver) : driver_(std::move(driver)) {}
 
 CudaPictureSync::~CudaPictureSync() {
   // libavcodec's context first: it was given the primary context, not made owner of it.
@@ -63,7 +56,7 @@ absl::StatusOr<std::unique_ptr<CudaPictureSync>> CudaPictureSync::Open(
     return absl::UnavailableError(
         absl::StrFormat("CUDA device \"%s\": expected a device index", device));
   }
-  auto driver = std::make_shared<Driver>();
+  auto driver = std::make_unique<Driver>();
   if (cuda_load_functions(&driver->cu, nullptr) != 0) {
     return absl::UnavailableError("the NVIDIA driver's libcuda.so.1 could not be loaded");
   }
@@ -87,53 +80,12 @@ absl::StatusOr<std::unique_ptr<CudaPictureSync>> CudaPictureSync::Open(
   if (sync->context_ == nullptr) return absl::ResourceExhaustedError("out of memory");
   auto* hw = reinterpret_cast<AVHWDeviceContext*>(sync->context_->data);
   static_cast<AVCUDADeviceContext*>(hw->hwctx)->cuda_ctx = sync->driver_->context;
-  // The stream stays null (the legacy default stream) in this context: it only probes the
-  // engines; decoders get contexts of their own (NewDecoderContext).
+  // The stream stays null: libavcodec then queues its copies on the context's default stream.
   if (const int rc = av_hwdevice_ctx_init(sync->context_); rc < 0) {
     return absl::UnavailableError(absl::StrFormat(
         "libavcodec did not take the primary CUDA context (%s)", AvErrorText(rc)));
   }
   return sync;
-}
-
-absl::StatusOr<AVBufferRef*> CudaPictureSync::NewDecoderContext() const {
-  CudaFunctions* cu = driver_->cu;
-  CUstream stream = nullptr;
-  CUresult rc = cu->cuCtxPushCurrent(driver_->context);
-  if (rc != CUDA_SUCCESS) return driver_->Check(rc, "making the device's context current");
-  rc = cu->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING);
-  CUcontext popped = nullptr;
-  cu->cuCtxPopCurrent(&popped);
-  if (rc != CUDA_SUCCESS) return driver_->Check(rc, "creating a decoder's CUDA stream");
-  AVBufferRef* context = av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA);
-  if (context == nullptr) {
-    cu->cuStreamDestroy(stream);
-    return absl::ResourceExhaustedError("out of memory");
-  }
-  auto* hw = reinterpret_cast<AVHWDeviceContext*>(context->data);
-  auto* cuda = static_cast<AVCUDADeviceContext*>(hw->hwctx);
-  cuda->cuda_ctx = driver_->context;
-  cuda->stream = stream;
-  // From here the context's free callback destroys the stream, also when init fails.
-  hw->user_opaque = new DecoderStream{driver_, stream};
-  hw->free = &CudaPictureSync::FreeDecoderContext;
-  if (const int init = av_hwdevice_ctx_init(context); init < 0) {
-    av_buffer_unref(&context);
-    return absl::UnavailableError(absl::StrFormat(
-        "libavcodec did not take the primary CUDA context for a decoder (%s)", AvErrorText(init)));
-  }
-  return context;
-}
-
-void CudaPictureSync::FreeDecoderContext(AVHWDeviceContext* context) {
-  auto* owned = static_cast<DecoderStream*>(context->user_opaque);
-  CudaFunctions* cu = owned->driver->cu;
-  if (cu->cuCtxPushCurrent(owned->driver->context) == CUDA_SUCCESS) {
-    cu->cuStreamDestroy(owned->stream);  // work still queued on it completes first
-    CUcontext popped = nullptr;
-    cu->cuCtxPopCurrent(&popped);
-  }
-  delete owned;
 }
 
 absl::Status CudaPictureSync::CopyOut(const AVFrame& decoded, AVFrame* out) const {
@@ -147,9 +99,8 @@ absl::Status CudaPictureSync::CopyOut(const AVFrame& decoded, AVFrame* out) cons
   }
   const auto* frames = reinterpret_cast<const AVHWFramesContext*>(decoded.hw_frames_ctx->data);
   const AVPixFmtDescriptor* layout = av_pix_fmt_desc_get(frames->sw_format);
-  // The decoder's own stream, where the engine's output was queued.
-  const CUstream stream =
-      static_cast<const AVCUDADeviceContext*>(frames->device_ctx->hwctx)->stream;
+  const auto* hw = reinterpret_cast<const AVHWDeviceContext*>(context_->data);
+  const CUstream stream = static_cast<const AVCUDADeviceContext*>(hw->hwctx)->stream;
   CudaFunctions* cu = driver_->cu;
   CUresult rc = cu->cuCtxPushCurrent(driver_->context);
   if (rc != CUDA_SUCCESS) return driver_->Check(rc, "making the decoder's context current");

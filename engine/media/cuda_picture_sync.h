@@ -7,10 +7,7 @@
 // an engine has only a few such surfaces: a picture held while later ones decode would starve
 // the decoder. So a picture that is to stay on the device is copied out of the surface into a
 // frame of libavcodec's frame pool on the same stream, the stream is waited for, and the surface
-// goes back at once. Each decoder gets a device context of its own (NewDecoderContext): the same
-// primary context with a CUDA stream of its own, so that one decoder's output and copies never
-// wait for another's, nor for the scorer's work (a shared context left on the legacy default
-// stream would order them all one after another). The driver is loaded at run time.
+// goes back at once. The driver is loaded at run time.
 #ifndef SSIMD_ENGINE_MEDIA_CUDA_PICTURE_SYNC_H_
 #define SSIMD_ENGINE_MEDIA_CUDA_PICTURE_SYNC_H_
 
@@ -23,7 +20,6 @@
 extern "C" {
 #include <libavutil/buffer.h>
 #include <libavutil/frame.h>
-#include <libavutil/hwcontext.h>
 }
 
 namespace ssimd {
@@ -39,26 +35,17 @@ class CudaPictureSync {
 
   // libavcodec's device context (AV_HWDEVICE_TYPE_CUDA); take a reference to keep it.
   AVBufferRef* context() const { return context_; }
-  // A new device context for one decoder (the caller owns the reference): the primary context
-  // with a non-blocking stream of its own, destroyed with the context. UNAVAILABLE saying why
-  // (the stream could not be made, libavcodec refused).
-  absl::StatusOr<AVBufferRef*> NewDecoderContext() const;
   // The CUDA device index (the GPU backend's index on NVIDIA).
   int device_index() const { return device_index_; }
   // Copies `decoded` (a CUDA frame, possibly the engine's mapped surface) into a new frame of
-  // its frames context's pool, `out`, every plane, on the stream of the frame's device context
-  // (behind the engine's output), complete when this returns. UNAVAILABLE or RESOURCE_EXHAUSTED
-  // saying why.
+  // its frames context's pool, `out`, every plane, complete when this returns. UNAVAILABLE or
+  // RESOURCE_EXHAUSTED saying why.
   absl::Status CopyOut(const AVFrame& decoded, AVFrame* out) const;
 
  private:
   struct Driver;
-  struct DecoderStream;
-  explicit CudaPictureSync(std::shared_ptr<Driver> driver);
-  // A decoder context's free callback: destroys its stream.
-  static void FreeDecoderContext(AVHWDeviceContext* context);
-  // Shared with every decoder context, which may outlive this object (pictures still held).
-  std::shared_ptr<Driver> driver_;
+  explicit CudaPictureSync(std::unique_ptr<Driver> driver);
+  std::unique_ptr<Driver> driver_;
   AVBufferRef* context_ = nullptr;
   int device_index_ = 0;
 };

@@ -112,13 +112,6 @@ absl::StatusOr<int> HwDecodeDevice::PictureDevice() const {
   return picture_sync_->device_index();
 }
 
-absl::StatusOr<AVBufferRef*> HwDecodeDevice::NewDecoderContext() const {
-  if (picture_sync_ != nullptr) return picture_sync_->NewDecoderContext();
-  AVBufferRef* shared = av_buffer_ref(context_);
-  if (shared == nullptr) return absl::ResourceExhaustedError("out of memory");
-  return shared;
-}
-
 absl::Status HwDecodeDevice::CopyOut(const AVFrame& decoded, AVFrame* out) const {
   if (picture_sync_ == nullptr) return PictureDevice().status();
   return picture_sync_->CopyOut(decoded, out);

@@ -1,7 +1,7 @@
 // A video decoding engine of a GPU, reached through libavcodec's hardware acceleration: NVDEC
-// through its `cuda` hwaccel, AMD's VCN (and Intel's) through `vaapi`. One device per server
-// and GPU, with a bound on the decoder sessions open on it at once (docs/adr/0081); its decoders
-// share its device context, except on NVDEC, where each has a stream of its own (ADR 0083). Pictures decoded there are brought back to the host in the software
+// through its `cuda` hwaccel, AMD's VCN (and Intel's) through `vaapi`. One device context per
+// server and device, shared by every decoder, with a bound on the decoder sessions open on it at
+// once (docs/adr/0081). Pictures decoded there are brought back to the host in the software
 // decoder's own pixel format (engine/media/video_decoder.h), so everything after decoding is the
 // same whichever engine decoded, or, on NVDEC, left in device memory for the GPU scorer
 // (docs/adr/0083).
@@ -76,10 +76,6 @@ class HwDecodeDevice {
   const std::string& backend_name() const { return backend_name_; }
   AVHWDeviceType type() const { return type_; }
   AVBufferRef* context() const { return context_; }
-  // A reference to the device context one decoder is to use (the caller owns it): on NVDEC with
-  // pictures in the primary context, a context of the decoder's own with its own stream
-  // (CudaPictureSync::NewDecoderContext), so decoders run side by side; else the shared one.
-  absl::StatusOr<AVBufferRef*> NewDecoderContext() const;
   // The picture format of frames that stay on the device (AV_PIX_FMT_CUDA, AV_PIX_FMT_VAAPI).
   AVPixelFormat device_format() const { return device_format_; }
   int max_sessions() const { return max_sessions_; }

@@ -289,17 +289,12 @@ void VideoDecoder::AttachHardware(const AVCodec& codec) {
     fallback_ = DecodeFallback::kSessionsBusy;
     return;
   }
-  absl::StatusOr<AVBufferRef*> context = hardware_->NewDecoderContext();
-  if (!context.ok()) {
+  codec_->hw_device_ctx = av_buffer_ref(hardware_->context());
+  if (codec_->hw_device_ctx == nullptr) {
     session_.reset();
-    {
-      absl::MutexLock lock(&detail_mutex_);
-      fallback_detail_ = std::string(context.status().message());
-    }
     fallback_ = DecodeFallback::kNoDevice;
     return;
   }
-  codec_->hw_device_ctx = *context;
   codec_->opaque = this;
   codec_->get_format = &VideoDecoder::ChooseFormat;
 }
