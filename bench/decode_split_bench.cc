@@ -1,6 +1,7 @@
 // Decoding one encoded file with one decoder and with several (segmented decoding,
 // engine/media/segmented_decoding.h), side by side in one run: frames per second of each
-// decoder count, its ratio to one decoder, and whether every picture equals one decoder's.
+// decoder count, its ratio to one decoder, and whether every picture equals one decoder's. With
+// --independent, also n whole-file decoders at once in this process, for comparison.
 //
 //   decode_split_bench --file=F [--decoders=1,2,4] [--rounds=3] [--hw_decode=cuda]
 //                      [--pictures_ahead=32] [--min_segment_packets=24] [--on_device]
@@ -20,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -39,6 +41,10 @@ ABSL_FLAG(std::string, hw_decode, "", "cuda or vaapi: decode on the device's eng
 ABSL_FLAG(int, hw_decode_sessions, 32, "Decoder sessions allowed on the device.");
 ABSL_FLAG(int, pictures_ahead, 32, "Pictures each decoder may hold ready (memory bound).");
 ABSL_FLAG(int, min_segment_packets, 24, "Shortest segment, in packets.");
+ABSL_FLAG(bool, independent, false,
+          "Also decode the whole file with n independent decoders at once (threads of this "
+          "process), for each decoder count n: what n decoders of one process sustain when they "
+          "do not share a file's segments.");
 ABSL_FLAG(bool, on_device, false,
           "With --hw_decode=cuda: timed rounds keep pictures in device memory (the comparison "
           "round still brings them to the host).");
@@ -176,6 +182,35 @@ int Main() {
                 static_cast<unsigned long long>(runs[n][0].segments), fps.back(), median,
                 median / one_decoder_fps, same ? "same as 1 decoder" : "DIFFERENT");
     if (!same) return 1;
+  }
+  if (!absl::GetFlag(FLAGS_independent)) return 0;
+  std::printf("%-9s %-8s %-22s %s\n", "decoders", "backend", "independent (best fps)",
+              "ratio to 1 decoder");
+  for (int n : counts) {
+    double best = 0;
+    std::string backend;
+    for (int round = 0; round < absl::GetFlag(FLAGS_rounds); ++round) {
+      std::vector<Run> each(static_cast<size_t>(n));
+      std::vector<char> ok(static_cast<size_t>(n), 0);
+      const auto start = std::chrono::steady_clock::now();
+      std::vector<std::thread> threads;
+      for (int i = 0; i < n; ++i) {
+        threads.emplace_back([&, i] {
+          ok[i] = DecodeOnce(path, 1, device, /*digest=*/false, on_device, each[i]) ? 1 : 0;
+        });
+      }
+      for (std::thread& t : threads) t.join();
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      uint64_t frames = 0;
+      for (int i = 0; i < n; ++i) {
+        if (!ok[i]) return 1;
+        frames += each[i].frames;
+      }
+      best = std::max(best, static_cast<double>(frames) / seconds);
+      backend = each[0].backend;
+    }
+    std::printf("%-9d %-8s %-22.1f %.2f\n", n, backend.c_str(), best, best / one_decoder_fps);
   }
   return 0;
 }
