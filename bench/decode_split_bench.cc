@@ -45,6 +45,11 @@ ABSL_FLAG(bool, independent, false,
           "Also decode the whole file with n independent decoders at once (threads of this "
           "process), for each decoder count n: what n decoders of one process sustain when they "
           "do not share a file's segments.");
+ABSL_FLAG(bool, free_shares, false,
+          "Also decode the file's segments with n decoders at once, each its own share of them "
+          "(decoder i of n: segments i, i + n, ...) on a thread of its own, pictures counted as "
+          "they come, out of order: segmented decoding without putting the pictures back in "
+          "order.");
 ABSL_FLAG(bool, on_device, false,
           "With --hw_decode=cuda: timed rounds keep pictures in device memory (the comparison "
           "round still brings them to the host).");
@@ -83,7 +88,7 @@ bool DecodeAll(Source& source, bool digest, Run& run) {
 
 bool DecodeOnce(const std::string& path, int decoders,
                 const std::shared_ptr<HwDecodeDevice>& device, bool digest, bool on_device,
-                Run& run) {
+                Run& run, const VideoDecoder::SegmentShare* share = nullptr) {
   const auto start = std::chrono::steady_clock::now();
   auto decoder = VideoDecoder::OpenFd(::open(path.c_str(), O_RDONLY), path, DecodeLimits(), device);
   if (!decoder.ok()) {
@@ -91,6 +96,7 @@ bool DecodeOnce(const std::string& path, int decoders,
     return false;
   }
   if (on_device) (*decoder)->KeepPicturesOnDevice();
+  if (share != nullptr) (*decoder)->DecodeSegmentShare(*share);
   bool ok;
   if (decoders == 1) {
     ok = DecodeAll(**decoder, digest, run);
@@ -114,6 +120,46 @@ bool DecodeOnce(const std::string& path, int decoders,
   }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return ok;
+}
+
+// n decoders at once, each on a thread of its own: the whole file each, or (share_segments) the
+// file's segments shared out as segmented decoding does, pictures counted as they come.
+void PrintConcurrent(const std::string& path, const std::vector<int>& counts,
+                     const std::shared_ptr<HwDecodeDevice>& device, bool on_device,
+                     bool share_segments, double one_decoder_fps) {
+  std::printf("%-9s %-8s %-22s %s\n", "decoders", "backend",
+              share_segments ? "free shares (best fps)" : "independent (best fps)",
+              "ratio to 1 decoder");
+  for (int n : counts) {
+    double best = 0;
+    std::string backend;
+    for (int round = 0; round < absl::GetFlag(FLAGS_rounds); ++round) {
+      std::vector<Run> each(static_cast<size_t>(n));
+      std::vector<char> ok(static_cast<size_t>(n), 0);
+      const auto start = std::chrono::steady_clock::now();
+      std::vector<std::thread> threads;
+      for (int i = 0; i < n; ++i) {
+        threads.emplace_back([&, i] {
+          const VideoDecoder::SegmentShare share{i, n, absl::GetFlag(FLAGS_min_segment_packets)};
+          ok[i] = DecodeOnce(path, 1, device, /*digest=*/false, on_device, each[i],
+                             share_segments && n > 1 ? &share : nullptr)
+                      ? 1
+                      : 0;
+        });
+      }
+      for (std::thread& t : threads) t.join();
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      uint64_t frames = 0;
+      for (int i = 0; i < n; ++i) {
+        if (!ok[i]) return;
+        frames += each[i].frames;
+      }
+      best = std::max(best, static_cast<double>(frames) / seconds);
+      backend = each[0].backend;
+    }
+    std::printf("%-9d %-8s %-22.1f %.2f\n", n, backend.c_str(), best, best / one_decoder_fps);
+  }
 }
 
 int Main() {
@@ -183,34 +229,11 @@ int Main() {
                 median / one_decoder_fps, same ? "same as 1 decoder" : "DIFFERENT");
     if (!same) return 1;
   }
-  if (!absl::GetFlag(FLAGS_independent)) return 0;
-  std::printf("%-9s %-8s %-22s %s\n", "decoders", "backend", "independent (best fps)",
-              "ratio to 1 decoder");
-  for (int n : counts) {
-    double best = 0;
-    std::string backend;
-    for (int round = 0; round < absl::GetFlag(FLAGS_rounds); ++round) {
-      std::vector<Run> each(static_cast<size_t>(n));
-      std::vector<char> ok(static_cast<size_t>(n), 0);
-      const auto start = std::chrono::steady_clock::now();
-      std::vector<std::thread> threads;
-      for (int i = 0; i < n; ++i) {
-        threads.emplace_back([&, i] {
-          ok[i] = DecodeOnce(path, 1, device, /*digest=*/false, on_device, each[i]) ? 1 : 0;
-        });
-      }
-      for (std::thread& t : threads) t.join();
-      const double seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      uint64_t frames = 0;
-      for (int i = 0; i < n; ++i) {
-        if (!ok[i]) return 1;
-        frames += each[i].frames;
-      }
-      best = std::max(best, static_cast<double>(frames) / seconds);
-      backend = each[0].backend;
-    }
-    std::printf("%-9d %-8s %-22.1f %.2f\n", n, backend.c_str(), best, best / one_decoder_fps);
+  if (absl::GetFlag(FLAGS_independent)) {
+    PrintConcurrent(path, counts, device, on_device, /*share_segments=*/false, one_decoder_fps);
+  }
+  if (absl::GetFlag(FLAGS_free_shares)) {
+    PrintConcurrent(path, counts, device, on_device, /*share_segments=*/true, one_decoder_fps);
   }
   return 0;
 }
