@@ -1,10 +1,12 @@
 // Decoding one encoded file with one decoder and with several (segmented decoding,
 // engine/media/segmented_decoding.h), side by side in one run: frames per second of each
-// decoder count, its ratio to one decoder, and whether every picture equals one decoder's. With
-// --independent, also n whole-file decoders at once in this process, for comparison.
+// decoder count, its ratio to one decoder, and whether every picture equals one decoder's. For
+// comparison, --independent also runs n whole-file decoders of this process at once, and
+// --free_shares n decoders each on its share of the segments, pictures not put back in order.
 //
 //   decode_split_bench --file=F [--decoders=1,2,4] [--rounds=3] [--hw_decode=cuda]
 //                      [--pictures_ahead=32] [--min_segment_packets=24] [--on_device]
+//                      [--independent] [--free_shares]
 //
 // Rounds alternate the decoder counts, so drift of the machine touches each alike; they only
 // count pictures. A last round per count compares every picture with one decoder's (not timed).
@@ -123,10 +125,11 @@ bool DecodeOnce(const std::string& path, int decoders,
 }
 
 // n decoders at once, each on a thread of its own: the whole file each, or (share_segments) the
-// file's segments shared out as segmented decoding does, pictures counted as they come.
-void PrintConcurrent(const std::string& path, const std::vector<int>& counts,
+// file's segments shared out as segmented decoding does, pictures counted as they come; false
+// when a decoder failed or the shares did not add up to the file's `pictures`.
+bool PrintConcurrent(const std::string& path, const std::vector<int>& counts,
                      const std::shared_ptr<HwDecodeDevice>& device, bool on_device,
-                     bool share_segments, double one_decoder_fps) {
+                     bool share_segments, uint64_t pictures, double one_decoder_fps) {
   std::printf("%-9s %-8s %-22s %s\n", "decoders", "backend",
               share_segments ? "free shares (best fps)" : "independent (best fps)",
               "ratio to 1 decoder");
@@ -152,14 +155,22 @@ void PrintConcurrent(const std::string& path, const std::vector<int>& counts,
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       uint64_t frames = 0;
       for (int i = 0; i < n; ++i) {
-        if (!ok[i]) return;
+        if (!ok[i]) return false;
         frames += each[i].frames;
+      }
+      const uint64_t expected = share_segments ? pictures : pictures * static_cast<uint64_t>(n);
+      if (frames != expected) {
+        std::fprintf(stderr, "%d decoders returned %llu pictures, expected %llu\n", n,
+                     static_cast<unsigned long long>(frames),
+                     static_cast<unsigned long long>(expected));
+        return false;
       }
       best = std::max(best, static_cast<double>(frames) / seconds);
       backend = each[0].backend;
     }
     std::printf("%-9d %-8s %-22.1f %.2f\n", n, backend.c_str(), best, best / one_decoder_fps);
   }
+  return true;
 }
 
 int Main() {
@@ -229,11 +240,14 @@ int Main() {
                 median / one_decoder_fps, same ? "same as 1 decoder" : "DIFFERENT");
     if (!same) return 1;
   }
-  if (absl::GetFlag(FLAGS_independent)) {
-    PrintConcurrent(path, counts, device, on_device, /*share_segments=*/false, one_decoder_fps);
-  }
-  if (absl::GetFlag(FLAGS_free_shares)) {
-    PrintConcurrent(path, counts, device, on_device, /*share_segments=*/true, one_decoder_fps);
+  for (const bool share_segments : {false, true}) {
+    if (!(share_segments ? absl::GetFlag(FLAGS_free_shares) : absl::GetFlag(FLAGS_independent))) {
+      continue;
+    }
+    if (!PrintConcurrent(path, counts, device, on_device, share_segments, reference.size(),
+                         one_decoder_fps)) {
+      return 1;
+    }
   }
   return 0;
 }
