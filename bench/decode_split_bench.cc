@@ -240,14 +240,16 @@ int Main() {
                 median / one_decoder_fps, same ? "same as 1 decoder" : "DIFFERENT");
     if (!same) return 1;
   }
-  for (const bool share_segments : {false, true}) {
-    if (!(share_segments ? absl::GetFlag(FLAGS_free_shares) : absl::GetFlag(FLAGS_independent))) {
-      continue;
-    }
-    if (!PrintConcurrent(path, counts, device, on_device, share_segments, reference.size(),
-                         one_decoder_fps)) {
-      return 1;
-    }
+  const uint64_t pictures = reference.size();
+  if (absl::GetFlag(FLAGS_independent) &&
+      !PrintConcurrent(path, counts, device, on_device, /*share_segments=*/false, pictures,
+                       one_decoder_fps)) {
+    return 1;
+  }
+  if (absl::GetFlag(FLAGS_free_shares) &&
+      !PrintConcurrent(path, counts, device, on_device, /*share_segments=*/true, pictures,
+                       one_decoder_fps)) {
+    return 1;
   }
   return 0;
 }
