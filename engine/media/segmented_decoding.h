@@ -2,9 +2,9 @@
 // segments at split points (split_points.h), each decoder on a thread of its own decodes the
 // segments it claims (VideoDecoder::DecodeSegmentShare): done with one, it takes the next that
 // nobody has (segment_claim_book.h), so faster decoders take more. The pictures are handed out
-// segment by segment. Every segment starts where a decoder may start afresh and nothing after
-// it refers to what came before, so the pictures are those of one decoder reading the whole
-// file, in the same order, byte for byte. What it buys: one file on several cores, or on several GPU video engines
+// segment by segment. Every segment starts where a decoder may start afresh and nothing after it refers to
+// what came before, so the pictures are those of one decoder reading the whole file, in the same
+// order, byte for byte. What it buys: one file on several cores, or on several GPU video engines
 // (one decoder session each), where one decoder is slower than what comes after it.
 #ifndef SSIMD_ENGINE_MEDIA_SEGMENTED_DECODING_H_
 #define SSIMD_ENGINE_MEDIA_SEGMENTED_DECODING_H_
