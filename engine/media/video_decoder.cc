@@ -166,16 +166,15 @@ absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::OpenMemory(
   return Open(std::move(input), std::move(name), limits, std::move(hardware));
 }
 
-absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::OpenAgain(const DecodeLimits& limits,
-                                                                      bool on_cpu) const {
-  std::shared_ptr<HwDecodeDevice> hardware = on_cpu ? nullptr : hardware_;
-  if (input_->fd < 0) return OpenMemory(input_->memory, name_, limits, std::move(hardware));
+absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::OpenAgain(
+    const DecodeLimits& limits) const {
+  if (input_->fd < 0) return OpenMemory(input_->memory, name_, limits, hardware_);
   const int fd = ::fcntl(input_->fd, F_DUPFD_CLOEXEC, 0);
   if (fd < 0) {
     return absl::ResourceExhaustedError(
         absl::StrFormat("%s: cannot open the file again (%s)", name_, std::strerror(errno)));
   }
-  return OpenFd(fd, name_, limits, std::move(hardware));
+  return OpenFd(fd, name_, limits, hardware_);
 }
 
 absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::Open(
@@ -465,20 +464,13 @@ bool VideoDecoder::TakeSegmentPacket() {
     packets_in_segment_ = 0;
   }
   ++packets_in_segment_;
-  if (!claimed_segment_.has_value() || packet_segment_ > *claimed_segment_) {
-    claimed_segment_ = ClaimSegment(packet_segment_);
+  if (packet_segment_ % static_cast<uint64_t>(share_.workers) !=
+      static_cast<uint64_t>(share_.worker)) {
+    return false;
   }
-  if (packet_segment_ != *claimed_segment_) return false;
   decoding_segment_ = packet_segment_;
   segment_open_ = true;
   return true;
-}
-
-uint64_t VideoDecoder::ClaimSegment(uint64_t reached) {
-  if (share_.claims != nullptr) return share_.claims->ClaimNext(share_.worker, reached);
-  const uint64_t workers = static_cast<uint64_t>(share_.workers);
-  const uint64_t worker = static_cast<uint64_t>(share_.worker) % workers;
-  return reached + (worker + workers - reached % workers) % workers;
 }
 
 void VideoDecoder::TagSegmentPacket() {
