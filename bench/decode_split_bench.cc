@@ -6,11 +6,14 @@
 //
 //   decode_split_bench --file=F [--decoders=1,2,4] [--rounds=3] [--hw_decode=cuda]
 //                      [--pictures_ahead=32] [--min_segment_packets=24] [--on_device]
-//                      [--independent] [--free_shares]
+//                      [--cpu_decoders=K] [--independent] [--free_shares]
 //
 // Rounds alternate the decoder counts, so drift of the machine touches each alike; they only
 // count pictures. A last round per count compares every picture with one decoder's (not timed).
-// With --hw_decode each decoder takes a session on the device (NVDEC: an engine each). With
+// With --hw_decode each decoder takes a session on the device (NVDEC: an engine each), except
+// the --cpu_decoders of each segmented count, which decode on cores beside the engines. Each
+// count's line gives its start-up (decoders opened; first picture out) and how many segments
+// each decoder took (decoders done with a segment take the next free one). With
 // --on_device the timed rounds leave NVDEC's pictures in device memory, copied out of the
 // engine's surface as the GPU scorer reads them, instead of bringing each to the host: what the
 // engines and their copies sustain without the host's download and conversion.
@@ -43,6 +46,9 @@ ABSL_FLAG(std::string, hw_decode, "", "cuda or vaapi: decode on the device's eng
 ABSL_FLAG(int, hw_decode_sessions, 32, "Decoder sessions allowed on the device.");
 ABSL_FLAG(int, pictures_ahead, 32, "Pictures each decoder may hold ready (memory bound).");
 ABSL_FLAG(int, min_segment_packets, 24, "Shortest segment, in packets.");
+ABSL_FLAG(int, cpu_decoders, 0,
+          "Of each segmented count's decoders, how many decode on the CPU (fewer than every "
+          "count above 1).");
 ABSL_FLAG(bool, independent, false,
           "Also decode the whole file with n independent decoders at once (threads of this "
           "process), for each decoder count n: what n decoders of one process sustain when they "
@@ -59,11 +65,20 @@ ABSL_FLAG(bool, on_device, false,
 namespace ssimd {
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
 struct Run {
   double seconds = 0;
+  double open_seconds = 0;           // until every decoder was open and started
+  double first_picture_seconds = 0;  // until the first picture came out
   uint64_t frames = 0;
   uint64_t segments = 1;
   std::string backend;
+  std::string segments_by_decoder;  // "5/4/3": segments each decoder took
   std::vector<uint64_t> digests;  // one per picture, to compare with one decoder's
 };
 
@@ -75,7 +90,7 @@ uint64_t Digest(const std::string& bytes) {
 }
 
 template <typename Source>
-bool DecodeAll(Source& source, bool digest, Run& run) {
+bool DecodeAll(Source& source, bool digest, Clock::time_point start, Run& run) {
   while (true) {
     absl::StatusOr<const AVFrame*> picture = source.Next();
     if (!picture.ok()) {
@@ -83,6 +98,7 @@ bool DecodeAll(Source& source, bool digest, Run& run) {
       return false;
     }
     if (*picture == nullptr) return true;
+    if (run.frames == 0) run.first_picture_seconds = SecondsSince(start);
     if (digest) run.digests.push_back(Digest(PackedPicture(**picture)));
     ++run.frames;
   }
@@ -91,7 +107,7 @@ bool DecodeAll(Source& source, bool digest, Run& run) {
 bool DecodeOnce(const std::string& path, int decoders,
                 const std::shared_ptr<HwDecodeDevice>& device, bool digest, bool on_device,
                 Run& run, const VideoDecoder::SegmentShare* share = nullptr) {
-  const auto start = std::chrono::steady_clock::now();
+  const Clock::time_point start = Clock::now();
   auto decoder = VideoDecoder::OpenFd(::open(path.c_str(), O_RDONLY), path, DecodeLimits(), device);
   if (!decoder.ok()) {
     std::fprintf(stderr, "%s\n", decoder.status().ToString().c_str());
@@ -101,13 +117,15 @@ bool DecodeOnce(const std::string& path, int decoders,
   if (share != nullptr) (*decoder)->DecodeSegmentShare(*share);
   bool ok;
   if (decoders == 1) {
-    ok = DecodeAll(**decoder, digest, run);
+    run.open_seconds = SecondsSince(start);
+    ok = DecodeAll(**decoder, digest, start, run);
     run.backend = (*decoder)->decode_backend();
   } else {
     SegmentedDecodingOptions options;
     options.decoders = decoders;
     options.pictures_ahead = static_cast<size_t>(absl::GetFlag(FLAGS_pictures_ahead));
     options.min_segment_packets = absl::GetFlag(FLAGS_min_segment_packets);
+    options.cpu_decoders = absl::GetFlag(FLAGS_cpu_decoders);
     std::unique_ptr<VideoDecoder> first = *std::move(decoder);
     auto segmented = SegmentedDecoding::Start(first, DecodeLimits(), options);
     if (!segmented.ok()) {
@@ -116,11 +134,16 @@ bool DecodeOnce(const std::string& path, int decoders,
     }
     // The decoders opened beside the first one learn it too.
     if (on_device) (*segmented)->KeepPicturesOnDevice();
-    ok = DecodeAll(**segmented, digest, run);
+    run.open_seconds = SecondsSince(start);
+    ok = DecodeAll(**segmented, digest, start, run);
     run.segments = (*segmented)->segments();
+    for (uint64_t taken : (*segmented)->segments_by_decoder()) {
+      if (!run.segments_by_decoder.empty()) run.segments_by_decoder += "/";
+      run.segments_by_decoder += std::to_string(taken);
+    }
     run.backend = (*segmented)->decode_backend();
   }
-  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  run.seconds = SecondsSince(start);
   return ok;
 }
 
@@ -139,7 +162,7 @@ bool PrintConcurrent(const std::string& path, const std::vector<int>& counts,
     for (int round = 0; round < absl::GetFlag(FLAGS_rounds); ++round) {
       std::vector<Run> each(static_cast<size_t>(n));
       std::vector<char> ok(static_cast<size_t>(n), 0);
-      const auto start = std::chrono::steady_clock::now();
+      const Clock::time_point start = Clock::now();
       std::vector<std::thread> threads;
       for (int i = 0; i < n; ++i) {
         threads.emplace_back([&, i] {
@@ -151,8 +174,7 @@ bool PrintConcurrent(const std::string& path, const std::vector<int>& counts,
         });
       }
       for (std::thread& t : threads) t.join();
-      const double seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double seconds = SecondsSince(start);
       uint64_t frames = 0;
       for (int i = 0; i < n; ++i) {
         if (!ok[i]) return false;
@@ -187,6 +209,10 @@ int Main() {
       return 2;
     }
     if (n != 1) counts.push_back(n);
+    if (n != 1 && absl::GetFlag(FLAGS_cpu_decoders) >= n) {
+      std::fprintf(stderr, "--cpu_decoders must be below every decoder count above 1\n");
+      return 2;
+    }
   }
   std::shared_ptr<HwDecodeDevice> device;
   if (!absl::GetFlag(FLAGS_hw_decode).empty()) {
@@ -226,18 +252,30 @@ int Main() {
   std::printf("file %s, %zu pictures, %d rounds, timed pictures %s\n", path.c_str(),
               reference.size(), absl::GetFlag(FLAGS_rounds),
               on_device ? "kept in device memory" : "brought to the host");
-  std::printf("%-9s %-8s %-9s %-12s %-12s %-8s %s\n", "decoders", "backend", "segments",
-              "fps (best)", "fps (median)", "ratio", "pictures");
+  std::printf("%-9s %-8s %-9s %-12s %-12s %-8s %-9s %-10s %s\n", "decoders", "backend",
+              "segments", "fps (best)", "fps (median)", "ratio", "open ms", "first ms",
+              "pictures (segments by decoder, last round)");
   for (int n : counts) {
     std::vector<double> fps;
     const bool same = checked[n].digests == reference;
     for (const Run& r : runs[n]) fps.push_back(static_cast<double>(r.frames) / r.seconds);
     std::sort(fps.begin(), fps.end());
     const double median = fps[fps.size() / 2];
+    // Medians of the start-up: opening every decoder (one after another, on the caller's
+    // thread), and the first picture (the engines' sessions are created as decoding starts).
+    auto MedianMs = [&](double Run::*field) {
+      std::vector<double> ms;
+      for (const Run& r : runs[n]) ms.push_back(r.*field * 1e3);
+      std::sort(ms.begin(), ms.end());
+      return ms[ms.size() / 2];
+    };
     if (n == 1) one_decoder_fps = median;
-    std::printf("%-9d %-8s %-9llu %-12.1f %-12.1f %-8.2f %s\n", n, runs[n][0].backend.c_str(),
-                static_cast<unsigned long long>(runs[n][0].segments), fps.back(), median,
-                median / one_decoder_fps, same ? "same as 1 decoder" : "DIFFERENT");
+    std::printf("%-9d %-8s %-9llu %-12.1f %-12.1f %-8.2f %-9.1f %-10.1f %s %s\n", n,
+                runs[n][0].backend.c_str(), static_cast<unsigned long long>(runs[n][0].segments),
+                fps.back(), median, median / one_decoder_fps, MedianMs(&Run::open_seconds),
+                MedianMs(&Run::first_picture_seconds),
+                same ? "same as 1 decoder" : "DIFFERENT",
+                runs[n].back().segments_by_decoder.c_str());
     if (!same) return 1;
   }
   const uint64_t pictures = reference.size();

@@ -45,8 +45,8 @@ struct ServiceOptions {
   std::string hw_decode_api;
   std::string hw_decode_device;  // "" for the default device
   int hw_decode_sessions = 16;   // decoder sessions open at once on the device
-  // Decoders for one encoded file at once, each decoding every n-th segment between split
-  // points (engine/media/segmented_decoding.h); 1: one decoder per file.
+  // Decoders for one encoded file at once, each decoding the next free segment between split
+  // points when done with its last (engine/media/segmented_decoding.h); 1: one decoder per file.
   int decoders_per_file = 1;
   // Pictures NVDEC decodes for the GPU scorer stay in device memory (docs/adr/0083); false
   // brings every picture to the host first.

@@ -259,30 +259,37 @@ void ExpectStreamsOutsideTheTableDecodeOnTheCpu(const std::shared_ptr<HwDecodeDe
 }
 
 // One file in segments on several decoder sessions of the engine (docs/adr/0082): every picture
-// equals one CPU decoder's, the file is really split, and every session comes back.
+// equals one CPU decoder's, the file is really split, and every session comes back; also with
+// one of the three decoders on the CPU beside the engine's two (the file then reports "cpu").
 void ExpectSegmentsOnTheEngineAsTheCpuDecodes(const std::shared_ptr<HwDecodeDevice>& device) {
   for (const char* file : {"h264_640x360_g6.mp4", "hevc10_960x540_g6.mkv"}) {
-    SCOPED_TRACE(file);
-    const std::string path = absl::StrCat("tests/data/segments/", file);
-    auto cpu = VideoDecoder::OpenFd(::open(path.c_str(), O_RDONLY), path, DecodeLimits());
-    ASSERT_TRUE(cpu.ok()) << cpu.status();
-    auto first =
-        VideoDecoder::OpenFd(::open(path.c_str(), O_RDONLY), path, DecodeLimits(), device);
-    ASSERT_TRUE(first.ok()) << first.status();
-    std::unique_ptr<VideoDecoder> decoder = *std::move(first);
-    SegmentedDecodingOptions options;
-    options.decoders = 3;
-    options.min_segment_packets = 1;
-    auto segmented = SegmentedDecoding::Start(decoder, DecodeLimits(), options);
-    ASSERT_TRUE(segmented.ok()) << segmented.status();
-    ExpectSamePictures(**cpu, **segmented);
-    if (::testing::Test::HasFatalFailure()) return;
-    EXPECT_EQ((*segmented)->segments(), 4u);
-    std::cout << file << " in segments: decoded by " << (*segmented)->decode_backend()
-              << ", fallback " << DecodeFallbackLabel((*segmented)->decode_fallback()) << "\n";
-    EXPECT_EQ((*segmented)->decode_backend(), device->backend_name());
-    segmented->reset();
-    EXPECT_EQ(device->sessions_in_use(), 0);
+    for (int cpu_decoders : {0, 1}) {
+      SCOPED_TRACE(absl::StrCat(file, ", decoders on the CPU: ", cpu_decoders));
+      const std::string path = absl::StrCat("tests/data/segments/", file);
+      auto cpu = VideoDecoder::OpenFd(::open(path.c_str(), O_RDONLY), path, DecodeLimits());
+      ASSERT_TRUE(cpu.ok()) << cpu.status();
+      auto first =
+          VideoDecoder::OpenFd(::open(path.c_str(), O_RDONLY), path, DecodeLimits(), device);
+      ASSERT_TRUE(first.ok()) << first.status();
+      std::unique_ptr<VideoDecoder> decoder = *std::move(first);
+      SegmentedDecodingOptions options;
+      options.decoders = 3;
+      options.min_segment_packets = 1;
+      options.cpu_decoders = cpu_decoders;
+      auto segmented = SegmentedDecoding::Start(decoder, DecodeLimits(), options);
+      ASSERT_TRUE(segmented.ok()) << segmented.status();
+      ExpectSamePictures(**cpu, **segmented);
+      if (::testing::Test::HasFatalFailure()) return;
+      EXPECT_EQ((*segmented)->segments(), 4u);
+      std::cout << file << " in segments, " << cpu_decoders
+                << " decoder(s) on the CPU: decoded by " << (*segmented)->decode_backend()
+                << ", fallback "
+                << DecodeFallbackLabel((*segmented)->decode_fallback()) << "\n";
+      EXPECT_EQ((*segmented)->decode_backend(),
+                cpu_decoders == 0 ? device->backend_name() : std::string("cpu"));
+      segmented->reset();
+      EXPECT_EQ(device->sessions_in_use(), 0);
+    }
   }
 }
 

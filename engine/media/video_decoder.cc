@@ -166,15 +166,16 @@ absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::OpenMemory(
   return Open(std::move(input), std::move(name), limits, std::move(hardware));
 }
 
-absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::OpenAgain(
-    const DecodeLimits& limits) const {
-  if (input_->fd < 0) return OpenMemory(input_->memory, name_, limits, hardware_);
+absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::OpenAgain(const DecodeLimits& limits,
+                                                                      bool on_cpu) const {
+  std::shared_ptr<HwDecodeDevice> hardware = on_cpu ? nullptr : hardware_;
+  if (input_->fd < 0) return OpenMemory(input_->memory, name_, limits, std::move(hardware));
   const int fd = ::fcntl(input_->fd, F_DUPFD_CLOEXEC, 0);
   if (fd < 0) {
     return absl::ResourceExhaustedError(
         absl::StrFormat("%s: cannot open the file again (%s)", name_, std::strerror(errno)));
   }
-  return OpenFd(fd, name_, limits, hardware_);
+  return OpenFd(fd, name_, limits, std::move(hardware));
 }
 
 absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::Open(
@@ -405,8 +406,12 @@ AVPixelFormat VideoDecoder::PictureFormat(const AVFrame& picture) const {
 
 std::string VideoDecoder::FrameName() const {
   if (share_.workers <= 1) return absl::StrFormat("frame %d", frames_decoded_);
+  // The count is of the decoded segment's pictures, none yet if the last one out was of an
+  // earlier segment of this share.
+  const uint64_t decoded_in_segment =
+      frames_decoded_ > 0 && frame_segment_ == decoding_segment_ ? frames_in_segment_ : 0;
   return absl::StrFormat("frame %d of segment %d (the segment decoded on its own from its split "
-                         "point)", frames_in_segment_, decoding_segment_);
+                         "point)", decoded_in_segment, decoding_segment_);
 }
 
 absl::Status VideoDecoder::FrameError(DecodeErrorKind kind, absl::string_view what,
@@ -464,13 +469,20 @@ bool VideoDecoder::TakeSegmentPacket() {
     packets_in_segment_ = 0;
   }
   ++packets_in_segment_;
-  if (packet_segment_ % static_cast<uint64_t>(share_.workers) !=
-      static_cast<uint64_t>(share_.worker)) {
-    return false;
+  if (!claimed_segment_.has_value() || packet_segment_ > *claimed_segment_) {
+    claimed_segment_ = ClaimSegment(packet_segment_);
   }
+  if (packet_segment_ != *claimed_segment_) return false;
   decoding_segment_ = packet_segment_;
   segment_open_ = true;
   return true;
+}
+
+uint64_t VideoDecoder::ClaimSegment(uint64_t reached) {
+  if (share_.claims != nullptr) return share_.claims->ClaimNext(share_.worker, reached);
+  const uint64_t workers = static_cast<uint64_t>(share_.workers);
+  const uint64_t worker = static_cast<uint64_t>(share_.worker) % workers;
+  return reached + (worker + workers - reached % workers) % workers;
 }
 
 void VideoDecoder::TagSegmentPacket() {
@@ -520,10 +532,13 @@ absl::Status VideoDecoder::PlaceInSegment(const AVFrame& picture) {
   return absl::OkStatus();
 }
 
-absl::Status VideoDecoder::FailAfterEarlierSegments(absl::Status error) {
+absl::Status VideoDecoder::FailAfterEarlierSegments(absl::Status error, bool in_container) {
   if (share_.workers <= 1 || failed_segment_.has_value()) return error;
   failure_ = std::move(error);
-  failed_segment_ = decoding_segment_;
+  // A codec error stands in the last segment sent to the codec. A container that cannot be
+  // read stops every share where the reading is: in this share's open segment, or past its last
+  // one, whose packets have then all been sent and none of whose pictures is lost to it.
+  failed_segment_ = in_container ? segment_in_progress() : decoding_segment_;
   // Pictures of this share's earlier segments may still be in the codec, held for reordering
   // when the next segment followed without a drain: the codec gives up what it holds, and the
   // pictures of earlier segments are handed out before the error. A damaged start of the failed
@@ -564,7 +579,8 @@ absl::StatusOr<const AVFrame*> VideoDecoder::Next() {
   if (ended_) return nullptr;
   auto Corrupt = [this](int rc) {
     return FailAfterEarlierSegments(
-        FrameError(DecodeErrorKind::kCorruptStream, "the video stream is corrupt", rc));
+        FrameError(DecodeErrorKind::kCorruptStream, "the video stream is corrupt", rc),
+        /*in_container=*/false);
   };
   av_frame_unref(frame_.get());
   while (true) {
@@ -615,7 +631,8 @@ absl::StatusOr<const AVFrame*> VideoDecoder::Next() {
     }
     if (rc < 0) {
       if (absl::Status failed = FailAfterEarlierSegments(FrameError(
-              DecodeErrorKind::kTruncated, "the container is corrupt or truncated", rc));
+              DecodeErrorKind::kTruncated, "the container is corrupt or truncated", rc),
+              /*in_container=*/true);
           !failed.ok()) {
         return failed;
       }

@@ -101,16 +101,27 @@ class VideoDecoder {
   // whose size or format differs from the first one's.
   absl::StatusOr<const AVFrame*> Next();
 
+  // Which segments of a file shared by several decoders each one decodes. Called on the
+  // decoder's thread, from Next().
+  class SegmentClaims {
+   public:
+    virtual ~SegmentClaims() = default;
+    // `worker` has read up to the first packet of segment `reached`, every segment it claimed
+    // before lies behind it: the segment it decodes next, `reached` or later.
+    virtual uint64_t ClaimNext(int worker, uint64_t reached) = 0;
+  };
   // Decoding one share of the file's segments (segmented_decoding.h): the file is cut before
   // each split point (split_points.h) that ends at least `min_packets` packets of the current
-  // segment, segments are numbered from 0, and this decoder decodes the segments whose number is
-  // `worker` modulo `workers`, one after another without a reset between them (a split point
-  // ends every reference), and skips the others' packets. Call before the first Next(); a file
-  // without split points is one segment.
+  // segment, and segments are numbered from 0. This decoder decodes the segments it claims,
+  // one after another without a reset between them (a split point ends every reference), and
+  // skips the others' packets: with `claims`, it asks for its next segment when it reaches the
+  // end of its last; without, its segments are those whose number is `worker` modulo
+  // `workers`. Call before the first Next(); a file without split points is one segment.
   struct SegmentShare {
     int worker = 0;
     int workers = 1;
     int min_packets = 1;
+    SegmentClaims* claims = nullptr;  // must outlive the decoding
   };
   void DecodeSegmentShare(const SegmentShare& share);
   // The segment of the frame Next() returned last.
@@ -123,8 +134,10 @@ class VideoDecoder {
   // Segments in the file, once Next() returned its end (every share reads all packets).
   uint64_t segments_seen() const { return packet_segment_ + 1; }
   // A second decoder of the same file, opened as this one was (a duplicated descriptor, or the
-  // same bytes), on the same device; for decoding another share of its segments.
-  absl::StatusOr<std::unique_ptr<VideoDecoder>> OpenAgain(const DecodeLimits& limits) const;
+  // same bytes), on the same device or, with `on_cpu`, on the CPU; for decoding another share
+  // of its segments.
+  absl::StatusOr<std::unique_ptr<VideoDecoder>> OpenAgain(const DecodeLimits& limits,
+                                                          bool on_cpu = false) const;
 
  private:
   struct Input;
@@ -144,6 +157,8 @@ class VideoDecoder {
   std::string FrameName() const;
   // Advances the segment count with the packet just read; whether it is this share's.
   bool TakeSegmentPacket();
+  // The segment this share decodes next, from the first packet of segment `reached` on.
+  uint64_t ClaimSegment(uint64_t reached);
   // Gives the packet about to be sent its ordinal among those sent as its timestamp, which the
   // codec carries to the picture it starts, and notes where each segment's packets begin.
   void TagSegmentPacket();
@@ -156,7 +171,8 @@ class VideoDecoder {
   absl::Status PlaceInSegment(const AVFrame& picture);
   // `error`, or in a segment share OK after setting it aside: the codec is drained, and Next()
   // returns the drained pictures of complete segments before the failing one, then `error`.
-  absl::Status FailAfterEarlierSegments(absl::Status error);
+  // `in_container`: the container could not be read (else the codec failed).
+  absl::Status FailAfterEarlierSegments(absl::Status error, bool in_container);
   absl::Status FrameError(DecodeErrorKind kind, absl::string_view what, int code) const;
 
   std::unique_ptr<Input> input_;
@@ -198,6 +214,7 @@ class VideoDecoder {
   uint64_t packets_in_segment_ = 0;
   uint64_t decoding_segment_ = 0;
   bool segment_open_ = false;
+  std::optional<uint64_t> claimed_segment_;  // the last segment this share claimed
   uint64_t packets_sent_ = 0;
   std::vector<SegmentStart> segment_first_packets_;
   uint64_t frame_segment_ = 0;

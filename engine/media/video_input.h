@@ -118,8 +118,8 @@ class DecodedInput final : public VideoInput {
   // from what was planned (a full-range picture) are still scaled here.
   CheckedPlan UpscaleOnScorer();
   // Before the first ReadLuma: decode the file with `decoders` decoders at once, each taking
-  // every n-th segment between split points (segmented_decoding.h; with a device, each holds a
-  // session of its own); 1 keeps one decoder. The pictures are the same either way. On error
+  // the next free segment between split points (segmented_decoding.h; with a device, each holds
+  // a session of its own); 1 keeps one decoder. The pictures are the same either way. On error
   // (a decoder could not be opened) the one decoder stays.
   absl::Status DecodeWith(int decoders);
   // Lets pictures decoded by NVDEC stay in device memory for ReadPicture where no scaling on
