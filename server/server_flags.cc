@@ -106,11 +106,11 @@ ABSL_FLAG(std::string, hw_decode_device, "",
 ABSL_FLAG(int, hw_decode_sessions, 16,
           "Decoders open at once on the --hw_decode device; more files decode on the CPU.");
 ABSL_FLAG(int, decoders_per_file, 1,
-          "Decoders working on one encoded file at once, each taking the next free segment between "
-          "the file's split points (H.264 and HEVC IDR pictures, VP9 key frames) when done with "
-          "its last, the pictures put back in order: for one file faster than one decoder (several cores, or several "
-          "GPU video engines with --hw_decode: each decoder holds a session). 1 to 16; 1: one "
-          "decoder per file.");
+          "Decoders working on one encoded file at once, each taking the next free segment "
+          "between the file's split points (H.264 and HEVC IDR pictures, VP9 key frames) when "
+          "done with its last, the pictures put back in order: for one file faster than one "
+          "decoder (several cores, or several GPU video engines with --hw_decode: each decoder "
+          "holds a session). 1 to 16; 1: one decoder per file.");
 ABSL_FLAG(bool, decoded_on_device, true,
           "With --hw_decode=cuda, pictures NVDEC decodes for ScoreLadder renditions (and the "
           "source) scored on the GPU stay in device memory and are read there, without a trip "
