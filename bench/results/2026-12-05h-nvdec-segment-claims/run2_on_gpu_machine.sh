@@ -4,8 +4,9 @@
 # and one rendition against its source end to end with 1 to 4 decoders per file, scores compared.
 #   bash bench/results/2026-12-05h-nvdec-segment-claims/run2_on_gpu_machine.sh PACK MEDIA_DIR
 set -u
-pack=$1; media=$(cd "$2" && pwd); w=/tmp/sc2; out=$w/r2
-rm -rf "$w"; mkdir -p "$out"
+# Results go straight to $OUT (what was written comes back if the call is cut short).
+pack=$1; media=$(cd "$2" && pwd); w=/tmp/sc2; out=$OUT
+rm -rf "$w"; mkdir -p "$w"
 tar -xJf "$pack" -C "$w"
 b=$w/bundle_ladder; bin=$b/bin
 export LD_LIBRARY_PATH=$b/lib
@@ -24,7 +25,7 @@ pids=()
 for v in n1 n2 n3 n4; do
   "$bin/ssimd_server" --address=127.0.0.1:${port[$v]} --metrics_address=127.0.0.1:$((port[$v] + 10)) \
     --backend=gpu --files_root="$media" --log_level=warn --hw_decode_sessions=40 --hw_decode=cuda \
-    --decoders_per_file=${n[$v]} > "$out/server-$v.log" 2>&1 &
+    --decoders_per_file=${n[$v]} > "$w/server-$v.log" 2>&1 &
   pids+=($!)
 done
 trap 'kill ${pids[*]} $dmon 2>/dev/null' EXIT
@@ -60,4 +61,3 @@ for d in sorted(glob.glob(f"{w}/one-*")):
     print(f"{os.path.basename(d)}: {files} renditions, {same} of {total} values equal to one-n1-1")
 PY
 kill $dmon 2>/dev/null
-cd "$w" && tar -czf "$OUT/results2.tgz" r2
