@@ -1,7 +1,7 @@
 # On the GPU machine, from the repository's root: the same rendition and source as run 1 but four
 # times as long (2304 frames, the same pan continued, encoded at a lower bitrate to travel), so
-# that the decoders' start-up is a smaller part of the file: segmented NVDEC decoding (claims)
-# and one rendition against its source end to end with 1 to 4 decoders per file, scores compared.
+# that the decoders' start-up is a smaller part of the file: one rendition against its source end
+# to end with 1 to 4 decoders per file (scores compared), then segmented NVDEC decoding (claims).
 #   bash bench/results/2026-12-05h-nvdec-segment-claims/run2_on_gpu_machine.sh PACK MEDIA_DIR
 set -u
 # Results go straight to $OUT (what was written comes back if the call is cut short).
@@ -13,12 +13,6 @@ export LD_LIBRARY_PATH=$b/lib
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$out/versions.txt"
 nvidia-smi dmon -s u -o T > "$out/dmon.txt" 2>&1 &
 dmon=$!
-echo "split start $(date +%T)" >> "$out/marks.txt"
-(cd "$b" && timeout 240 ./run.sh decode_split_bench --file="$media/rend_long.mp4" --hw_decode=cuda \
-  --on_device --rounds=2 --min_segment_packets=24 --decoders=1,2,3,4,7 --free_shares) \
-  > "$out/split_long.txt" 2>&1
-echo "split rc=$? end $(date +%T)" | tee -a "$out/marks.txt"
-tail -n 14 "$out/split_long.txt"
 declare -A port=([n1]=50902 [n2]=50903 [n3]=50904 [n4]=50905)
 declare -A n=([n1]=1 [n2]=2 [n3]=3 [n4]=4)
 pids=()
@@ -60,4 +54,10 @@ for d in sorted(glob.glob(f"{w}/one-*")):
                     for x, y in zip(a, b) for m in ("float_ssim", "ssim"))
     print(f"{os.path.basename(d)}: {files} renditions, {same} of {total} values equal to one-n1-1")
 PY
+echo "split start $(date +%T)" >> "$out/marks.txt"
+(cd "$b" && timeout 240 ./run.sh decode_split_bench --file="$media/rend_long.mp4" --hw_decode=cuda \
+  --on_device --rounds=1 --min_segment_packets=24 --decoders=1,2,3,4,7 --free_shares) \
+  > "$out/split_long.txt" 2>&1
+echo "split rc=$? end $(date +%T)" | tee -a "$out/marks.txt"
+tail -n 14 "$out/split_long.txt"
 kill $dmon 2>/dev/null
