@@ -261,8 +261,8 @@ int Main() {
     for (const Run& r : runs[n]) fps.push_back(static_cast<double>(r.frames) / r.seconds);
     std::sort(fps.begin(), fps.end());
     const double median = fps[fps.size() / 2];
-    // Medians of the start-up: opening every decoder (one after another, on the caller's
-    // thread), and the first picture (the engines' sessions are created as decoding starts).
+    // Medians of the start-up: opening every decoder (the first, then the others side by side),
+    // and the first picture (the engines' sessions are created as decoding starts).
     auto MedianMs = [&](double Run::*field) {
       std::vector<double> ms;
       for (const Run& r : runs[n]) ms.push_back(r.*field * 1e3);

@@ -20,8 +20,6 @@ class SegmentClaimBook {
   uint64_t Claim(int worker, uint64_t reached);
   // Who claimed `segment`; none if nobody has yet, or it was forgotten (ForgetBefore).
   std::optional<int> OwnerOf(uint64_t segment) const;
-  // Whether every segment from `segment` on is still unclaimed.
-  bool Unclaimed(uint64_t segment) const { return segment >= next_; }
   // Drops what is known of the segments before `segment` (they were handed out): the book
   // holds only the segments between the reader and the decoders.
   void ForgetBefore(uint64_t segment);

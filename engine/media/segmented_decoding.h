@@ -2,10 +2,10 @@
 // segments at split points (split_points.h), each decoder on a thread of its own decodes the
 // segments it claims (VideoDecoder::DecodeSegmentShare): done with one, it takes the next that
 // nobody has (segment_claim_book.h), so faster decoders take more. The pictures are handed out
-// segment by segment. Every segment starts where a decoder may start afresh and nothing after
-// it refers to what came before, so the pictures are those of one decoder reading the whole
-// file, in the same order, byte for byte. What it buys: one file on several cores, or on several GPU video engines
-// (one decoder session each), where one decoder is slower than what comes after it.
+// segment by segment. Every segment starts where a decoder may start afresh and nothing after it
+// refers to what came before, so the pictures are those of one decoder reading the whole file, in
+// the same order, byte for byte. What it buys: one file on several cores, or on several GPU video
+// engines (one decoder session each), where one decoder is slower than what comes after it.
 #ifndef SSIMD_ENGINE_MEDIA_SEGMENTED_DECODING_H_
 #define SSIMD_ENGINE_MEDIA_SEGMENTED_DECODING_H_
 
@@ -42,10 +42,10 @@ struct SegmentedDecodingOptions {
 
 class SegmentedDecoding : private VideoDecoder::SegmentClaims {
  public:
-  // Opens the other decoders beside `first` (VideoDecoder::OpenAgain, side by side on threads
-  // of their own: opening reads and probes the file) and starts them all,
-  // taking `first` over; it must not have returned a frame yet. On error (options out of range,
-  // a decoder that could not be opened, no thread) `first` stays the caller's, untouched.
+  // Opens the other decoders beside `first` (VideoDecoder::OpenAgain, side by side on threads of
+  // their own: opening reads and probes the file) and starts them all, taking `first` over; it
+  // must not have returned a frame yet. On error (options out of range, a decoder that could not
+  // be opened, no thread) `first` stays the caller's, untouched.
   static absl::StatusOr<std::unique_ptr<SegmentedDecoding>> Start(
       std::unique_ptr<VideoDecoder>& first, const DecodeLimits& limits,
       const SegmentedDecodingOptions& options);
