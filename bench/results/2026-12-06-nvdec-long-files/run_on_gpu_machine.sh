@@ -7,7 +7,8 @@
 #      decoding, then four such ladders at once (1 and 2 decoders per file, CPU decoding),
 #      nvidia-smi dmon recording the decoders' use all along (marks.txt says what ran when);
 #   4. every value of every run against the CPU-decoding server's, bit for bit.
-#   bash bench/results/2026-12-06-nvdec-long-files/run_on_gpu_machine.sh PACK MEDIA_DIR
+#   [PARTS="split one ladders"] bash bench/results/2026-12-06-nvdec-long-files/run_on_gpu_machine.sh PACK MEDIA_DIR
+# PARTS leaves out what it does not name (1: split, 2: one, 3: ladders; 4 always runs).
 set -u
 pack=$1; media=$(cd "$2" && pwd); w=/tmp/lf; out=${OUT:-$w/out}
 rm -rf "$w"; mkdir -p "$w" "$out"
@@ -16,18 +17,21 @@ b=$w/bundle_ladder; bin=$b/bin
 export LD_LIBRARY_PATH=$b/lib
 mark() { echo "$(date +%T.%N | cut -c1-12) $*" | tee -a "$out/marks.txt"; }
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader; nproc; } |
-  tee "$out/versions.txt"
+  tee "$out/marks.txt"
 nvidia-smi dmon -s u -o T > "$out/dmon.txt" 2>&1 &
 dmon=$!
 rendition=$media/h264_1920x1080_gop48_long.mp4
 frames=$(cat "$media/frames")
 
-mark "split start"
-(cd "$b" && timeout 240 ./run.sh decode_split_bench --file="$rendition" --hw_decode=cuda \
-  --on_device --rounds=2 --min_segment_packets=24 --decoders=1,2,3,4,7 --free_shares \
-  --independent) > "$out/split.txt" 2>&1
-mark "split rc=$?"
-tail -n 12 "$out/split.txt"
+parts=" ${PARTS:-split one ladders} "
+if [[ $parts == *" split "* ]]; then
+  mark "split start"
+  (cd "$b" && timeout 240 ./run.sh decode_split_bench --file="$rendition" --hw_decode=cuda \
+    --on_device --rounds=2 --min_segment_packets=24 --decoders=1,2,3,4,7 --free_shares \
+    --independent) > "$out/split.txt" 2>&1
+  mark "split rc=$?"
+  tail -n 12 "$out/split.txt"
+fi
 
 declare -A port=([cpu]=50900 [n1]=50901 [n2]=50902 [n3]=50903 [n4]=50904)
 pids=()
@@ -43,6 +47,7 @@ sleep 5
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 common=(--server_files --backend gpu --feature float_ssim --feature ssim --json -q)
 for round in 1 2; do
+  [[ $parts == *" one "* ]] || break
   for v in n1 n2 n3 n4 cpu; do
     mark "one $v round $round"
     s=$(date +%s%N)
@@ -72,8 +77,10 @@ ladder() {  # server copies
     "$(( copies * 5 * frames * 1000 / t )) rendition frames/s" | tee -a "$out/ladders.txt"
   mark "ladders $v x$copies done"
 }
-ladder cpu 1; ladder n1 1; ladder n2 1
-ladder cpu 4; ladder n1 4; ladder n2 4
+if [[ $parts == *" ladders "* ]]; then
+  ladder cpu 1; ladder n1 1; ladder n2 1
+  ladder cpu 4; ladder n1 4; ladder n2 4
+fi
 kill $dmon 2>/dev/null
 python3 - "${port[cpu]}" "${port[n1]}" "${port[n2]}" "${port[n3]}" "${port[n4]}" <<'PY' > "$out/metrics.txt"
 import sys, urllib.request
