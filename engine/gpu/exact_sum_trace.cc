@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "engine/gpu/ssim_like_terms.h"
@@ -38,7 +39,7 @@ void Trace(int width, int height, int launches) {
   double* d_terms = nullptr;
   void* workspace = nullptr;
   uint64_t* d_trace = nullptr;
-  const size_t trace_values = static_cast<size_t>(blocks) * (kTraceStages + 1);
+  const size_t trace_values = static_cast<size_t>(blocks) * (kTraceStages + 1) + kTraceFinishStamps;
   CHECK_HIP(hipMalloc(reinterpret_cast<void**>(&d_terms), terms.size() * sizeof(double)));
   CHECK_HIP(hipMalloc(&workspace, ExactSumWorkspaceBytes(count)));
   CHECK_HIP(hipMalloc(reinterpret_cast<void**>(&d_trace), trace_values * sizeof(uint64_t)));
@@ -69,6 +70,7 @@ void Trace(int width, int height, int launches) {
               Quantile(us, 0.0), outcome.fallback, outcome.ordered_blocks,
               static_cast<long long>(outcome.serial_terms),
               outcome.fallback != 0 ? "from the host" : (outcome.sum == serial ? "exact" : "WRONG"));
+  CHECK_HIP(hipMemset(d_trace, 0, trace_values * sizeof(uint64_t)));  // unreached stamps read 0
   CHECK_HIP(LaunchExactSerialSumTraced(d_terms, count, workspace, d_trace, nullptr));
   std::vector<uint64_t> trace(trace_values);
   CHECK_HIP(hipMemcpy(trace.data(), d_trace, trace_values * sizeof(uint64_t),
@@ -97,11 +99,24 @@ void Trace(int width, int height, int launches) {
               "%.1f us, last at %.1f us; wait after grid known: median %.2f us, max %.1f us\n",
               Quantile(done, 1.0), most, Quantile(done, 0.5), Quantile(done, 0.9),
               Quantile(done, 1.0), Quantile(waits, 0.5), Quantile(waits, 1.0));
-  std::printf("  block: started approx grid done (us from the first start), multiprocessor\n");
+  // A block's stamps as one line; "-" for a stage it does not pass (members combine no run).
+  const auto stages = [&](int64_t b) {
+    std::string line;
+    char cell[16];
+    for (int stage = 0; stage < kTraceStages; ++stage) {
+      if (trace[b * kTraceStages + stage] == 0) {
+        std::snprintf(cell, sizeof(cell), " %7s", "-");
+      } else {
+        std::snprintf(cell, sizeof(cell), " %7.2f", at(b, stage));
+      }
+      line += cell;
+    }
+    return line;
+  };
+  std::printf("  block: started approx grid run done (us from the first start), multiprocessor\n");
   const int64_t step = std::max<int64_t>(1, blocks / 24);
   for (int64_t b = 0; b < blocks; b += step) {
-    std::printf("  %5lld: %7.2f %7.2f %7.2f %7.2f  sm %llu\n", static_cast<long long>(b),
-                at(b, 0), at(b, 1), at(b, 2), at(b, 3),
+    std::printf("  %5lld:%s  sm %llu\n", static_cast<long long>(b), stages(b).c_str(),
                 static_cast<unsigned long long>(trace[blocks * kTraceStages + b]));
   }
   std::vector<int64_t> order(static_cast<size_t>(blocks));
@@ -112,8 +127,23 @@ void Trace(int width, int height, int launches) {
   std::printf("  longest waits after the grid was known:\n");
   for (size_t k = 0; k < std::min<size_t>(16, order.size()); ++k) {
     const int64_t b = order[k];
-    std::printf("  %5lld: %7.2f %7.2f %7.2f %7.2f  waited %.2f\n", static_cast<long long>(b),
-                at(b, 0), at(b, 1), at(b, 2), at(b, 3), at(b, 3) - at(b, 2));
+    std::printf("  %5lld:%s  waited %.2f\n", static_cast<long long>(b), stages(b).c_str(),
+                at(b, kTraceDone) - at(b, kTraceGridKnown));
+  }
+  // The finishing block: when it started, found, copied and staged its first batch of ordered
+  // blocks' records, and when each record of the chain was done.
+  const uint64_t* finish = trace.data() + blocks * (kTraceStages + 1);
+  const auto finish_at = [&](int stage) {
+    return (static_cast<double>(finish[stage]) - static_cast<double>(origin)) / 1000.0;
+  };
+  if (finish[kFinishStarted] != 0) {
+    std::printf("  finishing block: started %.2f, found %.2f, copied %.2f, staged %.2f; records "
+                "done at:", finish_at(kFinishStarted), finish_at(kFinishFound),
+                finish_at(kFinishCopied), finish_at(kFinishStaged));
+    for (int k = 0; k < kTraceFinishRecords && finish[kFinishFirstRecord + k] != 0; ++k) {
+      std::printf(" %.2f", finish_at(kFinishFirstRecord + k));
+    }
+    std::printf("\n");
   }
   (void)hipFree(d_terms);
   (void)hipFree(workspace);
