@@ -21,8 +21,8 @@ inline ExactSumOutcome* ExactSumOutcomeIn(void* workspace) {
 }
 
 // Enqueues, on `stream`, a memset of the workspace's flags and one kernel (one block per
-// kExactSumBlockTerms terms, chained by decoupled look-backs; the block that arrives last adds
-// the ordered blocks in order), which writes the ExactSumOutcome at the start of `workspace`. `terms` and `workspace` are device memory; count >= 1. Launches on one
+// kExactSumBlockTerms terms, chained by decoupled look-backs), which writes the ExactSumOutcome at
+// the start of `workspace`. `terms` and `workspace` are device memory; count >= 1. Launches on one
 // workspace must be ordered (one stream).
 hipError_t LaunchExactSerialSum(const double* terms, int64_t count, void* workspace,
                                 hipStream_t stream);
@@ -33,31 +33,16 @@ enum ExactSumTraceStage : int {
   kTraceApproxDone = 1,    // its approximate running sum is published
   kTraceGridKnown = 2,     // its grid is published
   kTraceRunCombined = 3,   // (ordered blocks and the last) the run before it is combined
-  kTraceDone = 4,          // it arrived: its piece or record is published (the finishing
-                           // block: the frame's sum is written)
-  kTraceStages = 5,
-};
-
-// Stamps of the block that finishes the frame (FinishFrame), after the per-block ones: its start,
-// then for its first batch of ordered blocks the records found, copied and their terms staged,
-// then the end of each of its first kTraceFinishRecords records in the chain.
-enum ExactSumFinishStage : int {
-  kFinishStarted = 0,
-  kFinishFound = 1,
-  kFinishCopied = 2,
-  kFinishStaged = 3,
-  kFinishFirstRecord = 4,
-  kTraceFinishRecords = 24,
-  kTraceFinishStamps = kFinishFirstRecord + kTraceFinishRecords,
+  kTracePlanned = 4,       // (ordered blocks and the last) its exact stage is planned
+  kTraceDone = 5,          // it left: its run piece or its exact sum is published
+  kTraceStages = 6,
 };
 
 // LaunchExactSerialSum that also writes, for the block with ticket b, the device's nanosecond
-// clock at each stage to trace[b * kTraceStages + stage], its multiprocessor to
-// trace[blocks * kTraceStages + b], and the finishing block's stamps to
-// trace[blocks * (kTraceStages + 1) + stage] (`trace` holds (kTraceStages + 1) * blocks +
-// kTraceFinishStamps values, blocks = ceil(count / kExactSumBlockTerms); stamps not reached stay
-// as they were). For benchmarks that look at where the time goes (on NVIDIA: AMD's stamps are
-// per compute unit counters).
+// clock at each stage to trace[b * kTraceStages + stage], and its multiprocessor to
+// trace[blocks * kTraceStages + b] (`trace` holds (kTraceStages + 1) * blocks values, blocks =
+// ceil(count / kExactSumBlockTerms)). For benchmarks that look at where the time goes (on NVIDIA:
+// AMD's stamps are per compute unit counters).
 hipError_t LaunchExactSerialSumTraced(const double* terms, int64_t count, void* workspace,
                                       uint64_t* trace, hipStream_t stream);
 

@@ -5,12 +5,10 @@
 // Blocks take their place in the frame from a ticket, so every block a block waits for has
 // started. Each block publishes what its successors read: its approximate sum, then its
 // approximate running sum (a decoupled look-back); its grid, then its block piece if it joins a
-// run, or that it is ordered. An ordered block then publishes its record (the run before it, its
-// plan), and no block waits for an exact sum: the last block to arrive finishes the frame,
-// taking the ordered blocks' records in order in one thread with their data in shared memory.
-// Records are written, then flagged with a release store; readers see the flag with an acquire
-// load and read the record with volatile loads (no stale cache line); arrival is counted after a
-// fence, so the finishing block sees every record.
+// run, or that it is ordered; an ordered block finally publishes its exact running sum. Records
+// are written, then flagged with a release store; readers see the flag with an acquire load and
+// read the record with volatile loads (no stale cache line). An exact sum is one 64-bit word that
+// is its own flag.
 #include <cstddef>
 #include <cstdint>
 
@@ -40,42 +38,31 @@ int32_t BlockCount(int64_t count) {
 constexpr int32_t kApproxAggregate = 1;
 constexpr int32_t kApproxInclusive = 2;
 
-// What an ordered block (and the frame's last block) leaves for the block that finishes the
-// frame: the run before it and its plan, combined while no exact sum is known yet.
-struct OrderedRecord {
-  ExactSumBlockPlan plan;
-  ExactSumPiece run_piece;  // the blocks after `anchor` up to the block (through it: ends_run)
-  int32_t run_grid;
-  int32_t anchor;    // the ordered block before the run, -1 at the frame's start
-  int32_t planned;   // `plan` holds (PlanOrderedBlock)
-  int32_t ends_run;  // the frame's last block joined a run: the run's piece is all it adds
-};
-static_assert(sizeof(OrderedRecord) % sizeof(uint32_t) == 0, "copied as words");
+// An ordered block's exact running sum as one word: 0 until it is known, then the sum's bits
+// exclusive-or kExactWordKey, or one of the reasons it is not known (1, 2). The key and its
+// neighbours 1 and 2 apart are the bits of NaNs, and a NaN sum is never published (it goes to
+// the host as a failed check), so a known sum never reads as 0, 1 or 2.
+constexpr uint64_t kExactWordKey = 0x7ff4c0ffee5eed00u;
+constexpr uint64_t kExactWordGaveUpBudget = 1;  // the serial budget ran out
+constexpr uint64_t kExactWordGaveUpCheck = 2;   // a run's piece did not fit its binade after all
 
 // Where each array lives in the workspace. Everything up to `cleared_bytes` (the outcome, the
-// ticket, the arrival count and the flags) is zeroed before each launch.
+// ticket, the flags and the exact words) is zeroed before each launch.
 struct Layout {
   ExactSumOutcome* outcome;
   uint32_t* ticket;
-  uint32_t* arrived;      // blocks that have published all they publish
   int32_t* approx_state;  // per block
   int32_t* piece_state;   // per block: kBlockNothingYet .. kBlockOrdered
+  uint64_t* exact_words;  // per ordered block
   size_t cleared_bytes;
   double* approx;  // per block: its sum, its sum of |t|, the running sum and sum of |t| through it
   int32_t* block_grids;
   ExactSumPiece* block_pieces;
-  OrderedRecord* ordered;  // per block, written by ordered blocks and the frame's last
-  // Per block and segment, written by ordered blocks: what the finishing block needs when a
-  // plan's check refuses it (AddOrderedBlock's segment-by-segment way).
-  int32_t* segment_grids;
-  ExactSumPiece* segment_pieces;
-  ExactSumCrossing* segment_crossings;
   size_t bytes;
 };
 
 Layout LayoutFor(void* workspace, int64_t count) {
   const size_t blocks = static_cast<size_t>(BlockCount(count));
-  const size_t segments = blocks * kExactSumSegmentsPerBlock;
   char* base = static_cast<char*>(workspace);
   size_t offset = 0;
   Layout l;
@@ -86,18 +73,13 @@ Layout LayoutFor(void* workspace, int64_t count) {
   };
   l.outcome = reinterpret_cast<ExactSumOutcome*>(take(sizeof(ExactSumOutcome)));
   l.ticket = reinterpret_cast<uint32_t*>(take(sizeof(uint32_t)));
-  l.arrived = reinterpret_cast<uint32_t*>(take(sizeof(uint32_t)));
   l.approx_state = reinterpret_cast<int32_t*>(take(blocks * sizeof(int32_t)));
   l.piece_state = reinterpret_cast<int32_t*>(take(blocks * sizeof(int32_t)));
+  l.exact_words = reinterpret_cast<uint64_t*>(take(blocks * sizeof(uint64_t)));
   l.cleared_bytes = offset;
   l.approx = reinterpret_cast<double*>(take(4 * blocks * sizeof(double)));
   l.block_grids = reinterpret_cast<int32_t*>(take(blocks * sizeof(int32_t)));
   l.block_pieces = reinterpret_cast<ExactSumPiece*>(take(blocks * sizeof(ExactSumPiece)));
-  l.ordered = reinterpret_cast<OrderedRecord*>(take(blocks * sizeof(OrderedRecord)));
-  l.segment_grids = reinterpret_cast<int32_t*>(take(segments * sizeof(int32_t)));
-  l.segment_pieces = reinterpret_cast<ExactSumPiece*>(take(segments * sizeof(ExactSumPiece)));
-  l.segment_crossings =
-      reinterpret_cast<ExactSumCrossing*>(take(segments * sizeof(ExactSumCrossing)));
   l.bytes = offset;
   return l;
 }
@@ -301,14 +283,33 @@ __device__ ExactSumPiece FreshPiece(const ExactSumPiece* p) {
   return out;
 }
 
-// Copies a record another block wrote as volatile 32-bit words (after the arrival count, so
-// every word is final), `words` threads each taking every `threads`-th word.
-template <typename T>
-__device__ void CopyFresh(const T* from, T* to, int first_word, int stride) {
-  constexpr int kWords = static_cast<int>(sizeof(T) / sizeof(uint32_t));
-  const volatile uint32_t* source = reinterpret_cast<const volatile uint32_t*>(from);
-  uint32_t* target = reinterpret_cast<uint32_t*>(to);
-  for (int w = first_word; w < kWords; w += stride) target[w] = source[w];
+// An ordered block's exact sum, published as one word (no flag, no fence: the word is the record).
+__device__ void PublishExact(uint64_t* word, bool known, double sum, uint64_t reason) {
+  const uint64_t bits = ExactSumBitsOf(sum);
+  uint64_t value = known ? (bits ^ kExactWordKey) : reason;
+  if (known && sum != sum) value = kExactWordGaveUpCheck;  // NaN: the host adds the frame
+  *reinterpret_cast<volatile uint64_t*>(word) = value;
+}
+
+// Waits for block j's exact sum (0.0 for j = -1); returns 0 with the sum, or why it is not known.
+__device__ uint64_t WaitExact(const uint64_t* word, int32_t j, double* sum) {
+  if (j < 0) {
+    *sum = 0.0;
+    return 0;
+  }
+  uint64_t value = Fresh(&word[j]);
+  while (value == 0) value = Fresh(&word[j]);  // few blocks wait here, and each wait is on the
+                                               // frame's critical path: no pause
+  if (value == kExactWordGaveUpBudget || value == kExactWordGaveUpCheck) return value;
+  *sum = ExactSumDoubleOf(value ^ kExactWordKey);
+  return 0;
+}
+
+__device__ void WriteOutcome(const Layout& l, uint64_t reason, double sum) {
+  l.outcome->sum = sum;
+  l.outcome->fallback = reason == 0                        ? kExactSumOnDevice
+                        : reason == kExactWordGaveUpBudget ? kExactSumSerialBudget
+                                                           : kExactSumCheckFailed;
 }
 
 // Block-wide reductions over kBlockThreads threads; `scratch` holds kGroupsPerBlock values. Every
@@ -398,206 +399,15 @@ __device__ ExactSumPiece RunPieceThrough(const Layout& l, int32_t last, int32_t 
   return piece;
 }
 
-// A block's terms are staged in shared memory as each lane's kExactSumTermsPerLane terms, then
-// one double of padding, which keeps the lanes' reads on distinct banks.
-constexpr int kLaneStride = kExactSumTermsPerLane + 1;
-
-// The block that finishes the frame reads the ordered blocks' records in batches of this many,
-// staged in shared memory with the terms each plan adds one by one.
-constexpr int kFinishBatch = 2 * kLaneGroupWidth;
-// Block states each thread of the finishing block looks at per window.
-constexpr int kStatesPerThread = 4;
-
-// An exclusive scan of one int per thread over the block; `scratch` holds kGroupsPerBlock ints.
-// *total gets the sum over the block.
-__device__ int ExclusiveScanBlock(int value, int* scratch, int* total) {
-  const int lane = LaneInGroup();
-  int inclusive = value;
-  for (int offset = 1; offset < kLaneGroupWidth; offset *= 2) {
-    const int before = ShuffleUpInGroup(inclusive, offset);
-    if (lane >= offset) inclusive += before;
-  }
-  if (lane == kLaneGroupWidth - 1) scratch[GroupInBlock()] = inclusive;
-  __syncthreads();
-  int groups_before = 0;
-  int all = 0;
-  for (int g = 0; g < kGroupsPerBlock; ++g) {
-    groups_before += g < GroupInBlock() ? scratch[g] : 0;
-    all += scratch[g];
-  }
-  __syncthreads();  // scratch is free again
-  *total = all;
-  return groups_before + inclusive - value;
-}
-
-// An ordered block's terms for the finishing block: those its plan adds one by one from shared
-// memory when they were staged there, any other from global memory.
-struct FinishingTerms {
-  const double* staged;  // the block's terms [staged_begin, staged_end)
-  int32_t staged_begin;
-  int32_t staged_end;
-  const double* block;  // the block's first term in global memory
+// A block's terms as staged in shared memory (a lane's kExactSumTermsPerLane terms, then one
+// double of padding), indexed by their place in the block.
+struct StagedTerms {
+  static constexpr int kLaneStride = kExactSumTermsPerLane + 1;
+  const double* staged;
   __host__ __device__ double operator[](int i) const {
-    return i >= staged_begin && i < staged_end ? staged[i - staged_begin] : block[i];
+    return staged[(i / kExactSumTermsPerLane) * kLaneStride + i % kExactSumTermsPerLane];
   }
 };
-
-// Shared memory the finishing block works in, carved from the (no longer needed) staged terms.
-struct FinishArea {
-  OrderedRecord* records;  // kFinishBatch
-  double* terms;           // the rest
-  int term_capacity;
-};
-
-// The frame's sum from the ordered blocks' records, in order, by the block that arrived last.
-// The whole block finds the records (windows of block states, compacted by a scan) and stages
-// each batch with the terms its plans add one by one; then one thread takes them in order: the
-// plan's checks (or, refused, the run's piece and the block segment by segment from global
-// memory, AddOrderedBlock), the serial budget, and for a last block that joined a run its run's
-// piece. The same decisions, in the same order, as the host model (SerialSumByBlocks).
-__device__ void FinishFrame(const Layout& l, const double* terms, int64_t count, int32_t blocks,
-                            const FinishArea& area, int32_t* batch_blocks, int32_t* batch_offsets,
-                            int* int_scratch, int32_t* grids, ExactSumPiece* pieces,
-                            ExactSumCrossing* crossings, uint64_t* trace) {
-  const int tid = static_cast<int>(threadIdx.x);
-  // The finishing block's stamps (first batch only), after the per-block ones.
-  uint64_t* finish_trace =
-      trace == nullptr ? nullptr : trace + static_cast<int64_t>(blocks) * (kTraceStages + 1);
-  const auto stamp = [&](bool first_batch, int stage) {
-    if (finish_trace != nullptr && tid == 0 && first_batch) finish_trace[stage] = NowNs();
-  };
-  stamp(true, kFinishStarted);
-  const int lane = LaneInGroup();
-  const int group = GroupInBlock();
-  // Thread 0's chain.
-  double exact = 0.0;
-  int32_t fallback = kExactSumOnDevice;
-  int32_t previous = -1;
-  int64_t serial = 0;
-  int32_t ordered = 0;
-  constexpr int kWindow = kBlockThreads * kStatesPerThread;
-  for (int32_t window = 0; window < blocks; window += kWindow) {
-    const int32_t first = window + tid * kStatesPerThread;
-    int listed_mask = 0;
-    int listed = 0;
-    for (int q = 0; q < kStatesPerThread; ++q) {
-      const int32_t j = first + q;
-      if (j < blocks && (j == blocks - 1 || Fresh(&l.piece_state[j]) == kBlockOrdered)) {
-        listed_mask |= 1 << q;
-        ++listed;
-      }
-    }
-    int total = 0;
-    const int position = ExclusiveScanBlock(listed, int_scratch, &total);
-    for (int batch = 0; batch < total; batch += kFinishBatch) {
-      const bool first_batch = window == 0 && batch == 0;
-      int at = position;
-      for (int q = 0; q < kStatesPerThread; ++q) {
-        if ((listed_mask >> q & 1) == 0) continue;
-        if (at >= batch && at < batch + kFinishBatch) batch_blocks[at - batch] = first + q;
-        ++at;
-      }
-      __syncthreads();
-      stamp(first_batch, kFinishFound);
-      const int n = min(kFinishBatch, total - batch);
-      constexpr int kRecordWords = static_cast<int>(sizeof(OrderedRecord) / sizeof(uint32_t));
-      for (int w = tid; w < n * kRecordWords; w += kBlockThreads) {
-        const int i = w / kRecordWords;
-        CopyFresh(&l.ordered[batch_blocks[i]], &area.records[i], w % kRecordWords, kRecordWords);
-      }
-      __syncthreads();
-      stamp(first_batch, kFinishCopied);
-      // Where each record's serial terms go: a scan of their lengths by one group, two records
-      // a lane; a record whose terms do not fit reads them from global memory (-1).
-      if (group == 0) {
-        int length[2];
-        for (int h = 0; h < 2; ++h) {
-          const int i = 2 * lane + h;
-          const OrderedRecord& r = area.records[i];
-          length[h] = i < n && r.planned != 0 ? r.plan.serial_end - r.plan.serial_begin : 0;
-        }
-        const int pair = length[0] + length[1];
-        int through = pair;
-        for (int offset = 1; offset < kLaneGroupWidth; offset *= 2) {
-          const int before = ShuffleUpInGroup(through, offset);
-          if (lane >= offset) through += before;
-        }
-        int offset = through - pair;
-        for (int h = 0; h < 2; ++h) {
-          batch_offsets[2 * lane + h] = offset + length[h] <= area.term_capacity ? offset : -1;
-          offset += length[h];
-        }
-      }
-      __syncthreads();
-      for (int i = group; i < n; i += kGroupsPerBlock) {
-        const OrderedRecord& r = area.records[i];
-        if (r.planned == 0 || batch_offsets[i] < 0) continue;
-        const double* from =
-            terms + static_cast<int64_t>(batch_blocks[i]) * kExactSumBlockTerms + r.plan.serial_begin;
-        for (int k = lane; k < r.plan.serial_end - r.plan.serial_begin; k += kLaneGroupWidth) {
-          area.terms[batch_offsets[i] + k] = from[k];
-        }
-      }
-      __syncthreads();
-      stamp(first_batch, kFinishStaged);
-      if (tid == 0) {
-        for (int i = 0; i < n && fallback == kExactSumOnDevice; ++i) {
-          const int32_t j = batch_blocks[i];
-          const OrderedRecord& r = area.records[i];
-          if (r.anchor != previous) {  // anchors are the ordered blocks (JoinsExactSumRun)
-            fallback = kExactSumCheckFailed;
-            break;
-          }
-          previous = j;
-          if (r.ends_run != 0) {
-            if (!ApplyExactSumPiece(exact, r.run_grid, r.run_piece, &exact)) {
-              fallback = kExactSumCheckFailed;
-            }
-            break;
-          }
-          if (serial >= kExactSumSerialTermBudget) {
-            fallback = kExactSumSerialBudget;
-            break;
-          }
-          const double* block = terms + static_cast<int64_t>(j) * kExactSumBlockTerms;
-          const bool staged = r.planned != 0 && batch_offsets[i] >= 0;
-          const FinishingTerms block_terms{staged ? area.terms + batch_offsets[i] : nullptr,
-                                           staged ? r.plan.serial_begin : 0,
-                                           staged ? r.plan.serial_end : 0, block};
-          double sum = exact;
-          if (r.planned != 0 && ApplyOrderedBlockPlan(exact, r.plan, block_terms, &sum)) {
-            serial += r.plan.serial_end - r.plan.serial_begin;
-          } else {
-            // The plan was refused: the block's segment records, then the slow way.
-            const int64_t s0 = static_cast<int64_t>(j) * kExactSumSegmentsPerBlock;
-            for (int k = 0; k < kExactSumSegmentsPerBlock; ++k) {
-              grids[k] = Fresh(&l.segment_grids[s0 + k]);
-              CopyFresh(&l.segment_pieces[s0 + k], &pieces[k], 0, 1);
-              CopyFresh(&l.segment_crossings[s0 + k], &crossings[k], 0, 1);
-            }
-            int added = 0;
-            if (!AddOrderedBlock(exact, nullptr, r.run_piece, r.run_grid, block_terms, count, j,
-                                 grids, pieces, crossings, &sum, &added)) {
-              fallback = kExactSumCheckFailed;
-            }
-            serial += added;
-          }
-          ++ordered;
-          exact = sum;
-          if (exact != exact) fallback = kExactSumCheckFailed;  // NaN: the host adds the frame
-          stamp(first_batch && i < kTraceFinishRecords, kFinishFirstRecord + i);
-        }
-      }
-      __syncthreads();  // the batch's shared memory is free again
-    }
-  }
-  if (tid == 0) {
-    l.outcome->sum = exact;
-    l.outcome->fallback = fallback;
-    l.outcome->ordered_blocks = ordered;
-    l.outcome->serial_terms = serial;
-  }
-}
 
 // Blocks of the kernel that must fit on one multiprocessor at once: a register budget (64 per
 // thread on NVIDIA) that the crossing summaries' code would otherwise exceed. (HIP on AMD reads
@@ -606,9 +416,9 @@ constexpr int kBlocksPerSm = 4;
 
 // The whole sum, one block per kExactSumBlockTerms terms: approximate sums and their look-back,
 // each segment's grid and piece (or crossing summary) by one lane group, then the block piece. A
-// block that joins a run publishes its piece; an ordered block (and the frame's last) combines
-// the run before it and plans its exact stage, and publishes both. No block waits for an exact
-// sum: the block that arrives last finishes the frame (FinishFrame) and writes the outcome.
+// block that joins a run publishes its piece and leaves; an ordered block combines the run
+// before it, waits for the exact sum of that run's anchor and adds its own segments in order;
+// the last block finds the frame's sum the same way and writes the outcome.
 __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
     ExactSerialSum(const double* terms, int64_t count, int32_t blocks, Layout l,
                    uint64_t* trace) {
@@ -626,10 +436,10 @@ __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
   __shared__ int32_t own_grid;
   __shared__ int32_t previous_grid;  // kExactSumSerialGrid before the frame's first block
   __shared__ int joins;
-  __shared__ int finishes;
-  __shared__ int32_t batch_blocks[kFinishBatch];
-  __shared__ int32_t batch_offsets[kFinishBatch];
-  // The block's terms, loaded coalesced, then read by each lane as its consecutive run.
+  // The block's terms, loaded coalesced, then read by each lane as its consecutive run. A lane's
+  // run is stored one double apart from the next lane's, which keeps the lanes' reads on
+  // distinct banks.
+  constexpr int kLaneStride = StagedTerms::kLaneStride;
   __shared__ double staged[kExactSumBlockTerms / kExactSumTermsPerLane * kLaneStride];
   if (threadIdx.x == 0) block_index = static_cast<int32_t>(atomicAdd(l.ticket, 1u));
   __syncthreads();
@@ -752,55 +562,75 @@ __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
     }
   }
   __syncthreads();
-  if (joins == 0 || b == blocks - 1) {
-    // An ordered block, or the frame's last: the run through the block before it (through the
-    // block itself for a last block that joined a run) and the block's plan.
-    const int32_t run_last = joins != 0 ? b : b - 1;
-    int32_t anchor = -1;
-    ExactSumPiece run_piece = EmptyExactSumPiece();
-    int32_t run_grid = kExactSumSerialGrid;
-    if (run_last >= 0) {
-      run_grid = joins != 0 ? own_grid : previous_grid;
-      run_piece = RunPieceThrough(l, run_last, run_grid, &anchor, int_scratch, piece_scratch);
-    }
-    if (threadIdx.x == 0) Stamp(trace, b, kTraceRunCombined);
-    if (joins == 0 && threadIdx.x < kExactSumSegmentsPerBlock) {
-      const int64_t at = static_cast<int64_t>(b) * kExactSumSegmentsPerBlock + threadIdx.x;
-      l.segment_grids[at] = grids[threadIdx.x];
-      l.segment_pieces[at] = pieces[threadIdx.x];
-      l.segment_crossings[at] = crossings[threadIdx.x];
-    }
-    if (threadIdx.x == 0) {
-      OrderedRecord record;
-      record.run_piece = run_piece;
-      record.run_grid = run_grid;
-      record.anchor = anchor;
-      record.ends_run = joins;
-      record.planned = joins == 0 && PlanOrderedBlock(run_piece, run_grid, count, b, grids, pieces,
-                                                      crossings, &record.plan)
-                           ? 1
-                           : 0;
-      l.ordered[b] = record;
-    }
+  if (joins != 0 && b != blocks - 1) {
+    if (threadIdx.x == 0) Stamp(trace, b, kTraceDone);
+    return;
   }
-  // Arrival: every thread's records are out before the count moves.
-  __threadfence();
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    Stamp(trace, b, kTraceDone);
-    finishes = atomicAdd(l.arrived, 1u) == static_cast<uint32_t>(blocks - 1) ? 1 : 0;
+  // An ordered block, or the frame's last: the run through the block before it (through the
+  // block itself for a last block that joined a run), combined while its anchor's sum is not
+  // known yet, then the exact stage in one thread.
+  const int32_t run_last = joins != 0 ? b : b - 1;
+  int32_t anchor = -1;
+  ExactSumPiece run_piece = EmptyExactSumPiece();
+  int32_t run_grid = kExactSumSerialGrid;
+  if (run_last >= 0) {
+    run_grid = joins != 0 ? own_grid : previous_grid;
+    run_piece = RunPieceThrough(l, run_last, run_grid, &anchor, int_scratch, piece_scratch);
   }
-  __syncthreads();
-  if (finishes == 0) return;
-  __threadfence();
-  const FinishArea area{
-      reinterpret_cast<OrderedRecord*>(staged),
-      staged + kFinishBatch * sizeof(OrderedRecord) / sizeof(double),
-      static_cast<int>(sizeof(staged) / sizeof(double) -
-                       kFinishBatch * sizeof(OrderedRecord) / sizeof(double))};
-  FinishFrame(l, terms, count, blocks, area, batch_blocks, batch_offsets, int_scratch, grids,
-              pieces, crossings, trace);
-  if (threadIdx.x == 0) Stamp(trace, b, kTraceDone);
+  if (group != 0) return;
+  if (lane == 0) Stamp(trace, b, kTraceRunCombined);
+  ExactSumBlockPlan plan;
+#ifdef SSIMD_EXACT_SUM_SEQUENTIAL_PLAN
+  if (lane != 0) return;
+  const bool planned = joins == 0 && PlanOrderedBlock(run_piece, run_grid, count, b, grids,
+                                                      pieces, crossings, &plan);
+#else
+  bool planned = false;
+  if (joins == 0) {
+    // The plan by the group: its shape in every lane, the lead's and the trail's segment pieces
+    // combined across lanes (segment k in lane k), the rest in lane 0, which holds the run's piece.
+    const bool run_empty = ValueOfLane(run_piece.state == kPieceEmpty ? 1 : 0, 0) != 0;
+    const ExactSumPlanShape shape = PlanShapeOf(run_empty, run_grid, count, b, grids, crossings);
+    const bool segment = lane < kExactSumSegmentsPerBlock;
+    const ExactSumPiece lead = CombineGroup(segment && InPlanLead(shape, lane)
+                                                ? pieces[lane]
+                                                : EmptyExactSumPiece());
+    const ExactSumPiece trail = CombineGroup(segment && InPlanTrail(shape, lane)
+                                                 ? pieces[lane]
+                                                 : EmptyExactSumPiece());
+    if (lane != 0) return;
+    planned = AssemblePlan(shape, run_piece, lead, trail, crossings, &plan);
+  } else if (lane != 0) {
+    return;
+  }
+#endif
+  Stamp(trace, b, kTracePlanned);
+  double exact = 0.0;
+  // Anchors are ordered blocks (JoinsExactSumRun); any other would never publish a sum.
+  uint64_t reason = anchor >= 0 && LoadAcquire(&l.piece_state[anchor]) != kBlockOrdered
+                        ? kExactWordGaveUpCheck
+                        : WaitExact(l.exact_words, anchor, &exact);
+  if (joins == 0) {
+    if (reason == 0 && Fresh(&l.outcome->serial_terms) >= kExactSumSerialTermBudget) {
+      reason = kExactWordGaveUpBudget;
+    }
+    if (reason == 0) {
+      int serial = 0;
+      if (!AddOrderedBlock(exact, planned ? &plan : nullptr, run_piece, run_grid,
+                           StagedTerms{staged}, count, b, grids, pieces, crossings, &exact,
+                           &serial)) {
+        reason = kExactWordGaveUpCheck;
+      }
+      atomicAdd(reinterpret_cast<unsigned long long*>(&l.outcome->serial_terms),
+                static_cast<unsigned long long>(serial));
+      atomicAdd(&l.outcome->ordered_blocks, 1);
+    }
+    PublishExact(&l.exact_words[b], reason == 0, exact, reason);
+  } else if (reason == 0 && !ApplyExactSumPiece(exact, run_grid, run_piece, &exact)) {
+    reason = kExactWordGaveUpCheck;
+  }
+  if (b == blocks - 1) WriteOutcome(l, reason, exact);
+  Stamp(trace, b, kTraceDone);
 }
 
 }  // namespace

@@ -39,7 +39,7 @@ void Trace(int width, int height, int launches) {
   double* d_terms = nullptr;
   void* workspace = nullptr;
   uint64_t* d_trace = nullptr;
-  const size_t trace_values = static_cast<size_t>(blocks) * (kTraceStages + 1) + kTraceFinishStamps;
+  const size_t trace_values = static_cast<size_t>(blocks) * (kTraceStages + 1);
   CHECK_HIP(hipMalloc(reinterpret_cast<void**>(&d_terms), terms.size() * sizeof(double)));
   CHECK_HIP(hipMalloc(&workspace, ExactSumWorkspaceBytes(count)));
   CHECK_HIP(hipMalloc(reinterpret_cast<void**>(&d_trace), trace_values * sizeof(uint64_t)));
@@ -113,7 +113,8 @@ void Trace(int width, int height, int launches) {
     }
     return line;
   };
-  std::printf("  block: started approx grid run done (us from the first start), multiprocessor\n");
+  std::printf("  block: started approx grid run planned done (us from the first start), "
+              "multiprocessor\n");
   const int64_t step = std::max<int64_t>(1, blocks / 24);
   for (int64_t b = 0; b < blocks; b += step) {
     std::printf("  %5lld:%s  sm %llu\n", static_cast<long long>(b), stages(b).c_str(),
@@ -129,21 +130,6 @@ void Trace(int width, int height, int launches) {
     const int64_t b = order[k];
     std::printf("  %5lld:%s  waited %.2f\n", static_cast<long long>(b), stages(b).c_str(),
                 at(b, kTraceDone) - at(b, kTraceGridKnown));
-  }
-  // The finishing block: when it started, found, copied and staged its first batch of ordered
-  // blocks' records, and when each record of the chain was done.
-  const uint64_t* finish = trace.data() + blocks * (kTraceStages + 1);
-  const auto finish_at = [&](int stage) {
-    return (static_cast<double>(finish[stage]) - static_cast<double>(origin)) / 1000.0;
-  };
-  if (finish[kFinishStarted] != 0) {
-    std::printf("  finishing block: started %.2f, found %.2f, copied %.2f, staged %.2f; records "
-                "done at:", finish_at(kFinishStarted), finish_at(kFinishFound),
-                finish_at(kFinishCopied), finish_at(kFinishStaged));
-    for (int k = 0; k < kTraceFinishRecords && finish[kFinishFirstRecord + k] != 0; ++k) {
-      std::printf(" %.2f", finish_at(kFinishFirstRecord + k));
-    }
-    std::printf("\n");
   }
   (void)hipFree(d_terms);
   (void)hipFree(workspace);
