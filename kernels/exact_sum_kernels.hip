@@ -577,33 +577,11 @@ __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm)
     run_grid = joins != 0 ? own_grid : previous_grid;
     run_piece = RunPieceThrough(l, run_last, run_grid, &anchor, int_scratch, piece_scratch);
   }
-  if (group != 0) return;
-  if (lane == 0) Stamp(trace, b, kTraceRunCombined);
+  if (threadIdx.x != 0) return;
+  Stamp(trace, b, kTraceRunCombined);
   ExactSumBlockPlan plan;
-#ifdef SSIMD_EXACT_SUM_SEQUENTIAL_PLAN
-  if (lane != 0) return;
   const bool planned = joins == 0 && PlanOrderedBlock(run_piece, run_grid, count, b, grids,
                                                       pieces, crossings, &plan);
-#else
-  bool planned = false;
-  if (joins == 0) {
-    // The plan by the group: its shape in every lane, the lead's and the trail's segment pieces
-    // combined across lanes (segment k in lane k), the rest in lane 0, which holds the run's piece.
-    const bool run_empty = ValueOfLane(run_piece.state == kPieceEmpty ? 1 : 0, 0) != 0;
-    const ExactSumPlanShape shape = PlanShapeOf(run_empty, run_grid, count, b, grids, crossings);
-    const bool segment = lane < kExactSumSegmentsPerBlock;
-    const ExactSumPiece lead = CombineGroup(segment && InPlanLead(shape, lane)
-                                                ? pieces[lane]
-                                                : EmptyExactSumPiece());
-    const ExactSumPiece trail = CombineGroup(segment && InPlanTrail(shape, lane)
-                                                 ? pieces[lane]
-                                                 : EmptyExactSumPiece());
-    if (lane != 0) return;
-    planned = AssemblePlan(shape, run_piece, lead, trail, crossings, &plan);
-  } else if (lane != 0) {
-    return;
-  }
-#endif
   Stamp(trace, b, kTracePlanned);
   double exact = 0.0;
   // Anchors are ordered blocks (JoinsExactSumRun); any other would never publish a sum.

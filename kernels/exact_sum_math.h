@@ -529,116 +529,6 @@ struct ExactSumBlockPlan {
   int32_t serial_end;
 };
 
-// Where an ordered block's plan cuts its segments, decided from their grids and crossings alone:
-// segments [0, split) join the lead; segment `split` (when present) is the serial stretch, or the
-// first segment of the trail at a change of grid; the segments after it join the trail.
-struct ExactSumPlanShape {
-  int32_t segments;  // segments present in the block
-  int32_t split;     // `segments` when every segment joins the lead
-  int32_t split_is_serial;
-  int32_t crossing_used;  // the split's crossing: its head ends the lead, its tail starts the trail
-  int32_t lead_grid;
-  int32_t trail_grid;  // of the trail's first piece, when it has one before its segments
-  int32_t serial_begin;
-  int32_t serial_end;
-  int32_t fits;  // false: two serial stretches or two changes of grid
-};
-
-// The shape of ordered block `block`'s plan after a run on `run_grid` (`run_empty` when no run
-// precedes it), from its segments' grids and crossings. The pieces are combined separately, in
-// any tree that keeps their order (PlanOrderedBlock folds them left to right; a device combines
-// them across lanes).
-SSIMD_HD inline ExactSumPlanShape PlanShapeOf(bool run_empty, int32_t run_grid, int64_t count,
-                                              int64_t block, const int32_t* grids,
-                                              const ExactSumCrossing* crossings) {
-  ExactSumPlanShape shape;
-  shape.segments = 0;
-  while (shape.segments < kExactSumSegmentsPerBlock &&
-         ExactSumSegmentLength(count, block * kExactSumSegmentsPerBlock + shape.segments) > 0) {
-    ++shape.segments;
-  }
-  shape.split = shape.segments;
-  shape.split_is_serial = 0;
-  shape.crossing_used = 0;
-  shape.lead_grid = run_grid;
-  shape.trail_grid = run_grid;
-  shape.fits = 1;
-  bool lead_empty = run_empty;
-  for (int k = 0; k < shape.segments; ++k) {
-    if (grids[k] == kExactSumSerialGrid || (!lead_empty && grids[k] != shape.lead_grid)) {
-      shape.split = k;
-      break;
-    }
-    lead_empty = false;  // a present segment's piece is never empty
-    shape.lead_grid = grids[k];
-  }
-  const int first = shape.split * kExactSumSegmentTerms;
-  if (shape.split == shape.segments) {
-    const int64_t last = block * kExactSumSegmentsPerBlock + shape.segments - 1;
-    shape.serial_begin = shape.serial_end =
-        shape.segments == 0 ? 0 : first - kExactSumSegmentTerms + ExactSumSegmentLength(count, last);
-    return shape;
-  }
-  bool trail_empty = true;
-  int next = shape.split + 1;
-  if (grids[shape.split] != kExactSumSerialGrid) {  // a change of grid at the segment's edge
-    shape.serial_begin = shape.serial_end = first;
-    next = shape.split;
-  } else {
-    shape.split_is_serial = 1;
-    const int n = ExactSumSegmentLength(count, block * kExactSumSegmentsPerBlock + shape.split);
-    const ExactSumCrossing& c = crossings[shape.split];
-    shape.crossing_used = UsableCrossing(&c, n) && (c.head.state == kPieceEmpty || lead_empty ||
-                                                    c.head_grid == shape.lead_grid);
-    if (shape.crossing_used) {
-      if (c.head.state != kPieceEmpty) shape.lead_grid = c.head_grid;
-      shape.serial_begin = first + c.head_end;
-      shape.serial_end = first + c.tail_begin;
-      shape.trail_grid = c.tail_grid;
-      trail_empty = c.tail.state == kPieceEmpty;
-    } else {
-      shape.serial_begin = first;
-      shape.serial_end = first + n;
-    }
-  }
-  for (int k = next; k < shape.segments; ++k) {
-    if (grids[k] == kExactSumSerialGrid || (!trail_empty && grids[k] != shape.trail_grid)) {
-      shape.fits = 0;  // a second serial stretch, or a second change of grid
-      break;
-    }
-    if (trail_empty) shape.trail_grid = grids[k];
-    trail_empty = false;
-  }
-  return shape;
-}
-
-// Whether segment k joins the lead or the trail of a plan of this shape.
-SSIMD_HD inline bool InPlanLead(const ExactSumPlanShape& shape, int k) { return k < shape.split; }
-SSIMD_HD inline bool InPlanTrail(const ExactSumPlanShape& shape, int k) {
-  return k < shape.segments && (k > shape.split || (k == shape.split && !shape.split_is_serial));
-}
-
-// A plan from its shape and its combined parts: `lead_segments` and `trail_segments` are the
-// pieces of the segments InPlanLead and InPlanTrail select, each combined in order. False when
-// the block does not fit the plan or a part is invalid.
-SSIMD_HD inline bool AssemblePlan(const ExactSumPlanShape& shape, const ExactSumPiece& run_piece,
-                                  const ExactSumPiece& lead_segments,
-                                  const ExactSumPiece& trail_segments,
-                                  const ExactSumCrossing* crossings, ExactSumBlockPlan* plan) {
-  plan->lead = CombineExactSumPieces(run_piece, lead_segments);
-  plan->trail = trail_segments;
-  if (shape.crossing_used) {
-    const ExactSumCrossing& c = crossings[shape.split];
-    plan->lead = CombineExactSumPieces(plan->lead, c.head);
-    plan->trail = CombineExactSumPieces(c.tail, trail_segments);
-  }
-  plan->lead_grid = shape.lead_grid;
-  plan->trail_grid = shape.trail_grid;
-  plan->serial_begin = shape.serial_begin;
-  plan->serial_end = shape.serial_end;
-  return shape.fits && plan->lead.state != kPieceInvalid && plan->trail.state != kPieceInvalid;
-}
-
 // Plans ordered block `block` after the run piece `run_piece` on `run_grid` (empty when no run
 // precedes it), from its segments' grids, pieces and crossings. False when the block does not fit
 // the plan (two serial stretches, two changes of grid, an invalid piece): the caller then applies
@@ -648,15 +538,53 @@ SSIMD_HD inline bool PlanOrderedBlock(const ExactSumPiece& run_piece, int32_t ru
                                       const ExactSumPiece* pieces,
                                       const ExactSumCrossing* crossings,
                                       ExactSumBlockPlan* plan) {
-  const ExactSumPlanShape shape =
-      PlanShapeOf(run_piece.state == kPieceEmpty, run_grid, count, block, grids, crossings);
-  ExactSumPiece lead = EmptyExactSumPiece();
-  ExactSumPiece trail = EmptyExactSumPiece();
-  for (int k = 0; k < shape.segments; ++k) {
-    if (InPlanLead(shape, k)) lead = CombineExactSumPieces(lead, pieces[k]);
-    if (InPlanTrail(shape, k)) trail = CombineExactSumPieces(trail, pieces[k]);
+  plan->lead = run_piece;
+  plan->lead_grid = run_grid;
+  plan->trail = EmptyExactSumPiece();
+  plan->trail_grid = run_grid;
+  plan->serial_begin = plan->serial_end = -1;
+  bool in_trail = false;
+  int end = 0;
+  for (int k = 0; k < kExactSumSegmentsPerBlock; ++k) {
+    const int n = ExactSumSegmentLength(count, block * kExactSumSegmentsPerBlock + k);
+    if (n == 0) break;
+    const int first = k * kExactSumSegmentTerms;
+    end = first + n;
+    ExactSumPiece& part = in_trail ? plan->trail : plan->lead;
+    int32_t& part_grid = in_trail ? plan->trail_grid : plan->lead_grid;
+    if (grids[k] != kExactSumSerialGrid) {
+      if (part.state == kPieceEmpty || part_grid == grids[k]) {
+        part = CombineExactSumPieces(part, pieces[k]);
+        part_grid = grids[k];
+        continue;
+      }
+      if (in_trail) return false;  // a second change of grid
+      in_trail = true;             // a change of grid at the segment's edge: no serial terms
+      plan->serial_begin = plan->serial_end = first;
+      plan->trail = pieces[k];
+      plan->trail_grid = grids[k];
+      continue;
+    }
+    if (in_trail) return false;  // a second serial stretch
+    in_trail = true;
+    const ExactSumCrossing& c = crossings[k];
+    if (UsableCrossing(&c, n) && (c.head.state == kPieceEmpty || plan->lead.state == kPieceEmpty ||
+                                  c.head_grid == plan->lead_grid)) {
+      if (c.head.state != kPieceEmpty) {
+        plan->lead = CombineExactSumPieces(plan->lead, c.head);
+        plan->lead_grid = c.head_grid;
+      }
+      plan->serial_begin = first + c.head_end;
+      plan->serial_end = first + c.tail_begin;
+      plan->trail = c.tail;
+      plan->trail_grid = c.tail_grid;
+    } else {
+      plan->serial_begin = first;
+      plan->serial_end = first + n;
+    }
   }
-  return AssemblePlan(shape, run_piece, lead, trail, crossings, plan);
+  if (!in_trail) plan->serial_begin = plan->serial_end = end;
+  return plan->lead.state != kPieceInvalid && plan->trail.state != kPieceInvalid;
 }
 
 // Applies a plan from the exact sum before its run (`start`): the lead's check, the serial terms,

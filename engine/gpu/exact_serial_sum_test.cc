@@ -4,7 +4,6 @@
 // terms, non-finite terms, and sizes from 1 term up; each under several schedules (which
 // predecessors' records a block's look-backs find published).
 #include <cmath>
-#include <cstring>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -602,112 +601,6 @@ TEST(PlanOrderedBlockTest, LeadTheTermsAroundTheCrossingAndTrail) {
   grids[5] = kExactSumSerialGrid;
   EXPECT_FALSE(PlanOrderedBlock(EmptyExactSumPiece(), 20, count, 0, grids, pieces, crossings,
                                 &plan));
-}
-
-// A change of grid at a segment's edge cuts the plan there with no serial terms; a second change
-// of grid, or a serial segment after the first change, does not fit.
-TEST(PlanShapeTest, ChangeOfGridAtAnEdgeAndWhatDoesNotFit) {
-  const int64_t count = kExactSumBlockTerms;
-  int32_t grids[kExactSumSegmentsPerBlock];
-  for (int k = 0; k < kExactSumSegmentsPerBlock; ++k) grids[k] = k < 6 ? 20 : 21;
-  const ExactSumCrossing crossings[kExactSumSegmentsPerBlock] = {};
-  ExactSumPlanShape shape = PlanShapeOf(true, kExactSumSerialGrid, count, 0, grids, crossings);
-  EXPECT_TRUE(shape.fits);
-  EXPECT_EQ(shape.split, 6);
-  EXPECT_FALSE(shape.split_is_serial);
-  EXPECT_EQ(shape.lead_grid, 20);
-  EXPECT_EQ(shape.trail_grid, 21);
-  EXPECT_EQ(shape.serial_begin, 6 * kExactSumSegmentTerms);
-  EXPECT_EQ(shape.serial_end, 6 * kExactSumSegmentTerms);
-  EXPECT_TRUE(InPlanLead(shape, 5));
-  EXPECT_TRUE(InPlanTrail(shape, 6));
-  // After a run on grid 19, the block's first segment already changes grid, and the change to
-  // 21 is a second one.
-  shape = PlanShapeOf(false, 19, count, 0, grids, crossings);
-  EXPECT_EQ(shape.split, 0);
-  EXPECT_FALSE(shape.fits);
-  grids[10] = 22;
-  EXPECT_FALSE(PlanShapeOf(true, kExactSumSerialGrid, count, 0, grids, crossings).fits);
-  grids[10] = kExactSumSerialGrid;
-  EXPECT_FALSE(PlanShapeOf(true, kExactSumSerialGrid, count, 0, grids, crossings).fits);
-  // Every segment on the run's grid: all lead, and the serial stretch is empty at the block's end
-  // (a partial last block ends early).
-  for (int32_t& g : grids) g = 20;
-  const int64_t partial = kExactSumBlockTerms + 3 * kExactSumSegmentTerms + 17;
-  shape = PlanShapeOf(false, 20, partial, 1, grids, crossings);
-  EXPECT_TRUE(shape.fits);
-  EXPECT_EQ(shape.segments, 4);
-  EXPECT_EQ(shape.split, 4);
-  EXPECT_EQ(shape.serial_begin, 3 * kExactSumSegmentTerms + 17);
-}
-
-// A device combines a plan's lead and trail across the lanes of a group, as a tree (segment k in
-// lane k): for any grids, crossings and pieces, the plan equals the left-to-right fold's.
-TEST(PlanShapeTest, PartsCombinedAsATreeGiveTheFoldedPlan) {
-  std::mt19937_64 rng(29);
-  std::uniform_real_distribution<double> unit(0.5, 1.5);
-  const auto tree = [](std::vector<ExactSumPiece> lanes) {
-    for (size_t stride = 1; stride < lanes.size(); stride *= 2) {
-      for (size_t i = 0; i + stride < lanes.size(); i += 2 * stride) {
-        lanes[i] = CombineExactSumPieces(lanes[i], lanes[i + stride]);
-      }
-    }
-    return lanes[0];
-  };
-  int planned = 0;
-  for (int trial = 0; trial < 400; ++trial) {
-    const int64_t count = kExactSumBlockTerms - static_cast<int64_t>(rng() % 2) *
-                                                    static_cast<int64_t>(rng() % 3000);
-    int32_t grids[kExactSumSegmentsPerBlock];
-    ExactSumPiece pieces[kExactSumSegmentsPerBlock];
-    ExactSumCrossing crossings[kExactSumSegmentsPerBlock] = {};
-    const int change = static_cast<int>(rng() % 20);  // where the grid changes, if it does
-    for (int k = 0; k < kExactSumSegmentsPerBlock; ++k) {
-      const int n = ExactSumSegmentLength(count, k);
-      grids[k] = n == 0 ? kExactSumNoSegment : (k < change ? 20 : 21);
-      if (n > 0 && rng() % 9 == 0) grids[k] = kExactSumSerialGrid;
-      double values[kExactSumSegmentTerms] = {};
-      for (int i = 0; i < n; ++i) values[i] = unit(rng) * 64.0;
-      pieces[k] = EmptyExactSumPiece();
-      if (grids[k] == kExactSumSerialGrid) {
-        ExactSumCrossing& c = crossings[k];
-        PlaceCrossing(20, 20, 21, static_cast<int>(rng() % n), static_cast<int>(rng() % n), n,
-                      &c);
-        c.head = FoldExactSumTermRange(values, 0, c.head_end, ExactSumGridScale(20));
-        c.tail = FoldExactSumTermRange(values, c.tail_begin, n, ExactSumGridScale(21));
-      } else if (n > 0) {
-        pieces[k] = FoldExactSumTerms(values, n, ExactSumGridScale(grids[k]));
-      }
-    }
-    const bool run_empty = rng() % 2 == 0;
-    double run_terms[kExactSumSegmentTerms];
-    for (double& t : run_terms) t = unit(rng) * 64.0;
-    const ExactSumPiece run = run_empty ? EmptyExactSumPiece()
-                                        : FoldExactSumTerms(run_terms, kExactSumSegmentTerms,
-                                                            ExactSumGridScale(20));
-    ExactSumBlockPlan folded;
-    const bool folded_fits = PlanOrderedBlock(run, 20, count, 0, grids, pieces, crossings, &folded);
-    const ExactSumPlanShape shape = PlanShapeOf(run_empty, 20, count, 0, grids, crossings);
-    std::vector<ExactSumPiece> lead(kExactSumGroupLanes, EmptyExactSumPiece());
-    std::vector<ExactSumPiece> trail(kExactSumGroupLanes, EmptyExactSumPiece());
-    for (int k = 0; k < kExactSumSegmentsPerBlock; ++k) {
-      if (InPlanLead(shape, k)) lead[k] = pieces[k];
-      if (InPlanTrail(shape, k)) trail[k] = pieces[k];
-    }
-    ExactSumBlockPlan combined;
-    const bool combined_fits =
-        AssemblePlan(shape, run, tree(lead), tree(trail), crossings, &combined);
-    ASSERT_EQ(combined_fits, folded_fits) << trial;
-    if (!folded_fits) continue;
-    ++planned;
-    EXPECT_EQ(std::memcmp(&combined.lead, &folded.lead, sizeof(ExactSumPiece)), 0) << trial;
-    EXPECT_EQ(std::memcmp(&combined.trail, &folded.trail, sizeof(ExactSumPiece)), 0) << trial;
-    EXPECT_EQ(combined.lead_grid, folded.lead_grid) << trial;
-    EXPECT_EQ(combined.trail_grid, folded.trail_grid) << trial;
-    EXPECT_EQ(combined.serial_begin, folded.serial_begin) << trial;
-    EXPECT_EQ(combined.serial_end, folded.serial_end) << trial;
-  }
-  EXPECT_GT(planned, 100);  // the cases that fit a plan are well represented
 }
 
 // However the look-backs find their predecessors' records, the sum is the serial one, and a

@@ -43,23 +43,6 @@ ExactSumPiece GroupPiece(const double* segment_terms, int n, int from, int to, i
   return CombineAsBlockTree(std::move(lanes));
 }
 
-// An ordered block's plan as the device makes it: the shape, then the lead's and the trail's
-// segment pieces combined by a lane group's tree (segment k in lane k).
-bool PlanAsLaneGroup(const ExactSumPiece& run_piece, int32_t run_grid, int64_t count,
-                     int64_t block, const int32_t* grids, const ExactSumPiece* pieces,
-                     const ExactSumCrossing* crossings, ExactSumBlockPlan* plan) {
-  const ExactSumPlanShape shape =
-      PlanShapeOf(run_piece.state == kPieceEmpty, run_grid, count, block, grids, crossings);
-  std::vector<ExactSumPiece> lead(kExactSumGroupLanes, EmptyExactSumPiece());
-  std::vector<ExactSumPiece> trail(kExactSumGroupLanes, EmptyExactSumPiece());
-  for (int k = 0; k < kExactSumSegmentsPerBlock; ++k) {
-    if (InPlanLead(shape, k)) lead[k] = pieces[k];
-    if (InPlanTrail(shape, k)) trail[k] = pieces[k];
-  }
-  return AssemblePlan(shape, run_piece, CombineAsBlockTree(std::move(lead)),
-                      CombineAsBlockTree(std::move(trail)), crossings, plan);
-}
-
 // A segment's piece on grid e.
 ExactSumPiece SegmentPiece(const double* terms, int64_t count, int64_t segment, int e) {
   const int n = ExactSumSegmentLength(count, segment);
@@ -285,8 +268,8 @@ ExactSumOutcome SerialSumByBlocks(const double* terms, int64_t count, uint64_t s
     const ExactSumPiece run_piece =
         b > 0 ? RunPieceThrough(records, b - 1, previous_grid, &anchor) : EmptyExactSumPiece();
     ExactSumBlockPlan plan;
-    const bool planned = PlanAsLaneGroup(run_piece, previous_grid, count, b, grids, pieces,
-                                         crossings, &plan);
+    const bool planned = PlanOrderedBlock(run_piece, previous_grid, count, b, grids, pieces,
+                                          crossings, &plan);
     double sum = 0.0;
     own.known = AnchorSum(records, anchor, &sum);
     if (own.known == kExactSumOnDevice && outcome.serial_terms >= kExactSumSerialTermBudget) {
