@@ -41,8 +41,9 @@ enum ExactSumTraceStage : int {
 // LaunchExactSerialSum that also writes, for the block with ticket b, the device's nanosecond
 // clock at each stage to trace[b * kTraceStages + stage], and its multiprocessor to
 // trace[blocks * kTraceStages + b] (`trace` holds (kTraceStages + 1) * blocks values, blocks =
-// ceil(count / kExactSumBlockTerms)). For benchmarks that look at where the time goes (on NVIDIA:
-// AMD's stamps are per compute unit counters).
+// ceil(count / kExactSumBlockTerms); a stage a block does not pass is left as it was). For
+// benchmarks that look at where the time goes (on NVIDIA: AMD's stamps are per compute unit
+// counters).
 hipError_t LaunchExactSerialSumTraced(const double* terms, int64_t count, void* workspace,
                                       uint64_t* trace, hipStream_t stream);
 

@@ -1,8 +1,8 @@
 // Where the exact sum's kernel spends its time (kernels/exact_sum_kernels.hip, docs/adr/0022):
 // on ssim-like terms at 1080p and 4K, the kernel's time per launch from events, then one traced
-// launch's per-block stages (ticket, approximate running sum, grid, done) against the kernel's
-// start: how many blocks ran at once, when each stage finished across the frame, and which
-// blocks waited longest. A benchmark for a GPU machine, not a test.
+// launch's per-block stages (ticket, approximate running sum, grid, for ordered blocks the run's
+// combination and the plan, done) against the kernel's start: how many blocks ran at once, when
+// each stage finished across the frame, and which blocks waited longest. A benchmark for a GPU machine, not a test.
 //   exact_sum_trace [launches]
 #include <algorithm>
 #include <cstdint>
