@@ -2,7 +2,8 @@
 // on ssim-like terms at 1080p and 4K, the kernel's time per launch from events, then one traced
 // launch's per-block stages (ticket, approximate running sum, grid, for ordered blocks the run's
 // combination and the plan, done) against the kernel's start: how many blocks ran at once, when
-// each stage finished across the frame, and which blocks waited longest. A benchmark for a GPU machine, not a test.
+// each stage finished across the frame, and which blocks waited longest. A benchmark for a GPU
+// machine, not a test.
 //   exact_sum_trace [launches]
 #include <algorithm>
 #include <cstdint>
@@ -81,13 +82,15 @@ void Trace(int width, int height, int launches) {
     return (static_cast<double>(trace[b * kTraceStages + stage]) - static_cast<double>(origin)) /
            1000.0;
   };
+  // How long block b took from publishing its grid to leaving.
+  auto waited = [&](int64_t b) { return at(b, kTraceDone) - at(b, kTraceGridKnown); };
   // Blocks running at once: the most intervals [started, done] that overlap.
   std::vector<std::pair<double, int>> edges;
   std::vector<double> waits;
   for (int64_t b = 0; b < blocks; ++b) {
     edges.push_back({at(b, kTraceStarted), 1});
     edges.push_back({at(b, kTraceDone), -1});
-    waits.push_back(at(b, kTraceDone) - at(b, kTraceGridKnown));
+    waits.push_back(waited(b));
   }
   std::sort(edges.begin(), edges.end());
   int running = 0;
@@ -122,14 +125,13 @@ void Trace(int width, int height, int launches) {
   }
   std::vector<int64_t> order(static_cast<size_t>(blocks));
   for (int64_t b = 0; b < blocks; ++b) order[b] = b;
-  std::sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
-    return at(x, kTraceDone) - at(x, kTraceGridKnown) > at(y, kTraceDone) - at(y, kTraceGridKnown);
-  });
+  std::sort(order.begin(), order.end(),
+            [&](int64_t x, int64_t y) { return waited(x) > waited(y); });
   std::printf("  longest waits after the grid was known:\n");
   for (size_t k = 0; k < std::min<size_t>(16, order.size()); ++k) {
     const int64_t b = order[k];
     std::printf("  %5lld:%s  waited %.2f\n", static_cast<long long>(b), stages(b).c_str(),
-                at(b, kTraceDone) - at(b, kTraceGridKnown));
+                waited(b));
   }
   (void)hipFree(d_terms);
   (void)hipFree(workspace);
