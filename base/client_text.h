@@ -21,6 +21,13 @@ inline constexpr size_t kMaxStatusMessageBytes = 1024;
 // then "... (N bytes)"), with quotes, backslashes and control bytes escaped.
 std::string QuoteClientText(absl::string_view text);
 
+// `text` for messages that print it bare, such as the name a file reader goes by (its extension
+// picks the reader, so it cannot be in quotes): `text` itself when it is at most
+// kQuotedClientBytes of printable characters other than quotes and backslashes; else escaped as
+// QuoteClientText escapes and, when that is too long, its start, "..." and its extension (up to
+// 8 letters or digits), kQuotedClientBytes in all.
+std::string BareClientName(absl::string_view text);
+
 // `message` cut to kMaxStatusMessageBytes (at a character boundary, marked with "...").
 std::string CapStatusMessage(absl::string_view message);
 

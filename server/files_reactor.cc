@@ -88,12 +88,16 @@ absl::StatusOr<ClipSettings> FilesReactor::OpenInputs() {
   // reference.
   SSIMD_RETURN_IF_ERROR(ctx_->inputs->Check(request_.reference_path(), "reference_path"));
   SSIMD_RETURN_IF_ERROR(ctx_->inputs->Check(request_.distorted_path(), "distorted_path"));
+  // The fetches stop when the stream stops (cancelled, failed or aborted), and take
+  // --url_call_timeout at most together.
+  const FetchControl control =
+      ctx_->inputs->ControlForCall([this] { return pipeline_.stopping(); });
   absl::StatusOr<int> reference_fd =
-      ctx_->inputs->OpenForRead(request_.reference_path(), "reference_path");
+      ctx_->inputs->OpenForRead(request_.reference_path(), "reference_path", control);
   if (!reference_fd.ok()) return reference_fd.status();
   Fd reference_owner(*reference_fd);
   absl::StatusOr<int> distorted_fd =
-      ctx_->inputs->OpenForRead(request_.distorted_path(), "distorted_path");
+      ctx_->inputs->OpenForRead(request_.distorted_path(), "distorted_path", control);
   if (!distorted_fd.ok()) return distorted_fd.status();
   Fd distorted_owner(*distorted_fd);
 

@@ -1,5 +1,7 @@
 #include "server/input_resolver.h"
 
+#include <utility>
+
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/client_text.h"
@@ -14,8 +16,12 @@ InputReferenceKind KindOfInput(absl::string_view input) {
 }
 
 std::string ReaderNameOfInput(absl::string_view input) {
-  if (KindOfInput(input) != InputReferenceKind::kUrl) return std::string(input);
-  return std::string(input.substr(0, input.find_first_of("?#")));
+  if (KindOfInput(input) == InputReferenceKind::kUrl) {
+    input = input.substr(0, input.find_first_of("?#"));
+  }
+  // The readers print their name bare in their messages: a hostile path must come back short
+  // and escaped there too, its extension (which picks the reader) kept.
+  return BareClientName(input);
 }
 
 absl::Status InputResolver::Check(absl::string_view input, absl::string_view field) const {
@@ -61,14 +67,26 @@ absl::Status InputResolver::Check(absl::string_view input, absl::string_view fie
   return absl::InternalError(absl::StrCat(field, ": unknown kind of input"));
 }
 
-absl::StatusOr<int> InputResolver::OpenForRead(absl::string_view input,
-                                               absl::string_view field) const {
+FetchControl InputResolver::ControlForCall(std::function<bool()> call_ended) const {
+  if (urls_ != nullptr) return urls_->ControlForCall(std::move(call_ended));
+  return FetchControl(std::move(call_ended), absl::InfiniteDuration());
+}
+
+absl::StatusOr<int> InputResolver::OpenForRead(absl::string_view input, absl::string_view field,
+                                               const FetchControl& control) const {
   SSIMD_RETURN_IF_ERROR(Check(input, field));
+  // A call that ended opens nothing more: a ladder cancelled while its source was fetched must
+  // not go on to its renditions.
+  if (control.CallEnded()) {
+    return absl::CancelledError(absl::StrCat(
+        field, ": not opened: the call ended (cancelled by its client, its deadline, a lost "
+        "connection or a server shutdown)"));
+  }
   switch (KindOfInput(input)) {
     case InputReferenceKind::kUpload:
       return uploads_->OpenForRead(input, field);
     case InputReferenceKind::kUrl:
-      return urls_->Fetch(input, field);
+      return urls_->Fetch(input, field, control);
     case InputReferenceKind::kPath:
       return files_->OpenForRead(input, field);
   }

@@ -6,11 +6,13 @@
 #ifndef SSIMD_SERVER_INPUT_RESOLVER_H_
 #define SSIMD_SERVER_INPUT_RESOLVER_H_
 
+#include <functional>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "server/fetch_control.h"
 #include "server/path_guard.h"
 #include "server/upload_spool.h"
 #include "server/url_source.h"
@@ -26,7 +28,8 @@ InputReferenceKind KindOfInput(absl::string_view input);
 // The name the readers go by: its extension chooses raw .yuv, .y4m or FFmpeg, and messages name
 // the input by it. An upload id keeps its file's extension, so it is its own name; a URL loses
 // its query and fragment, which end no file name and may hold a signature that belongs in no log
-// or message; a path stays as given.
+// or message; a path stays as given. Past kQuotedClientBytes, or with control bytes, quotes or
+// backslashes, the name is BareClientName's: escaped, cut, its extension kept.
 std::string ReaderNameOfInput(absl::string_view input);
 
 class InputResolver {
@@ -46,10 +49,18 @@ class InputResolver {
   // request fail before an earlier input of it is fetched. Messages start with `field`.
   absl::Status Check(absl::string_view input, absl::string_view field) const;
 
-  // Check, then opens the input read-only; the caller closes the descriptor. Other errors are
-  // those of PathGuard::OpenForRead, UploadSpool::OpenForRead and UrlSource::Fetch. A URL is
+  // What stops the inputs of a call starting now: `call_ended` (cheap, e.g. an atomic flag the
+  // reactor's OnCancel sets) and, for URLs, --url_call_timeout. Make one per call, before its
+  // first OpenForRead, and pass it to each.
+  FetchControl ControlForCall(std::function<bool()> call_ended) const;
+
+  // Check, then opens the input read-only; the caller closes the descriptor. CANCELLED, without
+  // touching the disk or the network, once `control` says the call ended. Other errors are
+  // those of PathGuard::OpenForRead, UploadSpool::OpenForRead and UrlSource::Fetch (which also
+  // stops a transfer under way when the call ends or its time for fetching runs out). A URL is
   // fetched whole before this returns (up to --url_timeout): never call it on a gRPC thread.
-  absl::StatusOr<int> OpenForRead(absl::string_view input, absl::string_view field) const;
+  absl::StatusOr<int> OpenForRead(absl::string_view input, absl::string_view field,
+                                  const FetchControl& control = FetchControl()) const;
 
  private:
   const PathGuard* const files_;

@@ -9,6 +9,8 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "base/client_text.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -89,6 +91,48 @@ TEST(InputKindTest, ReaderNamesKeepTheExtensionAndDropQueries) {
   EXPECT_EQ(ReaderNameOfInput("https://cdn.example.com/t/720p.yuv#part"),
             "https://cdn.example.com/t/720p.yuv");
   EXPECT_EQ(ReaderNameOfInput("clips/a?b.yuv"), "clips/a?b.yuv");
+}
+
+TEST(InputKindTest, HostileReaderNamesComeOutShortAndEscapedWithTheirExtension) {
+  const std::string path = "/etc/x\n\x1b[31m" + std::string(1200, 'A') + ".y4m";
+  const std::string name = ReaderNameOfInput(path);
+  EXPECT_LE(name.size(), kQuotedClientBytes) << name;
+  EXPECT_THAT(name, StartsWith("/etc/x\\x0a\\x1b[31mAAA"));
+  EXPECT_THAT(name, ::testing::EndsWith("....y4m"));
+  const std::string url = "http://127.0.0.1:1/media/" + std::string(3000, 'u') + ".mp4?sig=s";
+  EXPECT_THAT(ReaderNameOfInput(url), ::testing::EndsWith("....mp4"));
+  EXPECT_LE(ReaderNameOfInput(url).size(), kQuotedClientBytes);
+}
+
+TEST_F(InputResolverTest, ACallThatEndedOpensNothing) {
+  const InputResolver resolver(files_.get(), uploads_.get(), urls_.get());
+  const FetchControl ended = resolver.ControlForCall([] { return true; });
+  const std::string id = Upload("a.y4m", "x");
+  for (const std::string& input :
+       {std::string("inside.y4m"), id, std::string("http://127.0.0.1:1/media/a.mp4")}) {
+    auto fd = resolver.OpenForRead(input, "renditions[2].path", ended);
+    EXPECT_EQ(fd.status().code(), absl::StatusCode::kCancelled) << input << ": " << fd.status();
+    EXPECT_THAT(std::string(fd.status().message()), StartsWith("renditions[2].path: "));
+  }
+  // Check's refusals still come first.
+  EXPECT_EQ(resolver.OpenForRead("http://127.0.0.1:1/private/a.mp4", "f", ended).status().code(),
+            absl::StatusCode::kPermissionDenied);
+  // A call still running opens as before.
+  auto fd = resolver.OpenForRead("inside.y4m", "f", resolver.ControlForCall([] { return false; }));
+  ASSERT_TRUE(fd.ok()) << fd.status();
+  EXPECT_EQ(ReadAll(*fd), "below the root");
+}
+
+TEST_F(InputResolverTest, TheCallTimeoutComesFromTheUrlOptions) {
+  UrlSourceOptions options;
+  options.allowed_prefixes = {"http://127.0.0.1:1/media/"};
+  options.call_timeout = absl::Seconds(42);
+  auto urls = UrlSource::Create(options);
+  ASSERT_TRUE(urls.ok()) << urls.status();
+  const InputResolver with_urls(files_.get(), nullptr, urls->get());
+  EXPECT_EQ(with_urls.ControlForCall(nullptr).budget(), absl::Seconds(42));
+  const InputResolver without(files_.get(), nullptr, nullptr);
+  EXPECT_EQ(without.ControlForCall(nullptr).deadline(), absl::InfiniteFuture());
 }
 
 TEST_F(InputResolverTest, OpensEachKind) {

@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/blocking_counter.h"
 #include "absl/time/clock.h"
+#include "base/client_text.h"
 #include "base/prefixed_status.h"
 #include "base/status_macros.h"
 #include "engine/luma_scale_plan.h"
@@ -91,7 +92,7 @@ absl::Status LadderReactor::Open() {
     if (name.empty() || !names.insert(name).second) {
       return absl::InvalidArgumentError(absl::StrFormat(
           "%s.name: %s; every rendition needs a name of its own (its rung)", RungField(i),
-          name.empty() ? "empty" : absl::StrCat("\"", name, "\" is used twice")));
+          name.empty() ? "empty" : absl::StrCat(QuoteClientText(name), " is used twice")));
     }
   }
   // Inputs first, as in ScoreFiles: nothing else is looked at for a path outside the root. All
@@ -101,13 +102,17 @@ absl::Status LadderReactor::Open() {
     SSIMD_RETURN_IF_ERROR(
         ctx_->inputs->Check(request_.renditions(i).path(), RungField(i) + ".path"));
   }
-  absl::StatusOr<int> source_fd = ctx_->inputs->OpenForRead(request_.source_path(), "source_path");
+  // The fetches stop when the call ends, and take --url_call_timeout at most all together.
+  const FetchControl control = ctx_->inputs->ControlForCall(
+      [this] { return cancelled_.load(std::memory_order_acquire); });
+  absl::StatusOr<int> source_fd =
+      ctx_->inputs->OpenForRead(request_.source_path(), "source_path", control);
   if (!source_fd.ok()) return source_fd.status();
   std::vector<int> fds;
   absl::Status status;
   for (int i = 0; i < renditions && status.ok(); ++i) {
     absl::StatusOr<int> fd =
-        ctx_->inputs->OpenForRead(request_.renditions(i).path(), RungField(i) + ".path");
+        ctx_->inputs->OpenForRead(request_.renditions(i).path(), RungField(i) + ".path", control);
     if (fd.ok()) {
       fds.push_back(*fd);
     } else {
@@ -294,7 +299,8 @@ absl::Status LadderReactor::ReadRenditions(Round& round) {
     work.rung = rung.get();
     absl::StatusOr<bool> got = rung->input->ReadPicture(&work.luma, &work.on_device);
     if (!got.ok()) {
-      return PrefixedStatus(got.status(), absl::StrCat("rendition ", rung->name, ": "));
+      return PrefixedStatus(got.status(),
+                            absl::StrCat("rendition ", QuoteClientText(rung->name), ": "));
     }
     if (!*got) {
       rung->ended = true;
@@ -328,7 +334,8 @@ void LadderReactor::ScoreWork(RungWork& work, const Round& round) {
   if (!result.ok()) {
     work.status = absl::Status(
         result.status().code(),
-        absl::StrFormat("rendition %s: frame %d: %s", rung.name, index, result.status().message()));
+        absl::StrFormat("rendition %s: frame %d: %s", QuoteClientText(rung.name), index,
+                        result.status().message()));
     return;
   }
   ctx_->metrics->RecordFrame(rung.settings.features, *result);
@@ -430,7 +437,8 @@ absl::Status LadderReactor::CountUnmatched() {
       return absl::InvalidArgumentError(absl::StrFormat(
           "%s: rendition %s has %d frames where the source has %d (after the start offsets); "
           "leave require_equal_length unset to score the common frames",
-          RungField(static_cast<int>(i)), rung.name, rung.pairs + rung.unmatched_rendition,
+          RungField(static_cast<int>(i)), QuoteClientText(rung.name),
+          rung.pairs + rung.unmatched_rendition,
           rung.pairs + rung.unmatched_source));
     }
   }

@@ -65,7 +65,8 @@ absl::StatusOr<int> PathGuard::OpenForRead(absl::string_view path, absl::string_
       path.front() == '/' ? std::string(path) : absl::StrCat(root_, "/", path);
   if (path.front() == '/' && !Inside(requested)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        field, ": ", path, " is outside the server's files root; give a path inside it"));
+        field, ": ", QuoteClientText(path),
+        " is outside the server's files root; give a path inside it"));
   }
   auto resolved = Resolve(requested);
   if (!resolved.ok()) {
@@ -78,8 +79,9 @@ absl::StatusOr<int> PathGuard::OpenForRead(absl::string_view path, absl::string_
   }
   if (!Inside(*resolved)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        field, ": ", path, " leads outside the server's files root (through a symbolic link); "
-        "give a path to a file inside it"));
+        field, ": ", QuoteClientText(path),
+        " leads outside the server's files root (through a symbolic link); give a path to a "
+        "file inside it"));
   }
   // O_NOFOLLOW and the check below close the window in which a path component could be swapped
   // for a link between resolving and opening.

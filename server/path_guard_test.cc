@@ -81,6 +81,35 @@ TEST_F(PathGuardTest, RefusesEscapes) {
   }
 }
 
+// A path is client text: messages quote it short and escaped, whatever it holds.
+TEST_F(PathGuardTest, HostilePathsComeBackQuotedAndShort) {
+  auto guard = PathGuard::Create(root_);
+  ASSERT_TRUE(guard.ok());
+  const std::string hostile = "x\n\x1b[31m" + std::string(200, 'A');
+  std::ofstream(base_ + "/" + hostile) << "outside";
+  const std::string outside = "/etc/x\n\x1b[31m" + std::string(1200, 'A');
+  struct Case {
+    std::string path;
+    const char* quoted;  // how the message starts to show it
+    const char* message;
+  };
+  const Case cases[] = {
+      {outside, "\"/etc/x\\x0a\\x1b[31mAAA", "outside the server's files root"},
+      {"up/" + hostile, "\"up/x\\x0a\\x1b[31mAAA", "leads outside the server's files root"},
+  };
+  for (const Case& c : cases) {
+    auto fd = guard->OpenForRead(c.path, "distorted_path");
+    ASSERT_FALSE(fd.ok()) << c.message;
+    const std::string message(fd.status().message());
+    EXPECT_EQ(fd.status().code(), absl::StatusCode::kInvalidArgument) << message;
+    EXPECT_THAT(message, HasSubstr(absl::StrCat("distorted_path: ", c.quoted))) << message;
+    EXPECT_THAT(message, HasSubstr(absl::StrCat("... (", c.path.size(), " bytes)"))) << message;
+    EXPECT_THAT(message, HasSubstr(c.message));
+    EXPECT_EQ(message.find_first_of("\n\x1b"), std::string::npos) << message;
+    EXPECT_LT(message.size(), 250u) << message;
+  }
+}
+
 TEST_F(PathGuardTest, RootMustBeADirectory) {
   EXPECT_FALSE(PathGuard::Create(root_ + "/clips/a.yuv").ok());
   EXPECT_FALSE(PathGuard::Create(base_ + "/absent").ok());

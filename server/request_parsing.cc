@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/client_text.h"
 #include "base/prefixed_status.h"
 #include "base/status_macros.h"
 #include "engine/feature_table.h"
@@ -190,7 +191,7 @@ absl::StatusOr<ClipSettings> ParseClipOptions(const v1::ClipConfig& config,
                    absl::StrFormat("at most %d entries, got %d", kMaxLabels, config.labels_size()));
   }
   for (const auto& [key, value] : config.labels()) {
-    const std::string label_field = absl::StrCat(field, ".labels[\"", key.substr(0, 32), "\"]");
+    const std::string label_field = absl::StrCat(field, ".labels[", QuoteClientText(key), "]");
     if (key.empty()) return Invalid(absl::StrCat(field, ".labels"), "keys must not be empty");
     SSIMD_RETURN_IF_ERROR(CheckLabel(label_field, key));
     SSIMD_RETURN_IF_ERROR(CheckLabel(label_field, value));

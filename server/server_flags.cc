@@ -64,6 +64,9 @@ ABSL_FLAG(int64_t, max_url_bytes, int64_t{1} << 30,
 ABSL_FLAG(absl::Duration, url_timeout, absl::Minutes(5),
           "Longest time one URL input may take to fetch, redirects included; then "
           "DEADLINE_EXCEEDED.");
+ABSL_FLAG(absl::Duration, url_call_timeout, absl::Minutes(10),
+          "Longest time the URL inputs of one ScoreFiles or ScoreLadder call may take to fetch "
+          "all together (each fetch also within --url_timeout); then DEADLINE_EXCEEDED.");
 ABSL_FLAG(absl::Duration, url_stall_timeout, absl::Seconds(30),
           "A URL fetch that receives no byte for this long is abandoned (DEADLINE_EXCEEDED).");
 ABSL_FLAG(std::vector<std::string>, default_percentiles,
@@ -159,6 +162,10 @@ absl::Status ReadInputFlags(ServerOptions& server) {
   urls.total_timeout = absl::GetFlag(FLAGS_url_timeout);
   if (urls.total_timeout <= absl::ZeroDuration()) {
     return BadFlag("url_timeout", "expected a positive duration, e.g. 5m");
+  }
+  urls.call_timeout = absl::GetFlag(FLAGS_url_call_timeout);
+  if (urls.call_timeout <= absl::ZeroDuration()) {
+    return BadFlag("url_call_timeout", "expected a positive duration, e.g. 10m");
   }
   urls.stall_timeout = absl::GetFlag(FLAGS_url_stall_timeout);
   if (urls.stall_timeout < absl::Seconds(1)) {

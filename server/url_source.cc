@@ -39,6 +39,60 @@ struct EasyHandle {
   ~EasyHandle() { curl_easy_cleanup(handle); }
 };
 
+// How one transfer ended: curl finished it (with `code`), or the fetch control stopped it.
+enum class TransferEnd { kFinished, kCallEnded, kCallOutOfTime };
+struct TransferOutcome {
+  TransferEnd end = TransferEnd::kFinished;
+  CURLcode code = CURLE_OK;
+};
+
+// Runs the transfer of `easy` to its end, or until the call ends or its time for fetching runs
+// out. curl_easy_perform would look (through a progress callback) only about once a second
+// while a server sends nothing; this loop waits on the transfer's sockets at most
+// UrlSource::kStopCheckInterval at a time, so that a cancelled call lets go of its slot at once.
+TransferOutcome RunTransfer(CURL* easy, const FetchControl& control) {
+  CURLM* multi = curl_multi_init();
+  if (multi == nullptr || curl_multi_add_handle(multi, easy) != CURLM_OK) {
+    if (multi != nullptr) curl_multi_cleanup(multi);
+    return {TransferEnd::kFinished, CURLE_OUT_OF_MEMORY};
+  }
+  const int wait_ms = static_cast<int>(absl::ToInt64Milliseconds(UrlSource::kStopCheckInterval));
+  TransferOutcome outcome{TransferEnd::kFinished, CURLE_OK};
+  for (;;) {
+    int running = 0;
+    if (curl_multi_perform(multi, &running) != CURLM_OK) {
+      outcome.code = CURLE_OUT_OF_MEMORY;  // the multi interface fails only on memory or misuse
+      break;
+    }
+    if (running == 0) {
+      outcome.code = CURLE_GOT_NOTHING;  // unless curl reports how the transfer ended
+      int queued = 0;
+      for (CURLMsg* m = curl_multi_info_read(multi, &queued); m != nullptr;
+           m = curl_multi_info_read(multi, &queued)) {
+        if (m->msg == CURLMSG_DONE && m->easy_handle == easy) outcome.code = m->data.result;
+      }
+      break;
+    }
+    if (control.CallEnded()) {
+      outcome.end = TransferEnd::kCallEnded;
+      break;
+    }
+    if (absl::Now() >= control.deadline()) {
+      outcome.end = TransferEnd::kCallOutOfTime;
+      break;
+    }
+    if (curl_multi_poll(multi, nullptr, 0, wait_ms, nullptr) != CURLM_OK) {
+      outcome.code = CURLE_OUT_OF_MEMORY;
+      break;
+    }
+  }
+  // Removing the handle mid-transfer closes its connection: the server behind sees the fetch
+  // end rather than a reader that went quiet.
+  curl_multi_remove_handle(multi, easy);
+  curl_multi_cleanup(multi);
+  return outcome;
+}
+
 // Where a transfer's body goes, with the byte limit.
 struct Sink {
   int fd = -1;
@@ -153,6 +207,7 @@ absl::StatusOr<std::unique_ptr<UrlSource>> UrlSource::Create(UrlSourceOptions op
   if (options.max_bytes < 1 || options.max_redirects < 0 ||
       options.connect_timeout <= absl::ZeroDuration() ||
       options.total_timeout <= absl::ZeroDuration() ||
+      options.call_timeout <= absl::ZeroDuration() ||
       options.stall_timeout < absl::Seconds(1)) {
     return absl::InvalidArgumentError(
         "--max_url_bytes must be at least 1, the URL timeouts positive and --url_stall_timeout "
@@ -177,8 +232,23 @@ bool UrlSource::Allowed(const ParsedUrl& url) const {
   return false;
 }
 
-absl::StatusOr<int> UrlSource::Fetch(absl::string_view url, absl::string_view field) const {
+absl::StatusOr<int> UrlSource::Fetch(absl::string_view url, absl::string_view field,
+                                     const FetchControl& control) const {
   const std::string quoted = QuoteClientText(url);
+  // Messages for a call that ended or ran out of time, before or during a transfer.
+  const auto call_ended = [&] {
+    return absl::CancelledError(absl::StrCat(
+        field, ": fetching ", quoted, " stopped: the call ended (cancelled by its client, its "
+        "deadline, a lost connection or a server shutdown)"));
+  };
+  const auto call_out_of_time = [&] {
+    return absl::DeadlineExceededError(absl::StrCat(
+        field, ": fetching ", quoted, " stopped: this call's URL inputs took longer than ",
+        absl::FormatDuration(control.budget()), " together (--url_call_timeout); give fewer or "
+        "faster inputs per call, or upload the files"));
+  };
+  if (control.CallEnded()) return call_ended();
+  if (absl::Now() >= control.deadline()) return call_out_of_time();
   const int fd = ::memfd_create("ssimd-url-input", MFD_CLOEXEC);
   if (fd < 0) {
     return absl::ResourceExhaustedError(
@@ -209,12 +279,17 @@ absl::StatusOr<int> UrlSource::Fetch(absl::string_view url, absl::string_view fi
                                   ", which is not under a URL prefix this server allows "
                                   "(--allow_url_prefix)")));
     }
-    const absl::Duration left = deadline - absl::Now();
+    if (control.CallEnded()) return fail(call_ended());
+    const absl::Time now = absl::Now();
+    if (now >= control.deadline()) return fail(call_out_of_time());
+    const absl::Duration left = deadline - now;
     if (left <= absl::ZeroDuration()) {
       return fail(absl::DeadlineExceededError(absl::StrCat(
           field, ": fetching ", quoted, " took longer than ",
           absl::FormatDuration(options_.total_timeout), " (--url_timeout)")));
     }
+    // Each fetch's own limit, and never past what is left of the call's.
+    const absl::Duration transfer_left = std::min(left, control.deadline() - now);
     if (::ftruncate(fd, 0) != 0 || ::lseek(fd, 0, SEEK_SET) != 0) {
       return fail(absl::InternalError(absl::StrCat(field, ": cannot reset the fetched file")));
     }
@@ -233,8 +308,9 @@ absl::StatusOr<int> UrlSource::Fetch(absl::string_view url, absl::string_view fi
     // prefixes before anything is sent to it.
     curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, Milliseconds(options_.connect_timeout));
-    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, Milliseconds(left));
+    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
+                     Milliseconds(std::min(options_.connect_timeout, transfer_left)));
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, Milliseconds(transfer_left));
     curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
     curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME,
                      static_cast<long>(absl::ToInt64Seconds(options_.stall_timeout)));
@@ -242,13 +318,20 @@ absl::StatusOr<int> UrlSource::Fetch(absl::string_view url, absl::string_view fi
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, &WriteToSink);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &sink);
     curl_easy_setopt(c, CURLOPT_USERAGENT, "ssimd");
-    const CURLcode rc = curl_easy_perform(c);
+    const TransferOutcome outcome = RunTransfer(c, control);
+    if (outcome.end == TransferEnd::kCallEnded) return fail(call_ended());
+    if (outcome.end == TransferEnd::kCallOutOfTime) return fail(call_out_of_time());
+    const CURLcode rc = outcome.code;
     if (sink.too_large || rc == CURLE_FILESIZE_EXCEEDED) {
       return fail(absl::ResourceExhaustedError(absl::StrCat(
           field, ": ", quoted, " is larger than this server's limit of ",
           MiBText(options_.max_bytes), " (--max_url_bytes); send a smaller (compressed) file")));
     }
     if (rc == CURLE_OPERATION_TIMEDOUT) {
+      // curl's timer counts whole milliseconds: it may fire a little before the call's deadline.
+      if (absl::Now() + absl::Milliseconds(5) >= control.deadline()) {
+        return fail(call_out_of_time());
+      }
       return fail(absl::DeadlineExceededError(absl::StrCat(
           field, ": fetching ", quoted, " stalled or took too long (--url_stall_timeout ",
           absl::FormatDuration(options_.stall_timeout), ", --url_timeout ",

@@ -6,6 +6,7 @@
 #define SSIMD_SERVER_URL_SOURCE_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "server/fetch_control.h"
 
 namespace ssimd {
 
@@ -22,6 +24,9 @@ struct UrlSourceOptions {
   int64_t max_bytes = int64_t{1} << 30;
   absl::Duration connect_timeout = absl::Seconds(10);
   absl::Duration total_timeout = absl::Minutes(5);
+  // All the fetches of one call together (--url_call_timeout): a ladder of 33 inputs must not
+  // hold its stream slot for 33 x --url_timeout.
+  absl::Duration call_timeout = absl::Minutes(10);
   // A transfer that moves no byte for this long is abandoned.
   absl::Duration stall_timeout = absl::Seconds(30);
   int max_redirects = 5;
@@ -59,9 +64,20 @@ class UrlSource {
   // Fetches `url` and returns a read-only descriptor of its bytes (the caller closes it).
   // Messages start with `field` and quote the URL. PERMISSION_DENIED: not under an allowed
   // prefix, or redirected outside them. NOT_FOUND: HTTP 404 or 410. DEADLINE_EXCEEDED: the
-  // transfer stalled or took too long. RESOURCE_EXHAUSTED: more than --max_url_bytes.
+  // transfer stalled or took too long, or the call's time for fetching (`control`) ran out.
+  // CANCELLED: the call ended (nothing is requested then; a transfer under way is dropped
+  // within kStopCheckInterval). RESOURCE_EXHAUSTED: more than --max_url_bytes.
   // FAILED_PRECONDITION: other HTTP errors, too many redirects, no connection.
-  absl::StatusOr<int> Fetch(absl::string_view url, absl::string_view field) const;
+  absl::StatusOr<int> Fetch(absl::string_view url, absl::string_view field,
+                            const FetchControl& control = FetchControl()) const;
+
+  // The control of a call starting now: stopped by `call_ended`, with --url_call_timeout.
+  FetchControl ControlForCall(std::function<bool()> call_ended) const {
+    return FetchControl(std::move(call_ended), options_.call_timeout);
+  }
+
+  // How often a transfer under way looks whether its call ended or ran out of time.
+  static constexpr absl::Duration kStopCheckInterval = absl::Milliseconds(50);
 
   const UrlSourceOptions& options() const { return options_; }
 

@@ -7,9 +7,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -71,14 +73,15 @@ class HttpFixture : public ::testing::Test {
     unsetenv("ALL_PROXY");
   }
 
-  std::unique_ptr<UrlSource> Source(int64_t max_bytes = int64_t{1} << 20) {
+  std::unique_ptr<UrlSource> Source(int64_t max_bytes = int64_t{1} << 20,
+                                    absl::Duration stall_timeout = absl::Seconds(1)) {
     UrlSourceOptions options;
     options.allowed_prefixes = {absl::StrCat(base_, "/media/"),
                                 absl::StrCat(base_, "/redirect"), absl::StrCat(base_, "/stall"),
                                 absl::StrCat(base_, "/sized"), absl::StrCat(base_, "/unsized"),
                                 absl::StrCat(base_, "/status")};
     options.max_bytes = max_bytes;
-    options.stall_timeout = absl::Seconds(1);
+    options.stall_timeout = stall_timeout;
     options.total_timeout = absl::Seconds(20);
     auto source = UrlSource::Create(options);
     EXPECT_TRUE(source.ok()) << source.status();
@@ -135,6 +138,69 @@ TEST_F(HttpFixture, AStalledTransferEndsWithDeadlineExceeded) {
   EXPECT_LT(absl::Now() - start, absl::Seconds(15));
 }
 
+TEST_F(HttpFixture, ACallThatEndedFetchesNothing) {
+  // Allowed, but nothing listens on port 1: a request would fail with FAILED_PRECONDITION.
+  UrlSourceOptions options;
+  options.allowed_prefixes = {"http://127.0.0.1:1/media/"};
+  auto source = UrlSource::Create(options);
+  ASSERT_TRUE(source.ok()) << source.status();
+  const FetchControl ended([] { return true; }, absl::Minutes(10));
+  auto fd = (*source)->Fetch("http://127.0.0.1:1/media/a.mp4", "renditions[3].path", ended);
+  EXPECT_EQ(fd.status().code(), absl::StatusCode::kCancelled) << fd.status();
+  EXPECT_THAT(fd.status().message(), HasSubstr("renditions[3].path: fetching \"http://"));
+  EXPECT_THAT(fd.status().message(), HasSubstr("the call ended"));
+}
+
+TEST_F(HttpFixture, EndingTheCallStopsATransferUnderWay) {
+  // The stall answer sends 16 bytes, then nothing for a minute; only the cancel can end it
+  // before --url_stall_timeout (30 s here).
+  std::atomic<bool> ended{false};
+  const FetchControl control([&ended] { return ended.load(); }, absl::Minutes(10));
+  std::thread cancel([&ended] {
+    absl::SleepFor(absl::Milliseconds(300));
+    ended.store(true);
+  });
+  const absl::Time start = absl::Now();
+  auto fd = Source(int64_t{1} << 20, absl::Seconds(30))
+                ->Fetch(absl::StrCat(base_, "/stall"), "source_path", control);
+  const absl::Duration took = absl::Now() - start;
+  cancel.join();
+  EXPECT_EQ(fd.status().code(), absl::StatusCode::kCancelled) << fd.status();
+  EXPECT_GE(took, absl::Milliseconds(250));
+  EXPECT_LT(took, absl::Seconds(1)) << "the transfer went on after its call ended";
+}
+
+TEST_F(HttpFixture, TheCallsTimeForFetchingBoundsEachFetch) {
+  // --url_timeout (20 s) and --url_stall_timeout (30 s) are far; the call's 700 ms is not.
+  const FetchControl control([] { return false; }, absl::Milliseconds(700));
+  const absl::Time start = absl::Now();
+  auto fd = Source(int64_t{1} << 20, absl::Seconds(30))
+                ->Fetch(absl::StrCat(base_, "/stall"), "renditions[0].path", control);
+  const absl::Duration took = absl::Now() - start;
+  EXPECT_EQ(fd.status().code(), absl::StatusCode::kDeadlineExceeded) << fd.status();
+  EXPECT_THAT(fd.status().message(), HasSubstr("--url_call_timeout"));
+  EXPECT_THAT(fd.status().message(), HasSubstr("700ms"));
+  EXPECT_THAT(fd.status().message(), HasSubstr("renditions[0].path: "));
+  EXPECT_GE(took, absl::Milliseconds(650));
+  EXPECT_LT(took, absl::Seconds(2));
+}
+
+TEST_F(HttpFixture, ACallOutOfTimeFetchesNothingMore) {
+  // The call's 1 s began 2 s ago, spent on earlier inputs.
+  const FetchControl control([] { return false; }, absl::Seconds(1),
+                             absl::Now() - absl::Seconds(2));
+  auto fd = Source()->Fetch(absl::StrCat(base_, "/media/", kMediaFile), "renditions[4].path",
+                            control);
+  EXPECT_EQ(fd.status().code(), absl::StatusCode::kDeadlineExceeded) << fd.status();
+  EXPECT_THAT(fd.status().message(), HasSubstr("--url_call_timeout"));
+  // With time left, the same fetch goes through.
+  const FetchControl fresh([] { return false; }, absl::Seconds(10));
+  auto ok = Source()->Fetch(absl::StrCat(base_, "/media/", kMediaFile), "renditions[4].path",
+                            fresh);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ(ReadAndClose(*ok), ReadFile(absl::StrCat(kMediaDir, "/", kMediaFile)));
+}
+
 TEST_F(HttpFixture, MoreThanTheByteLimitIsRefusedWithOrWithoutALength) {
   for (const char* kind : {"sized", "unsized"}) {
     auto fd = Source(1000)->Fetch(absl::StrCat(base_, "/", kind, "/5000"), "source_path");
@@ -189,6 +255,13 @@ TEST(UrlPrefixTest, OnlyHttpAndHttpsAreUrls) {
   EXPECT_FALSE(LooksLikeUrl("renditions/http://x"));
   EXPECT_FALSE(ParseHttpUrl("ftp://example.com/a").ok());
   EXPECT_FALSE(ParseHttpUrl("http://user:secret@example.com/a").ok());
+}
+
+TEST(UrlPrefixTest, TheCallTimeoutMustBePositive) {
+  UrlSourceOptions options;
+  options.allowed_prefixes = {"https://allowed.example.com/media/"};
+  options.call_timeout = absl::ZeroDuration();
+  EXPECT_EQ(UrlSource::Create(options).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 TEST(UrlPrefixTest, BadPrefixesNameTheFlag) {

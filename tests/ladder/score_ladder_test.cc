@@ -349,7 +349,7 @@ TEST_F(ScoreLadderTest, SummariesFollowTheFramesAndCountUnmatchedFrames) {
   request.set_require_equal_length(true);
   LadderOutcome strict = RunLadder(*server_, request);
   EXPECT_EQ(strict.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_THAT(strict.status.error_message(), HasSubstr("rendition 360p has 24 frames"));
+  EXPECT_THAT(strict.status.error_message(), HasSubstr("rendition \"360p\" has 24 frames"));
 }
 
 // Each rendition's summary states its file (size, codec, own size, bitrate), and the server's
@@ -428,7 +428,7 @@ TEST_F(ScoreLadderTest, CorruptRenditionFailsAfterDeliveringEarlierFrames) {
   AddRendition(&request, "bad", "damaged.mp4");
   LadderOutcome out = RunLadder(*server_, request);
   EXPECT_EQ(out.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_THAT(out.status.error_message(), HasSubstr("rendition bad: damaged.mp4: frame "));
+  EXPECT_THAT(out.status.error_message(), HasSubstr("rendition \"bad\": damaged.mp4: frame "));
   EXPECT_GT(out.frames["bad"].size(), 0u);
   EXPECT_LT(out.frames["bad"].size(), 24u);
   EXPECT_TRUE(out.summaries.empty());
