@@ -4,12 +4,15 @@
 // parallel on the worker pool, a few rounds at once, so memory stays at a few source frames plus
 // a few pictures per rendition whatever the length. A driver thread per call runs the rounds and
 // writes the results in order, waiting for each write, so a slow client holds the ladder back
-// rather than filling memory (docs/adr/0073).
+// rather than filling memory (docs/adr/0073). The call is registered with the server's streams, so
+// that the idle watchdog ends a ladder whose client stops taking results, and a shutdown's grace
+// period ends one still running.
 #ifndef SSIMD_SERVER_LADDER_REACTOR_H_
 #define SSIMD_SERVER_LADDER_REACTOR_H_
 
 #include <atomic>
 #include <deque>
+#include <optional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -29,20 +32,34 @@
 #include "proto/clip_accumulator.h"
 #include "server/request_parsing.h"
 #include "server/service_context.h"
+#include "server/stream_registry.h"
 
 namespace ssimd {
 
 inline constexpr int kMaxLadderRenditions = 32;
 
-class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
+class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>,
+                            public RegisteredStream {
  public:
-  // Copies the request; the work starts on a thread of its own. Deletes itself when done.
+  // Copies the request; the work starts on a thread of its own. Deletes itself when done and no
+  // longer held by the stream registry.
   LadderReactor(ServiceContext* ctx, grpc::CallbackServerContext* call,
                 const v1::ScoreLadderRequest& request);
+  ~LadderReactor() override;
 
   void OnWriteDone(bool ok) override;
   void OnCancel() override;
   void OnDone() override;
+
+  // RegisteredStream: the watchdog and the shutdown act on the call from their own threads.
+  bool TryHold() override;
+  void Release() override;
+  // How long the result being written has waited for the client to take it; zero otherwise.
+  absl::Duration WaitingOnClient(absl::Time now) const override;
+  // The driver stops at its next step; a write the client never takes is ended by cancelling
+  // the call (the client then sees CANCELLED; the log and the metrics keep `status`).
+  void Abort(const absl::Status& status) override;
+  void AbortIdle(absl::Duration waited, absl::Duration timeout) override;
 
  private:
   // One rendition: its input, settings and pooled scores. Only the driver thread touches it.
@@ -101,16 +118,25 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
   absl::Status FinishRounds(std::deque<std::unique_ptr<Round>>& in_flight, size_t keep);
   absl::Status CountUnmatched();
   absl::Status WriteSummaries();
-  // Starts a write and waits for it; false when the stream is broken or cancelled.
+  // Starts a write and waits for it; false when the stream is broken, cancelled or aborted.
   bool Write(const v1::ScoreLadderResponse& message);
+  // True once the call is cancelled or aborted: the driver stops at its next step.
+  bool Stopping() const;
+  // The status the call ends with, given the driver's own: an abort's, the client's deadline or
+  // cancel, or the driver's.
+  absl::Status EndStatus(const absl::Status& driver) const;
   void Conclude(const absl::Status& status);
+  // Deletes the reactor once gRPC is done with it and no registry holds it.
+  void DestroyIfUnused() ABSL_LOCKS_EXCLUDED(mu_);
   // One log line per scored rendition, with its name, file facts, scores and decode time.
   void LogRendition(const Rung& rung, const v1::RenditionSummary& summary) const;
 
   ServiceContext* const ctx_;
   const v1::ScoreLadderRequest request_;
+  grpc::CallbackServerContext* const call_;
   const std::string peer_;
   const absl::Time started_;
+  const absl::Time deadline_;  // the client's, for telling its expiry from a cancel
   std::shared_ptr<LumaBufferPool> buffers_;
   std::unique_ptr<VideoInput> source_;
   FeatureSet source_features_;  // the request's, for the source's decode stage
@@ -119,9 +145,20 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
   bool source_ended_ = false;
   std::atomic<bool> cancelled_{false};
 
-  absl::Mutex mu_;
+  mutable absl::Mutex mu_;
   bool write_done_ ABSL_GUARDED_BY(mu_) = false;
   bool write_ok_ ABSL_GUARDED_BY(mu_) = false;
+  bool write_in_progress_ ABSL_GUARDED_BY(mu_) = false;
+  absl::Time write_started_ ABSL_GUARDED_BY(mu_);
+  uint64_t messages_written_ ABSL_GUARDED_BY(mu_) = 0;
+  std::optional<absl::Status> abort_status_ ABSL_GUARDED_BY(mu_);
+  bool cancel_requested_ ABSL_GUARDED_BY(mu_) = false;
+  bool cancelling_ ABSL_GUARDED_BY(mu_) = false;  // Abort is inside TryCancel
+  bool finish_called_ ABSL_GUARDED_BY(mu_) = false;
+  bool done_ ABSL_GUARDED_BY(mu_) = false;  // OnDone came
+  int holds_ ABSL_GUARDED_BY(mu_) = 0;      // registry holds
+  bool destroyed_ ABSL_GUARDED_BY(mu_) = false;
+  std::atomic<bool> aborted_{false};
   grpc::ByteBuffer pending_;  // the message being written, serialized
 
   std::thread driver_;
