@@ -44,27 +44,111 @@ PlanePieces PlaneOf(const std::string& luma, const std::shared_ptr<const DeviceP
 
 LadderReactor::LadderReactor(ServiceContext* ctx, grpc::CallbackServerContext* call,
                              const v1::ScoreLadderRequest& request)
-    : ctx_(ctx), request_(request), peer_(call->peer()), started_(absl::Now()) {
+    : ctx_(ctx),
+      request_(request),
+      call_(call),
+      peer_(call->peer()),
+      started_(absl::Now()),
+      deadline_(absl::FromChrono(call->deadline())) {
   ctx_->metrics->StreamStarted();
+  if (ctx_->streams != nullptr) ctx_->streams->Add(this);
   driver_ = std::thread([this] { Run(); });
+}
+
+LadderReactor::~LadderReactor() {
+  if (ctx_->streams != nullptr) ctx_->streams->Remove(this);
 }
 
 void LadderReactor::OnWriteDone(bool ok) {
   absl::MutexLock lock(&mu_);
   write_done_ = true;
   write_ok_ = ok;
+  write_in_progress_ = false;
+  if (ok) ++messages_written_;
 }
 
 void LadderReactor::OnCancel() { cancelled_.store(true, std::memory_order_release); }
 
 void LadderReactor::OnDone() {
-  // Finish is the driver's last act; gRPC may call OnDone from inside it, on the driver itself.
+  {
+    absl::MutexLock lock(&mu_);
+    done_ = true;
+  }
+  DestroyIfUnused();
+}
+
+bool LadderReactor::TryHold() {
+  absl::MutexLock lock(&mu_);
+  if (finish_called_ || done_) return false;
+  ++holds_;
+  return true;
+}
+
+void LadderReactor::Release() {
+  {
+    absl::MutexLock lock(&mu_);
+    --holds_;
+  }
+  DestroyIfUnused();
+}
+
+void LadderReactor::DestroyIfUnused() {
+  {
+    absl::MutexLock lock(&mu_);
+    if (!done_ || holds_ > 0 || destroyed_) return;
+    destroyed_ = true;
+  }
+  // Finish is the driver's last act, and gRPC may call OnDone from inside it, on the driver
+  // itself; from any other thread the driver has called Finish and is about to return.
   if (driver_.get_id() == std::this_thread::get_id()) {
     driver_.detach();
   } else {
     driver_.join();
   }
   delete this;
+}
+
+absl::Duration LadderReactor::WaitingOnClient(absl::Time now) const {
+  absl::MutexLock lock(&mu_);
+  if (finish_called_ || !write_in_progress_) return absl::ZeroDuration();
+  return now - write_started_;
+}
+
+void LadderReactor::Abort(const absl::Status& status) {
+  bool cancel_call = false;
+  {
+    absl::MutexLock lock(&mu_);
+    if (finish_called_ || abort_status_.has_value()) return;
+    abort_status_ = status;
+    aborted_.store(true, std::memory_order_release);
+    // The driver waits on a write the client may never take: only cancelling the call ends it.
+    if (write_in_progress_ && !cancel_requested_) {
+      cancel_requested_ = true;
+      cancel_call = true;
+      cancelling_ = true;  // Conclude waits: the call's context lives until OnDone
+    }
+  }
+  if (!cancel_call) return;
+  call_->TryCancel();
+  absl::MutexLock lock(&mu_);
+  cancelling_ = false;
+}
+
+void LadderReactor::AbortIdle(absl::Duration waited, absl::Duration timeout) {
+  uint64_t taken = 0;
+  {
+    absl::MutexLock lock(&mu_);
+    taken = messages_written_;
+  }
+  Abort(absl::DeadlineExceededError(absl::StrFormat(
+      "the ladder was idle for %s, waiting for the client to take a result (%d taken so far) "
+      "(--stream_idle_timeout=%s)",
+      absl::FormatDuration(absl::Trunc(waited, absl::Seconds(1))), taken,
+      absl::FormatDuration(timeout))));
+}
+
+bool LadderReactor::Stopping() const {
+  return cancelled_.load(std::memory_order_acquire) || aborted_.load(std::memory_order_acquire);
 }
 
 void LadderReactor::Run() {
@@ -353,7 +437,7 @@ absl::Status LadderReactor::ScoreRounds() {
 absl::Status LadderReactor::PlayRounds(std::deque<std::unique_ptr<Round>>& in_flight) {
   const size_t rounds = RoundsInFlight();
   for (uint64_t index = 0;; ++index) {
-    if (cancelled_.load(std::memory_order_acquire)) return absl::CancelledError("cancelled");
+    if (Stopping()) return absl::CancelledError("cancelled");
     auto round = std::make_unique<Round>();
     round->index = index;
     absl::StatusOr<bool> have = ReadSource(*round);
@@ -385,7 +469,11 @@ absl::Status LadderReactor::PlayRounds(std::deque<std::unique_ptr<Round>>& in_fl
 absl::Status LadderReactor::FinishRounds(std::deque<std::unique_ptr<Round>>& in_flight,
                                          size_t keep) {
   while (in_flight.size() > keep) {
-    Round& round = *in_flight.front();
+    // Out of the queue before the wait: a round is waited for exactly once, also when a failed
+    // write or score returns early (ScoreRounds waits only for the rounds still queued).
+    std::unique_ptr<Round> taken = std::move(in_flight.front());
+    in_flight.pop_front();
+    Round& round = *taken;
     round.pending->Wait();
     for (RungWork& work : round.work) {
       if (!work.status.ok()) return work.status;
@@ -401,7 +489,6 @@ absl::Status LadderReactor::FinishRounds(std::deque<std::unique_ptr<Round>>& in_
     }
     ++source_frames_;  // a round exists only when some rendition had a frame for it
     buffers_->Give(std::move(round.source));
-    in_flight.pop_front();
   }
   return absl::OkStatus();
 }
@@ -509,11 +596,15 @@ void LadderReactor::LogRendition(const Rung& rung, const v1::RenditionSummary& s
 }
 
 bool LadderReactor::Write(const v1::ScoreLadderResponse& message) {
-  if (cancelled_.load(std::memory_order_acquire)) return false;
+  if (Stopping()) return false;
   if (!SerializeToBuffer(message, &pending_).ok()) return false;  // only memory exhaustion
   {
     absl::MutexLock lock(&mu_);
+    // An abort that came since the check above saw no write to cancel: start none.
+    if (abort_status_.has_value()) return false;
     write_done_ = false;
+    write_in_progress_ = true;
+    write_started_ = absl::Now();
   }
   StartWrite(&pending_);
   absl::MutexLock lock(&mu_);
@@ -521,15 +612,27 @@ bool LadderReactor::Write(const v1::ScoreLadderResponse& message) {
   return write_ok_;
 }
 
-void LadderReactor::Conclude(const absl::Status& status) {
-  grpc::Status result = ToGrpcStatus(status);
-  if (cancelled_.load(std::memory_order_acquire)) {
-    result = grpc::Status(grpc::StatusCode::CANCELLED,
-                          "the call was cancelled (by the client, its deadline, or a server "
-                          "shutdown)");
+absl::Status LadderReactor::EndStatus(const absl::Status& driver) const {
+  {
+    absl::MutexLock lock(&mu_);
+    if (abort_status_.has_value()) return *abort_status_;
   }
+  if (!cancelled_.load(std::memory_order_acquire)) return driver;
+  // gRPC cancels a call whose deadline passed; the client then sees DEADLINE_EXCEEDED, and so
+  // should the log and the metrics.
+  if (ClientDeadlinePassed(deadline_)) {
+    return absl::DeadlineExceededError(absl::StrFormat(
+        "the client's deadline passed after %d source frames", source_frames_));
+  }
+  return absl::CancelledError(
+      "the call was cancelled (by the client, its deadline, or a server shutdown)");
+}
+
+void LadderReactor::Conclude(const absl::Status& driver_status) {
+  const absl::Status status = EndStatus(driver_status);
+  const grpc::Status result = ToGrpcStatus(status);
   const std::string code = StatusCodeName(result.error_code());
-  ctx_->metrics->RecordDecodeError(status);
+  ctx_->metrics->RecordDecodeError(driver_status);
   ctx_->metrics->RecordRpc(kMethod, code);
   ctx_->metrics->StreamFinished();
   LogFields fields = {{"method", kMethod},
@@ -542,6 +645,12 @@ void LadderReactor::Conclude(const absl::Status& status) {
   if (!result.ok()) fields.emplace_back("error", result.error_message());
   LogEvent(result.ok() ? spdlog::level::info : spdlog::level::warn, "ladder finished", fields);
   ctx_->active_streams.fetch_sub(1);
+  {
+    absl::MutexLock lock(&mu_);
+    mu_.Await(absl::Condition(
+        +[](bool* cancelling) { return !*cancelling; }, &cancelling_));
+    finish_called_ = true;
+  }
   // The last use of `this` on this thread: OnDone may run (and delete it) from inside.
   Finish(result);
 }
