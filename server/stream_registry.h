@@ -1,5 +1,5 @@
-// The open ScoreClip/ScoreFiles streams of one server, for the two things that act on streams from
-// outside their own events: the idle watchdog (a stream whose client neither sends nor reads for
+// The open streams of one server (ScoreClip, ScoreFiles, ScoreLadder, UploadFile), for the two
+// things that act on streams from outside their own events: the idle watchdog (a stream whose client neither sends nor reads for
 // --stream_idle_timeout is ended with DEADLINE_EXCEEDED) and the end of a shutdown's grace period
 // (streams still open are ended with UNAVAILABLE, so that the client, the log and the metrics all
 // see the same status).
@@ -18,7 +18,8 @@
 
 namespace ssimd {
 
-// What the registry needs of a stream. Implemented by StreamPipeline.
+// What the registry needs of a stream. Implemented by StreamPipeline, LadderReactor and
+// UploadReactor.
 class RegisteredStream {
  public:
   virtual ~RegisteredStream() = default;
