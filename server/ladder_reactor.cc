@@ -186,9 +186,9 @@ absl::Status LadderReactor::Open() {
     SSIMD_RETURN_IF_ERROR(
         ctx_->inputs->Check(request_.renditions(i).path(), RungField(i) + ".path"));
   }
-  // The fetches stop when the call ends, and take --url_call_timeout at most all together.
-  const FetchControl control = ctx_->inputs->ControlForCall(
-      [this] { return cancelled_.load(std::memory_order_acquire); });
+  // The fetches stop when the call ends or is aborted (the end of a shutdown's grace period), and
+  // take --url_call_timeout at most all together.
+  const FetchControl control = ctx_->inputs->ControlForCall([this] { return Stopping(); });
   absl::StatusOr<int> source_fd =
       ctx_->inputs->OpenForRead(request_.source_path(), "source_path", control);
   if (!source_fd.ok()) return source_fd.status();
