@@ -21,6 +21,10 @@ enum class ChromaFormat { k400, k420, k422, k444 };
 inline constexpr int kMaxDimension = 32768;
 // Largest picture accepted, in pixels (16K x 16K). Bounds memory per frame.
 inline constexpr int64_t kMaxPixels = int64_t{16384} * 16384;
+// Largest picture the server decodes or reads from a file unless told otherwise
+// (--max_picture_pixels): 8192x4352, every 8K format with room for its coded height. A decoder
+// holds up to 20 such pictures, so the limit is what keeps one small file from costing gigabytes.
+inline constexpr int64_t kDefaultMaxPicturePixels = int64_t{8192} * 4352;
 
 struct Geometry {
   int width = 0;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <iterator>
@@ -20,6 +21,7 @@
 #include "engine/media/split_points.h"
 
 extern "C" {
+#include <libavutil/dict.h>
 #include <libavutil/hwcontext.h>
 #include <libavutil/mem.h>
 #include <libavutil/pixdesc.h>
@@ -50,6 +52,34 @@ int RefuseNestedOpen(AVFormatContext* /*s*/, AVIOContext** /*pb*/, const char* /
                      int /*flags*/, AVDictionary** /*options*/) {
   return AVERROR(EPERM);
 }
+
+// The pixels a decoder may be told to allow (libavcodec's max_pixels option) for a limit on the
+// picture's size: decoders check it on the width aligned up to 64 columns, which must not refuse
+// a picture within the limit.
+int64_t DecoderPixelLimit(const DecodeLimits& limits) {
+  return std::min<int64_t>(limits.max_pixels + int64_t{64} * limits.max_dimension, INT_MAX);
+}
+
+// Probing the streams (avformat_find_stream_info) decodes a picture of some codecs (FFV1, VP9,
+// AV1) with decoders of its own: each gets the limit as its max_pixels, so that no probe
+// allocates a picture over it whatever the container declared.
+class ProbeOptions {
+ public:
+  ProbeOptions(unsigned streams, const DecodeLimits& limits) : options_(streams, nullptr) {
+    for (AVDictionary*& options : options_) {
+      av_dict_set_int(&options, "max_pixels", DecoderPixelLimit(limits), 0);
+    }
+  }
+  ~ProbeOptions() {
+    for (AVDictionary*& options : options_) av_dict_free(&options);
+  }
+  ProbeOptions(const ProbeOptions&) = delete;
+  ProbeOptions& operator=(const ProbeOptions&) = delete;
+  AVDictionary** get() { return options_.empty() ? nullptr : options_.data(); }
+
+ private:
+  std::vector<AVDictionary*> options_;
+};
 
 // The duration the file states: the container's, else the stream's. A duration libavformat
 // estimated from the bitrate is not stated by the file (and would make a bitrate derived from it
@@ -196,6 +226,65 @@ absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::Open(
   return decoder;
 }
 
+absl::Status CheckPictureSize(const DecodeLimits& limits, absl::string_view name,
+                              absl::string_view whose, int width, int height) {
+  const int64_t pixels = static_cast<int64_t>(width) * height;
+  std::string over;
+  if (width > limits.max_dimension || height > limits.max_dimension) {
+    over = absl::StrFormat("over this server's limit of %d pixels a side", limits.max_dimension);
+  } else if (pixels > limits.max_pixels) {
+    over = absl::StrFormat(
+        "over this server's limit of %d pixels a picture%s", limits.max_pixels,
+        limits.max_pixels_source.empty() ? "" : absl::StrCat(" (", limits.max_pixels_source, ")"));
+  } else {
+    return absl::OkStatus();
+  }
+  return WithDecodeErrorKind(
+      absl::ResourceExhaustedError(absl::StrFormat("%s: %s %dx%d = %d pixels a picture, %s", name,
+                                                   whose, width, height, pixels, over)),
+      DecodeErrorKind::kOverLimits);
+}
+
+absl::Status VideoDecoder::CheckSize(const DecodeLimits& limits, int width, int height,
+                                     absl::string_view whose) const {
+  return CheckPictureSize(limits, name_, whose, width, height);
+}
+
+int VideoDecoder::GetPictureBuffer(AVCodecContext* codec, AVFrame* frame, int flags) {
+  return static_cast<VideoDecoder*>(codec->opaque)->guard_.GetBuffer(codec, frame, flags);
+}
+
+void VideoDecoder::BoundMemory(const AVCodec& codec, int pictures_held_by_reader) {
+  const AVCodecParameters* par = format_->streams[stream_index_]->codecpar;
+  bound_width_ = std::max(par->width, codec_->width);
+  bound_height_ = std::max(par->height, codec_->height);
+  bound_format_ = codec_->pix_fmt != AV_PIX_FMT_NONE ? codec_->pix_fmt
+                                                     : static_cast<AVPixelFormat>(par->format);
+  memory_ = DecoderMemoryFor(codec, bound_format_, bound_width_, bound_height_,
+                             pictures_held_by_reader);
+  guard_.Limit(memory_);
+}
+
+DecoderMemory VideoDecoder::MemoryBoundWith(int pictures_held_by_reader) const {
+  return DecoderMemoryFor(*decoder_, bound_format_, bound_width_, bound_height_,
+                          pictures_held_by_reader);
+}
+
+void VideoDecoder::SetPicturesHeldByReader(int pictures) {
+  memory_ = MemoryBoundWith(pictures);
+  guard_.Limit(memory_);
+}
+
+absl::Status VideoDecoder::DecodeFailure(int code, absl::string_view what) const {
+  if (!guard_.refusal().empty()) {
+    return WithDecodeErrorKind(
+        absl::ResourceExhaustedError(absl::StrFormat(
+            "%s: %s: %s; the frames before it were read", name_, FrameName(), guard_.refusal())),
+        DecodeErrorKind::kOverLimits);
+  }
+  return FrameError(DecodeErrorKind::kCorruptStream, what, code);
+}
+
 absl::Status VideoDecoder::OpenStream(const DecodeLimits& limits) {
   format_ = avformat_alloc_context();
   if (format_ == nullptr) return absl::ResourceExhaustedError("out of memory for a demuxer");
@@ -210,7 +299,22 @@ absl::Status VideoDecoder::OpenStream(const DecodeLimits& limits) {
     return DecodeError(DecodeErrorKind::kNotMedia, absl::StrFormat(
         "%s: not a media file FFmpeg can read (%s)", name_, AvErrorText(rc)));
   }
-  rc = avformat_find_stream_info(format_, nullptr);
+  // What the container declares is checked before anything is decoded.
+  for (unsigned i = 0; i < format_->nb_streams; ++i) {
+    const AVStream& declared = *format_->streams[i];
+    if (declared.codecpar->codec_type != AVMEDIA_TYPE_VIDEO ||
+        (declared.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0 ||
+        declared.codecpar->width <= 0 || declared.codecpar->height <= 0) {
+      continue;
+    }
+    if (absl::Status s = CheckSize(limits, declared.codecpar->width, declared.codecpar->height,
+                                   "the container declares a video of");
+        !s.ok()) {
+      return s;
+    }
+  }
+  ProbeOptions probe_options(format_->nb_streams, limits);
+  rc = avformat_find_stream_info(format_, probe_options.get());
   if (rc < 0) {
     return DecodeError(DecodeErrorKind::kTruncated, absl::StrFormat(
         "%s: cannot read the container's streams (%s); is the file truncated?", name_,
@@ -235,12 +339,22 @@ absl::Status VideoDecoder::OpenStream(const DecodeLimits& limits) {
     return DecodeError(DecodeErrorKind::kUnsupportedCodec, absl::StrFormat(
         "%s: the video codec %s is not supported by this server's FFmpeg", name_, info_.codec));
   }
-  if (par->width > limits.max_dimension || par->height > limits.max_dimension ||
-      static_cast<int64_t>(par->width) * par->height > limits.max_pixels) {
-    return DecodeError(DecodeErrorKind::kOverLimits, absl::StrFormat(
-        "%s: the video is %dx%d, over this server's limits (%d pixels a side, %d pixels)", name_,
-        par->width, par->height, limits.max_dimension, limits.max_pixels));
+  if (absl::Status s =
+          CheckSize(limits, par->width, par->height, absl::StrCat("the ", info_.codec, " video is"));
+      !s.ok()) {
+    return s;
   }
+  if (par->width <= 0 || par->height <= 0) {
+    // Nothing to bound its memory by: a stream whose size the probe could not read, damaged or
+    // with pictures the probe refused as over the limit.
+    return DecodeError(DecodeErrorKind::kUnsupportedFormat, absl::StrFormat(
+        "%s: the size of the %s video's pictures cannot be read (a damaged stream, or pictures "
+        "over this server's limit of %d pixels a picture%s)",
+        name_, info_.codec, limits.max_pixels,
+        limits.max_pixels_source.empty() ? ""
+                                         : absl::StrCat(" (", limits.max_pixels_source, ")")));
+  }
+  decoder_ = codec;
   codec_.reset(avcodec_alloc_context3(codec));
   if (codec_ == nullptr) return absl::ResourceExhaustedError("out of memory for a decoder");
   rc = avcodec_parameters_to_context(codec_.get(), par);
@@ -248,14 +362,25 @@ absl::Status VideoDecoder::OpenStream(const DecodeLimits& limits) {
     return DecodeError(DecodeErrorKind::kUnsupportedCodec, absl::StrFormat(
         "%s: bad %s stream parameters (%s)", name_, info_.codec, AvErrorText(rc)));
   }
-  // The decoder refuses to allocate pictures over the limit, whatever the stream says later.
-  codec_->max_pixels = limits.max_pixels;
+  // The decoder refuses to allocate pictures over the limit, whatever the stream says later; one
+  // that allocates through get_buffer2 is held to the stream's own size and format by the guard
+  // (with a message saying so), one that allocates its own pictures (libdav1d) by max_pixels.
+  codec_->opaque = this;
+  if (PicturesGoThroughGetBuffer(*codec)) {
+    codec_->max_pixels = DecoderPixelLimit(limits);
+    codec_->get_buffer2 = &VideoDecoder::GetPictureBuffer;
+  } else {
+    codec_->max_pixels = std::min<int64_t>(
+        {PaddedPixels(par->width, par->height), DecoderPixelLimit(limits)});
+  }
   // Report bitstream errors instead of concealing them: a score over concealed pictures would be
   // a wrong score.
   codec_->err_recognition |= AV_EF_EXPLODE;
   // One thread per decoder: the server decodes several files at once, and the output does not
   // depend on threading.
   codec_->thread_count = 1;
+  // Nor frame threads asked for, which libavcodec would run the allocation guard from.
+  codec_->thread_type = FF_THREAD_SLICE;
   codec_->pkt_timebase = stream->time_base;
   if (hardware_ != nullptr) AttachHardware(*codec);
   rc = avcodec_open2(codec_.get(), codec, nullptr);
@@ -266,6 +391,7 @@ absl::Status VideoDecoder::OpenStream(const DecodeLimits& limits) {
   info_.width = codec_->width;
   info_.height = codec_->height;
   info_.pixel_format = codec_->pix_fmt;
+  BoundMemory(*codec, limits.pictures_held_by_reader);
   AVRational rate = stream->avg_frame_rate;
   if (rate.num <= 0 || rate.den <= 0) rate = stream->r_frame_rate;
   if (rate.num > 0 && rate.den > 0) {
@@ -578,9 +704,8 @@ absl::Status VideoDecoder::FailAfterEarlierSegments(absl::Status error, bool in_
 absl::StatusOr<const AVFrame*> VideoDecoder::Next() {
   if (ended_) return nullptr;
   auto Corrupt = [this](int rc) {
-    return FailAfterEarlierSegments(
-        FrameError(DecodeErrorKind::kCorruptStream, "the video stream is corrupt", rc),
-        /*in_container=*/false);
+    return FailAfterEarlierSegments(DecodeFailure(rc, "the video stream is corrupt"),
+                                    /*in_container=*/false);
   };
   av_frame_unref(frame_.get());
   while (true) {
@@ -624,9 +749,7 @@ absl::StatusOr<const AVFrame*> VideoDecoder::Next() {
     if (rc == AVERROR_EOF) {
       draining_ = true;
       rc = avcodec_send_packet(codec_.get(), nullptr);
-      if (rc < 0 && rc != AVERROR_EOF) {
-        return FrameError(DecodeErrorKind::kCorruptStream, "the video stream is corrupt", rc);
-      }
+      if (rc < 0 && rc != AVERROR_EOF) return DecodeFailure(rc, "the video stream is corrupt");
       continue;
     }
     if (rc < 0) {

@@ -18,6 +18,7 @@
 #include "absl/synchronization/mutex.h"
 #include "engine/media/av_handles.h"
 #include "engine/media/decode_error.h"
+#include "engine/media/decoder_memory.h"
 #include "engine/media/hw_decode_device.h"
 #include "engine/picture.h"
 
@@ -34,11 +35,27 @@ std::string FrameRateText(const FrameRate& rate);  // "24/1", or "unknown"
 bool SameFrameRate(const FrameRate& a, const FrameRate& b);
 
 // Bounds on what a file may make the decoder allocate. They hold on what is decoded, not only on
-// what the container declares.
+// what the container declares: the container's size is checked before anything is decoded, the
+// decoders that probe the stream and the one that decodes it refuse larger pictures, and once
+// the stream is opened its decoder is held to the memory of the stream's own pictures
+// (memory_bound()).
 struct DecodeLimits {
   int max_dimension = kMaxDimension;
   int64_t max_pixels = kMaxPixels;
+  // What sets max_pixels, named in messages (e.g. "--max_picture_pixels"); may be empty.
+  std::string max_pixels_source;
+  // Pictures the decoder's reader holds at once besides those the decoder keeps: the one
+  // Next() returned, or a queue of them (segmented decoding).
+  int pictures_held_by_reader = 1;
 };
+
+// OK when a `width` x `height` picture is within `limits`, else RESOURCE_EXHAUSTED (decode error
+// kind kOverLimits) naming the file, the size, its pixels and the limit crossed with what sets
+// it: "clip.mp4: the container declares a video of 16000x16000 = 256000000 pixels a picture,
+// over this server's limit of 35651584 pixels a picture (--max_picture_pixels)". `whose` says
+// where the size comes from. Every input is checked this way before its first picture is read.
+absl::Status CheckPictureSize(const DecodeLimits& limits, absl::string_view name,
+                              absl::string_view whose, int width, int height);
 
 struct VideoStreamInfo {
   int width = 0;
@@ -57,8 +74,8 @@ struct VideoStreamInfo {
 class VideoDecoder {
  public:
   // Takes over `fd` (closed on destruction, also on failure). `name` is used in messages.
-  // INVALID_ARGUMENT for an unreadable container, no video stream, an unsupported codec or a
-  // picture over `limits`.
+  // INVALID_ARGUMENT for an unreadable container, no video stream or an unsupported codec;
+  // RESOURCE_EXHAUSTED for a picture over `limits` (decode error kind kOverLimits).
   // With `hardware`, the stream is decoded by that device's engine where it can be, else on the
   // CPU with the reason in decode_fallback(); the pictures are the same either way.
   static absl::StatusOr<std::unique_ptr<VideoDecoder>> OpenFd(
@@ -77,6 +94,16 @@ class VideoDecoder {
   const std::string& name() const { return name_; }
   // Frames returned so far.
   uint64_t frames_decoded() const { return frames_decoded_; }
+
+  // The most this decoder's pictures take at once (decoder_memory.h): pictures of the stream's
+  // size and format as opened. The decoder refuses to allocate past it, and Next() then fails
+  // with RESOURCE_EXHAUSTED (kOverLimits) naming what the stream wanted.
+  const DecoderMemory& memory_bound() const { return memory_; }
+  // The bound were the reader to hold `pictures` of the decoder's pictures at once.
+  DecoderMemory MemoryBoundWith(int pictures_held_by_reader) const;
+  // Before the first Next(): the reader holds up to `pictures` pictures at once from now on;
+  // raises memory_bound() to match.
+  void SetPicturesHeldByReader(int pictures);
 
   // "nvdec" or "vaapi" while a device's engine decodes the stream, else "cpu".
   const std::string& decode_backend() const;
@@ -150,6 +177,15 @@ class VideoDecoder {
   void AttachHardware(const AVCodec& codec);
   // libavcodec's get_format callback: the device's format while the engine may decode.
   static AVPixelFormat ChooseFormat(AVCodecContext* codec, const AVPixelFormat* offered);
+  // libavcodec's get_buffer2 callback: the allocation guard's.
+  static int GetPictureBuffer(AVCodecContext* codec, AVFrame* frame, int flags);
+  // Refuses a stream over the limits, by the size the container or the decoder states.
+  absl::Status CheckSize(const DecodeLimits& limits, int width, int height,
+                         absl::string_view whose) const;
+  // The stream's bound from its size and format as opened, and the guard held to it.
+  void BoundMemory(const AVCodec& codec, int pictures_held_by_reader);
+  // A decoding error, or RESOURCE_EXHAUSTED when the allocation guard refused a picture.
+  absl::Status DecodeFailure(int code, absl::string_view what) const;
   // The received frame, brought back from the device when the engine decoded it.
   absl::StatusOr<const AVFrame*> HostPicture();
   absl::Status CheckFrame(const AVFrame& frame) const;
@@ -181,6 +217,13 @@ class VideoDecoder {
   AvCodecContextPtr codec_;
   AvPacketPtr packet_;
   AvFramePtr frame_;
+  const AVCodec* decoder_ = nullptr;
+  // The stream's size and format as opened, which its memory is bounded by.
+  int bound_width_ = 0;
+  int bound_height_ = 0;
+  AVPixelFormat bound_format_ = AV_PIX_FMT_NONE;
+  DecoderMemory memory_;
+  PictureAllocationGuard guard_;
   int stream_index_ = -1;
   bool draining_ = false;
   bool ended_ = false;

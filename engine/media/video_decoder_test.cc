@@ -149,12 +149,19 @@ TEST(VideoDecoderTest, RefusesPicturesOverTheLimits) {
   DecodeLimits small;
   small.max_dimension = 400;
   auto decoder = OpenLadderFile("h264_426x240.mp4", small);
-  EXPECT_EQ(decoder.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(decoder.status().message(), HasSubstr("426x240, over this server's limits"));
+  EXPECT_EQ(decoder.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(decoder.status().message(),
+              HasSubstr("426x240 = 102240 pixels a picture, over this server's limit of 400 "
+                        "pixels a side"));
+  EXPECT_EQ(DecodeErrorLabelOf(decoder.status()), "over_limits");
   DecodeLimits few_pixels;
   few_pixels.max_pixels = 426 * 240 - 1;
-  EXPECT_EQ(OpenLadderFile("h264_426x240.mp4", few_pixels).status().code(),
-            absl::StatusCode::kInvalidArgument);
+  few_pixels.max_pixels_source = "--max_picture_pixels";
+  auto over = OpenLadderFile("h264_426x240.mp4", few_pixels);
+  EXPECT_EQ(over.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(over.status().message(),
+              HasSubstr("over this server's limit of 102239 pixels a picture "
+                        "(--max_picture_pixels)"));
 }
 
 TEST(VideoDecoderTest, CorruptBitstreamNamesTheFileAndTheFrame) {

@@ -120,14 +120,51 @@ absl::StatusOr<uint64_t> VideoInput::CountRemaining(uint64_t limit) {
 }
 
 absl::StatusOr<std::unique_ptr<VideoInput>> OpenRawInput(
-    int fd, std::string name, InputKind kind, const std::optional<Geometry>& raw_geometry) {
+    int fd, std::string name, InputKind kind, const std::optional<Geometry>& raw_geometry,
+    const DecodeLimits& limits) {
   const FileFormat format = kind == InputKind::kY4m ? FileFormat::kY4m : FileFormat::kRawYuv;
   const uint64_t size_bytes = RegularFileSize(fd);
   absl::StatusOr<std::unique_ptr<FrameReader>> reader =
       FrameReader::FromFd(fd, std::move(name), format, raw_geometry);
   if (!reader.ok()) return reader.status();
+  // Opening read the header only; nothing of a picture's size is allocated before this check.
+  const Geometry& geometry = (*reader)->geometry();
+  if (absl::Status s = CheckPictureSize(
+          limits, (*reader)->name(),
+          kind == InputKind::kY4m ? "the y4m header declares pictures of"
+                                  : "config.geometry gives the raw file pictures of",
+          geometry.width, geometry.height);
+      !s.ok()) {
+    return s;
+  }
   return std::make_unique<RawInput>(*std::move(reader), size_bytes);
 }
+
+int64_t RawPictureMemoryBytes(const Geometry& geometry) {
+  return static_cast<int64_t>(FrameBytes(geometry));
+}
+
+namespace {
+
+// Pictures waiting per decoder of a file decoded by `decoders` at once: what fits in a fixed
+// budget, within [2, 64]. Decoded pictures hold every plane; the budget bounds one file's memory
+// whatever its size (bench/results/2026-12-05-dev-segmented-decode: more ahead helps little past
+// a few dozen).
+size_t PicturesAheadPerDecoder(int decoders, const Geometry& decoded) {
+  constexpr int64_t kBudgetBytes = int64_t{384} << 20;
+  const int64_t picture_bytes = std::max<int64_t>(1, static_cast<int64_t>(FrameBytes(decoded)));
+  return static_cast<size_t>(
+      std::clamp<int64_t>(kBudgetBytes / (std::max(1, decoders) * picture_bytes), 2, 64));
+}
+
+// Pictures the reader of one decoder holds at once besides those the decoder keeps: with
+// several decoders, its queue of pictures ahead, the one handed out, and the one it is queueing.
+int PicturesHeldPerDecoder(int decoders, const Geometry& decoded) {
+  if (decoders <= 1) return 1;
+  return static_cast<int>(PicturesAheadPerDecoder(decoders, decoded)) + 2;
+}
+
+}  // namespace
 
 DecodedInput::DecodedInput(std::unique_ptr<VideoDecoder> decoder, const DecodeLimits& limits,
                            const Geometry& geometry, std::shared_ptr<HwDecodeDevice> hardware)
@@ -151,21 +188,38 @@ void DecodedInput::KeepPicturesOnDevice() {
   }
 }
 
+int64_t DecodedInput::PictureMemoryBytes(int decoders, bool scaled,
+                                         const Geometry& scored) const {
+  decoders = std::max(1, decoders);
+  const DecoderMemory one =
+      decoder_->MemoryBoundWith(PicturesHeldPerDecoder(decoders, decoded_geometry_));
+  int64_t bytes = decoders * one.bytes;
+  if (hardware_ != nullptr) {
+    // Pictures brought back from the device: two in each decoder, two in the input.
+    bytes += (2 * decoders + 2) * one.picture_bytes;
+  }
+  if (scaled) {
+    bytes += PaddedPictureBytes(PixelFormatForGeometry(scored), scored.width, scored.height);
+  }
+  return bytes;
+}
+
 absl::Status DecodedInput::DecodeWith(int decoders) {
   if (decoders <= 1 || segmented_ != nullptr) return absl::OkStatus();
-  // Pictures waiting per decoder: what fits in a fixed budget, within [2, 64]. Decoded pictures
-  // hold every plane; the budget bounds one file's memory whatever its size
-  // (bench/results/2026-12-05-dev-segmented-decode: more ahead helps little past a few dozen).
-  constexpr int64_t kBudgetBytes = int64_t{384} << 20;
-  const int64_t picture_bytes =
-      std::max<int64_t>(1, static_cast<int64_t>(FrameBytes(decoded_geometry_)));
   SegmentedDecodingOptions options;
   options.decoders = decoders;
-  options.pictures_ahead = static_cast<size_t>(
-      std::clamp<int64_t>(kBudgetBytes / (decoders * picture_bytes), 2, 64));
+  options.pictures_ahead = PicturesAheadPerDecoder(decoders, decoded_geometry_);
+  // Every decoder, the first one too, is held to a bound that counts its queue.
+  DecodeLimits limits = limits_;
+  limits.pictures_held_by_reader = PicturesHeldPerDecoder(decoders, decoded_geometry_);
+  decoder_->SetPicturesHeldByReader(limits.pictures_held_by_reader);
   absl::StatusOr<std::unique_ptr<SegmentedDecoding>> segmented =
-      SegmentedDecoding::Start(decoder_, limits_, options);
-  if (!segmented.ok()) return segmented.status();
+      SegmentedDecoding::Start(decoder_, limits, options);
+  if (!segmented.ok()) {
+    // The one decoder stays, with the bound it had.
+    decoder_->SetPicturesHeldByReader(limits_.pictures_held_by_reader);
+    return segmented.status();
+  }
   segmented_ = *std::move(segmented);
   // The decoders opened beside the first one learn it too.
   if (picture_device_.has_value()) segmented_->KeepPicturesOnDevice();

@@ -17,6 +17,7 @@
 #include "engine/luma_scale_plan.h"
 #include "engine/media/luma_scale_check.h"
 #include "engine/media/media_info.h"
+#include "engine/media/picture_memory_budget.h"
 #include "engine/media/picture_scaler.h"
 #include "engine/media/segmented_decoding.h"
 #include "engine/media/video_decoder.h"
@@ -93,12 +94,29 @@ class VideoInput {
   virtual absl::Status Skip(uint64_t frames);
   // Reads to the end (at most `limit` more frames when limit > 0); returns how many there were.
   absl::StatusOr<uint64_t> CountRemaining(uint64_t limit);
+
+  // Memory reserved for this input's pictures (picture_memory_budget.h), given back after the
+  // input's own members are gone.
+  void HoldReservation(PictureMemoryBudget::Reservation reservation) {
+    reservation_ = std::move(reservation);
+  }
+  int64_t reserved_bytes() const { return reservation_.bytes(); }
+
+ private:
+  PictureMemoryBudget::Reservation reservation_;
 };
 
 // Takes over `fd`. `raw_geometry` is needed for kRawYuv and checked against a .y4m header.
-absl::StatusOr<std::unique_ptr<VideoInput>> OpenRawInput(int fd, std::string name,
-                                                         InputKind kind,
-                                                         const std::optional<Geometry>& raw_geometry);
+// Pictures over `limits` (the raw geometry, or the .y4m header's) are refused before any is
+// read, with RESOURCE_EXHAUSTED as CheckPictureSize words it.
+absl::StatusOr<std::unique_ptr<VideoInput>> OpenRawInput(
+    int fd, std::string name, InputKind kind, const std::optional<Geometry>& raw_geometry,
+    const DecodeLimits& limits = DecodeLimits());
+
+// What a raw or .y4m input of `geometry` holds at once, for its reservation of the server's
+// budget (DecodedInput::PictureMemoryBytes for encoded files): one whole frame, its luma as read
+// and its chroma, which is read past through a scratch buffer where the file cannot be seeked.
+int64_t RawPictureMemoryBytes(const Geometry& geometry);
 
 // A file FFmpeg decodes. Its pictures come out as decoded until ScaleTo is called.
 class DecodedInput final : public VideoInput {
@@ -117,6 +135,12 @@ class DecodedInput final : public VideoInput {
   // file (luma_scale_check.h); the result says whether it does, or why not. Pictures that differ
   // from what was planned (a full-range picture) are still scaled here.
   CheckedPlan UpscaleOnScorer();
+  // The most the input holds at once in decoded and scaled pictures when it is decoded with
+  // `decoders` decoders (DecodeWith) and, with `scaled`, brought to another size or format
+  // (ScaleTo) of geometry `scored`: its decoders' bounds (VideoDecoder::memory_bound(), which
+  // they are held to), pictures brought back from a device, and the scaled picture. Luma planes
+  // handed out (ReadLuma) are the caller's.
+  int64_t PictureMemoryBytes(int decoders, bool scaled, const Geometry& scored) const;
   // Before the first ReadLuma: decode the file with `decoders` decoders at once, each taking
   // the next free segment between split points (segmented_decoding.h; with a device, each holds
   // a session of its own); 1 keeps one decoder. The pictures are the same either way. On error
