@@ -52,7 +52,9 @@ void FillCapabilities(const ServiceContext& ctx, v1::Capabilities* out) {
   AddFeatureInfo(out);
   v1::Limits* limits = out->mutable_limits();
   limits->set_max_dimension(static_cast<uint32_t>(kMaxDimension));
-  limits->set_max_pixels(static_cast<uint64_t>(kMaxPixels));
+  // The largest picture a file input may have (--max_picture_pixels); ScoreClip's frames, which
+  // come whole in messages, are bounded by max_message_bytes as well.
+  limits->set_max_pixels(static_cast<uint64_t>(ctx.options.max_picture_pixels));
   limits->set_max_message_bytes(static_cast<uint64_t>(ctx.options.max_message_bytes));
   limits->set_max_concurrent_streams(static_cast<uint32_t>(ctx.options.max_concurrent_streams));
   limits->set_max_frames_in_flight_per_stream(

@@ -2,7 +2,9 @@
 // engine/media:hw_decode_test).
 #include "server/capabilities.h"
 
+#include "engine/picture.h"
 #include "gtest/gtest.h"
+#include "server/service_context.h"
 
 namespace ssimd {
 namespace {
@@ -55,6 +57,16 @@ TEST(CapabilitiesTest, AnUnknownTableSaysWhy) {
   EXPECT_EQ(engine.profiles_size(), 0);
   EXPECT_EQ(engine.engines(), 0u);
   EXPECT_EQ(engine.profiles_unknown_reason(), caps.unknown_reason);
+}
+
+TEST(CapabilitiesTest, LimitsReportTheConfiguredPictureSize) {
+  ServiceContext ctx;
+  ctx.options.backend_policy = BackendPreference::kCpu;  // no dispatcher asked
+  ctx.options.max_picture_pixels = 1920 * 1088;
+  v1::Capabilities capabilities;
+  FillCapabilities(ctx, &capabilities);
+  EXPECT_EQ(capabilities.limits().max_pixels(), 1920u * 1088u);
+  EXPECT_EQ(capabilities.limits().max_dimension(), static_cast<uint32_t>(kMaxDimension));
 }
 
 }  // namespace

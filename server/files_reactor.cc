@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -51,6 +52,15 @@ FilesReactor::FilesReactor(ServiceContext* ctx, grpc::CallbackServerContext* cal
 
 void FilesReactor::HostFetch() {
   pipeline_.HoldTask();
+  if (pairer_ == nullptr && !pipeline_.stopping()) {
+    // Opening may wait for decoded-picture memory that other calls hold (--decoded_memory_wait):
+    // on a thread of its own, since those calls need the workers to finish and give it back.
+    std::thread([this] {
+      Open();
+      pipeline_.ReleaseTask();
+    }).detach();
+    return;
+  }
   ctx_->pool->Submit([this] {
     if (pipeline_.stopping()) {
       pipeline_.FetchedEnd();
@@ -110,13 +120,19 @@ absl::StatusOr<ClipSettings> FilesReactor::OpenInputs() {
   if (!scaler.ok()) return scaler.status();
   SSIMD_RETURN_IF_ERROR(CheckRawFilesHaveGeometry(*geometry));
 
+  // Each input reserves its pictures' memory before its first frame is decoded: the reference
+  // at its own size, the distorted one brought to the reference's.
+  InputOpening opening =
+      ctx_->OpeningForCall([this] { return pipeline_.stopping(); }, &reserved_by_call_);
+  opening.luma_planes = [in_flight = ctx_->options.max_frames_in_flight](const Geometry& g) {
+    return static_cast<int>(ReadAheadDepth(g)) + in_flight + 1;  // ReadAhead()'s buffers
+  };
   absl::StatusOr<std::unique_ptr<VideoInput>> reference = OpenFileInput(
-      reference_owner.release(), reference_name_, "reference_path", *geometry, ctx_->hw_decode,
-      ctx_->options.decoders_per_file);
+      reference_owner.release(), reference_name_, "reference_path", *geometry, opening);
   if (!reference.ok()) return reference.status();
+  opening.scaled_to = (*reference)->geometry();
   absl::StatusOr<std::unique_ptr<VideoInput>> distorted = OpenFileInput(
-      distorted_owner.release(), distorted_name_, "distorted_path", *geometry, ctx_->hw_decode,
-      ctx_->options.decoders_per_file);
+      distorted_owner.release(), distorted_name_, "distorted_path", *geometry, opening);
   if (!distorted.ok()) return distorted.status();
   reference_ = *std::move(reference);
   distorted_ = *std::move(distorted);

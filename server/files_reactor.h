@@ -1,8 +1,9 @@
 // ScoreFiles: the server reads a reference and a distorted file, each a path below its files root,
 // an upload or an allowed URL (server/input_resolver.h), as raw .yuv, .y4m, or anything FFmpeg
 // decodes (a rendition of another size upscaled to the reference's), and streams results as
-// ScoreClip does. Opening (a URL's fetch included) and reading run on the worker pool, one step
-// at a time, so no gRPC thread waits on the disk, the network or a decoder.
+// ScoreClip does. Opening (a URL's fetch and the wait for decoded-picture memory included) runs
+// on a thread of its own and reading on the worker pool, one step at a time, so no gRPC thread
+// waits on the disk, the network, memory or a decoder.
 #ifndef SSIMD_SERVER_FILES_REACTOR_H_
 #define SSIMD_SERVER_FILES_REACTOR_H_
 
@@ -41,7 +42,8 @@ class FilesReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>,
   void HostCancel() override { call_->TryCancel(); }
   bool HostFetchWaitsOnClient() const override { return false; }
 
-  // On the worker pool, never two at once (the pipeline fetches one thing at a time).
+  // Open on a thread of its own, ReadNext on the worker pool; never two at once (the pipeline
+  // fetches one thing at a time).
   void Open();
   void ReadNext();
 
@@ -60,6 +62,8 @@ class FilesReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>,
   // What the readers call the inputs (server/input_resolver.h): a URL without its query.
   const std::string reference_name_;
   const std::string distorted_name_;
+  // Decoded-picture memory the inputs reserved (docs/adr/0084); they hold it until destroyed.
+  int64_t reserved_by_call_ = 0;
   std::unique_ptr<VideoInput> reference_;
   std::unique_ptr<VideoInput> distorted_;
   std::shared_ptr<LumaBufferPool> buffers_;  // shared with the frames being scored

@@ -222,10 +222,16 @@ absl::Status LadderReactor::Open() {
   if (ladder.ok()) source_features_ = ladder->features;
   if (status.ok() && !ladder.ok()) status = ladder.status();
   if (status.ok() && !scaler.ok()) status = scaler.status();
+  // Each input reserves its pictures' memory before its first frame is decoded, waiting on this
+  // driver thread while other calls hold the budget (docs/adr/0084).
+  int64_t reserved_by_call = 0;
+  InputOpening opening = ctx_->OpeningForCall([this] { return Stopping(); }, &reserved_by_call);
+  // Luma planes held per input: ReadAhead()'s two and one in each of at most four rounds.
+  opening.luma_planes = [](const Geometry&) { return 2 + 4; };
   if (status.ok()) {
     absl::StatusOr<std::unique_ptr<VideoInput>> source =
         OpenFileInput(*source_fd, ReaderNameOfInput(request_.source_path()), "source_path",
-                      geometry, ctx_->hw_decode, ctx_->options.decoders_per_file);
+                      geometry, opening);
     if (source.ok()) {
       source_ = *std::move(source);
     } else {
@@ -243,10 +249,10 @@ absl::Status LadderReactor::Open() {
       ::close(fds[i]);
       continue;
     }
+    opening.scaled_to = source_->geometry();
     absl::StatusOr<std::unique_ptr<VideoInput>> input =
         OpenFileInput(fds[i], ReaderNameOfInput(request_.renditions(i).path()),
-                      RungField(i) + ".path", std::nullopt, ctx_->hw_decode,
-                      ctx_->options.decoders_per_file);
+                      RungField(i) + ".path", std::nullopt, opening);
     if (!input.ok()) {
       status = input.status();
       continue;

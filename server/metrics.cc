@@ -114,6 +114,10 @@ struct ServiceMetrics::Impl {
   Gauge& decode_sessions;
   Gauge& decode_sessions_in_use;
   Family<Gauge>& decode_engine_utilization;
+  Gauge& decoded_memory_budget;
+  Gauge& decoded_memory_reserved;
+  Counter& decoded_memory_waits;
+  Family<Counter>& decoded_memory_refusals;
   Family<Counter>& upscales;
   Family<Counter>& upscale_fallbacks;
   Family<Counter>& rpcs;
@@ -180,6 +184,25 @@ ServiceMetrics::Impl::Impl(const MetricsOptions& options)
                                       "ssimd_decode_engine_utilization_ratio",
                                       "Share of the driver's last sampling period during which "
                                       "the GPU's video decoders worked (NVDEC, through NVML).")),
+      decoded_memory_budget(
+          Build(prometheus::BuildGauge(), *registry, "ssimd_decoded_memory_budget_bytes",
+                "Bytes of decoded and scaled pictures all ScoreFiles and ScoreLadder inputs may "
+                "hold at once (--decoded_memory_budget).")
+              .Add({})),
+      decoded_memory_reserved(
+          Build(prometheus::BuildGauge(), *registry, "ssimd_decoded_memory_reserved_bytes",
+                "Bytes of the decoded-picture budget the open inputs reserved now.")
+              .Add({})),
+      decoded_memory_waits(
+          Build(prometheus::BuildCounter(), *registry, "ssimd_decoded_memory_waits_total",
+                "Inputs that waited for other calls to give back decoded-picture memory, "
+                "whatever came of it.")
+              .Add({})),
+      decoded_memory_refusals(Build(
+          prometheus::BuildCounter(), *registry, "ssimd_decoded_memory_refusals_total",
+          "Inputs refused with RESOURCE_EXHAUSTED for their pictures' memory, by reason: "
+          "picture_pixels (over --max_picture_pixels), over_budget (more than the whole "
+          "--decoded_memory_budget) or wait_timeout (no room within --decoded_memory_wait).")),
       upscales(Build(prometheus::BuildCounter(), *registry, "ssimd_upscales_total",
                      "ScoreLadder renditions upscaled to their source, by where: scorer (the "
                      "scoring backend applied libswscale's filters) or libswscale (on the CPU).")),
@@ -266,7 +289,13 @@ ServiceMetrics::Impl::Impl(const MetricsOptions& options)
               Build(prometheus::BuildGauge(), *registry, "ssimd_ladder_renditions_tracked",
                     "Renditions held in the ssimd_rendition_* series now, all titles.")
                   .Add({})},
-          options.max_titles, options.max_renditions_per_title) {}
+          options.max_titles, options.max_renditions_per_title) {
+  decoded_memory_budget.Set(static_cast<double>(options.decoded_memory_budget_bytes));
+  // Every reason's series from the start, so that rate() sees the first refusal.
+  for (const char* reason : {"picture_pixels", "over_budget", "wait_timeout"}) {
+    decoded_memory_refusals.Add({{"reason", reason}});
+  }
+}
 
 void ServiceMetrics::Impl::RecordStages(const std::string& feature, const std::string& backend,
                                         const StageTimings& timings) {
@@ -391,6 +420,22 @@ void ServiceMetrics::RecordDecodeFallback(std::string_view reason) {
 void ServiceMetrics::RecordDecodedFrame(std::string_view backend) {
   const std::string label = backend == "nvdec" || backend == "vaapi" ? std::string(backend) : "cpu";
   impl_->decoded_frames.Add({{"backend", label}}).Increment();
+}
+
+void ServiceMetrics::SetDecodedMemoryBudget(int64_t bytes) {
+  impl_->decoded_memory_budget.Set(static_cast<double>(bytes));
+}
+
+void ServiceMetrics::UpdateDecodedMemoryReserved(int64_t bytes) {
+  impl_->decoded_memory_reserved.Set(static_cast<double>(bytes));
+}
+
+void ServiceMetrics::RecordDecodedMemoryWait() { impl_->decoded_memory_waits.Increment(); }
+
+void ServiceMetrics::RecordDecodedMemoryRefusal(std::string_view reason) {
+  if (reason == "picture_pixels" || reason == "over_budget" || reason == "wait_timeout") {
+    impl_->decoded_memory_refusals.Add({{"reason", std::string(reason)}}).Increment();
+  }
 }
 
 void ServiceMetrics::UpdateDecodeSessions(int in_use, int total) {

@@ -3,6 +3,7 @@
 #ifndef SSIMD_SERVER_METRICS_H_
 #define SSIMD_SERVER_METRICS_H_
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +21,8 @@ struct MetricsOptions {
   int max_titles = 1000;  // per-title gauges kept; the least recently updated are evicted
   // Per-rendition gauges kept for each title's ladder (titles capped by max_titles as well).
   int max_renditions_per_title = 16;
+  // ssimd_decoded_memory_budget_bytes from the start (--decoded_memory_budget).
+  int64_t decoded_memory_budget_bytes = 0;
 };
 
 class ServiceMetrics {
@@ -55,6 +58,14 @@ class ServiceMetrics {
   void RecordDecodeFallback(std::string_view reason);
   // One decoded frame, by who decoded it ("cpu", "nvdec", "vaapi").
   void RecordDecodedFrame(std::string_view backend);
+  // The decoded-picture budget (docs/adr/0084): its capacity, what is reserved now, an input
+  // that had to wait, and one refused by reason: "picture_pixels" (over --max_picture_pixels),
+  // "over_budget" (more than the whole budget) or "wait_timeout" (no room in time); other
+  // reasons are not counted.
+  void SetDecodedMemoryBudget(int64_t bytes);
+  void UpdateDecodedMemoryReserved(int64_t bytes);
+  void RecordDecodedMemoryWait();
+  void RecordDecodedMemoryRefusal(std::string_view reason);
   // The GPU video engine's decoder sessions in use and available (polled).
   void UpdateDecodeSessions(int in_use, int total);
   // How busy the GPU's video decoders were over the driver's last sampling period, 0 to 1

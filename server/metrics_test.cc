@@ -15,6 +15,9 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/time/time.h"
+#include "engine/media/picture_memory_budget.h"
+#include "server/service_context.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -273,6 +276,42 @@ TEST(ServiceMetricsTest, RpcsAreCountedByMethodAndCanonicalCode) {
   EXPECT_EQ(e.Value("ssimd_rpcs_total", {{"method", "ScoreClip"}, {"code", "INVALID_ARGUMENT"}}),
             1);
   EXPECT_EQ(e.Value("ssimd_rpcs_total", {{"method", "ScorePair"}, {"code", "UNKNOWN"}}), 1);
+}
+
+TEST(ServiceMetricsTest, TheDecodedMemoryBudgetReportsCapacityUseWaitsAndRefusals) {
+  MetricsOptions options;
+  options.decoded_memory_budget_bytes = int64_t{100} << 20;
+  ServiceMetrics metrics(options);
+  Exposition e = Parse(metrics.Serialize());
+  EXPECT_EQ(e.Value("ssimd_decoded_memory_budget_bytes"), 100 << 20);
+  EXPECT_EQ(e.Value("ssimd_decoded_memory_reserved_bytes"), 0);
+  EXPECT_EQ(e.Value("ssimd_decoded_memory_refusals_total", {{"reason", "wait_timeout"}}), 0);
+
+  // Through the server's budget, as the calls' inputs use it.
+  ServiceContext ctx;
+  ctx.metrics = &metrics;
+  ctx.options.decoded_memory_budget_bytes = int64_t{100} << 20;
+  ctx.options.decoded_memory_wait = absl::Milliseconds(10);
+  PictureMemoryBudget& budget = ctx.picture_memory();
+  EXPECT_EQ(&budget, &ctx.picture_memory());  // one per server
+  PictureMemoryBudget::Request request;
+  request.bytes = int64_t{60} << 20;
+  auto held = budget.Reserve(request);
+  ASSERT_TRUE(held.ok());
+  EXPECT_EQ(Parse(metrics.Serialize()).Value("ssimd_decoded_memory_reserved_bytes"), 60 << 20);
+  EXPECT_FALSE(budget.Reserve(request).ok());  // waits, then gives up
+  request.bytes = int64_t{200} << 20;
+  EXPECT_FALSE(budget.Reserve(request).ok());  // could never fit
+  metrics.RecordDecodedMemoryRefusal("picture_pixels");
+  metrics.RecordDecodedMemoryRefusal("bogus");
+  held->Release();
+  e = Parse(metrics.Serialize());
+  EXPECT_EQ(e.Value("ssimd_decoded_memory_reserved_bytes"), 0);
+  EXPECT_EQ(e.Value("ssimd_decoded_memory_waits_total"), 1);
+  EXPECT_EQ(e.Value("ssimd_decoded_memory_refusals_total", {{"reason", "wait_timeout"}}), 1);
+  EXPECT_EQ(e.Value("ssimd_decoded_memory_refusals_total", {{"reason", "over_budget"}}), 1);
+  EXPECT_EQ(e.Value("ssimd_decoded_memory_refusals_total", {{"reason", "picture_pixels"}}), 1);
+  EXPECT_EQ(e.Find("ssimd_decoded_memory_refusals_total").size(), 3u);
 }
 
 TEST(ServiceMetricsTest, GaugesFollowStreamsFramesAndDevices) {

@@ -1,13 +1,20 @@
 #include "server/server_flags.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "base/status_macros.h"
 #include "server/url_source.h"
 
@@ -118,6 +125,19 @@ ABSL_FLAG(bool, decoded_on_device, true,
           "With --hw_decode=cuda, pictures NVDEC decodes for ScoreLadder renditions (and the "
           "source) scored on the GPU stay in device memory and are read there, without a trip "
           "through the host; false brings every picture to the host first.");
+ABSL_FLAG(int64_t, max_picture_pixels, ssimd::kDefaultMaxPicturePixels,
+          "Largest picture, in pixels (width x height), a ScoreFiles or ScoreLadder input may "
+          "have; checked on the size the file declares before anything is decoded, and larger "
+          "inputs get RESOURCE_EXHAUSTED. The default, 8192x4352, takes every 8K format.");
+ABSL_FLAG(std::string, decoded_memory_budget, "",
+          "Bytes of decoded and scaled pictures all ScoreFiles and ScoreLadder inputs may hold "
+          "at once, e.g. 4G, 512M or 1073741824. Each input reserves what it may hold before its "
+          "first frame is decoded; one that cannot fit gets RESOURCE_EXHAUSTED at once, one that "
+          "cannot fit now waits up to --decoded_memory_wait. Empty: half of the memory limit "
+          "(the cgroup's memory.max, else physical memory), at most 4G.");
+ABSL_FLAG(absl::Duration, decoded_memory_wait, absl::Seconds(30),
+          "Longest an input waits for other calls to give back decoded-picture memory before "
+          "its call gets RESOURCE_EXHAUSTED; 0: never waits.");
 ABSL_FLAG(int, max_renditions_per_title, 16,
           "Renditions of a title's scored ladder kept in metrics (least recent evicted); the "
           "ladders' titles are capped by --max_titles.");
@@ -174,7 +194,106 @@ absl::Status ReadInputFlags(ServerOptions& server) {
   return absl::OkStatus();
 }
 
+// The per-picture limit and the decoded-picture budget (docs/adr/0084).
+absl::Status ReadDecodedMemoryFlags(ServiceOptions& service) {
+  service.max_picture_pixels = absl::GetFlag(FLAGS_max_picture_pixels);
+  if (service.max_picture_pixels < 1 || service.max_picture_pixels > kMaxPixels) {
+    return BadFlag("max_picture_pixels",
+                   absl::StrCat("expected 1 to ", kMaxPixels, " (16384x16384), got ",
+                                service.max_picture_pixels));
+  }
+  const std::string budget = absl::GetFlag(FLAGS_decoded_memory_budget);
+  if (budget.empty()) {
+    service.decoded_memory_budget_bytes =
+        DefaultDecodedMemoryBudget(CgroupMemoryLimit(), PhysicalMemoryBytes());
+  } else {
+    absl::StatusOr<int64_t> bytes = ParseByteSize(budget);
+    if (!bytes.ok()) return BadFlag("decoded_memory_budget", std::string(bytes.status().message()));
+    if (*bytes < kMinDecodedMemoryBudget) {
+      return BadFlag("decoded_memory_budget",
+                     absl::StrCat("expected at least 64M (one decoder's working state), got ",
+                                  budget));
+    }
+    service.decoded_memory_budget_bytes = *bytes;
+  }
+  service.decoded_memory_wait = absl::GetFlag(FLAGS_decoded_memory_wait);
+  if (service.decoded_memory_wait < absl::ZeroDuration()) {
+    return BadFlag("decoded_memory_wait", "must not be negative (0 never waits)");
+  }
+  return absl::OkStatus();
+}
+
+// The first line of a small file under /sys, or empty.
+std::string ReadSysLine(const std::string& path) {
+  std::ifstream file(path);
+  std::string line;
+  if (!file || !std::getline(file, line)) return "";
+  return std::string(absl::StripAsciiWhitespace(line));
+}
+
 }  // namespace
+
+absl::StatusOr<int64_t> ParseByteSize(absl::string_view text) {
+  const std::string lower = absl::AsciiStrToLower(absl::StripAsciiWhitespace(text));
+  absl::string_view number = lower;
+  // Units are binary, as memory limits are: 4G, 4Gi, 4GiB and 4GB all mean 4 GiB.
+  if (!absl::ConsumeSuffix(&number, "ib") && !absl::ConsumeSuffix(&number, "b")) {
+    absl::ConsumeSuffix(&number, "i");
+  }
+  int shift = 0;
+  if (!number.empty()) {
+    switch (number.back()) {
+      case 'k': shift = 10; break;
+      case 'm': shift = 20; break;
+      case 'g': shift = 30; break;
+      case 't': shift = 40; break;
+      default: break;
+    }
+  }
+  if (shift > 0) number.remove_suffix(1);
+  int64_t bytes = 0;
+  double value = 0;
+  if (shift == 0) {
+    if (absl::SimpleAtoi(number, &bytes) && bytes > 0) return bytes;
+  } else if (absl::SimpleAtod(number, &value) && value > 0 &&
+             value < std::ldexp(1.0, 62 - shift)) {
+    bytes = static_cast<int64_t>(std::llround(std::ldexp(value, shift)));
+    if (bytes > 0) return bytes;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "expected a positive size in bytes, optionally with a K, M, G or T suffix (e.g. 4G, 512M), "
+      "got \"", text, "\""));
+}
+
+std::optional<int64_t> CgroupMemoryLimit(const std::string& cgroup_root) {
+  // cgroup v2: "max" when unlimited.
+  const std::string v2 = ReadSysLine(cgroup_root + "/memory.max");
+  int64_t bytes = 0;
+  if (!v2.empty()) {
+    if (v2 != "max" && absl::SimpleAtoi(v2, &bytes) && bytes > 0) return bytes;
+    return std::nullopt;
+  }
+  // cgroup v1: a huge number (close to 2^63) when unlimited.
+  const std::string v1 = ReadSysLine(cgroup_root + "/memory/memory.limit_in_bytes");
+  if (absl::SimpleAtoi(v1, &bytes) && bytes > 0 && bytes < (int64_t{1} << 60)) return bytes;
+  return std::nullopt;
+}
+
+int64_t PhysicalMemoryBytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_size = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_size <= 0) return 0;
+  return static_cast<int64_t>(pages) * page_size;
+}
+
+int64_t DefaultDecodedMemoryBudget(std::optional<int64_t> cgroup_limit, int64_t physical_bytes) {
+  int64_t limit = physical_bytes;
+  if (cgroup_limit.has_value() && (limit <= 0 || *cgroup_limit < limit)) limit = *cgroup_limit;
+  // Nothing known: the cap itself.
+  if (limit <= 0) return kDefaultDecodedMemoryBudget;
+  // Half leaves the rest for the scorer, gRPC messages, uploads and URL bodies in memory.
+  return std::clamp<int64_t>(limit / 2, kMinDecodedMemoryBudget, kDefaultDecodedMemoryBudget);
+}
 
 absl::StatusOr<ServerFlags> ServerFlagsFromCommandLine() {
   ServerFlags out;
@@ -244,6 +363,7 @@ absl::StatusOr<ServerFlags> ServerFlagsFromCommandLine() {
     return BadFlag("stream_idle_timeout", "must not be negative (0 turns it off)");
   }
   SSIMD_RETURN_IF_ERROR(ReadInputFlags(server));
+  SSIMD_RETURN_IF_ERROR(ReadDecodedMemoryFlags(service));
 
   service.default_percentiles.clear();
   for (const std::string& text : absl::GetFlag(FLAGS_default_percentiles)) {
@@ -278,6 +398,7 @@ absl::StatusOr<ServerFlags> ServerFlagsFromCommandLine() {
   out.logging.level = absl::GetFlag(FLAGS_log_level);
   out.metrics.max_titles = absl::GetFlag(FLAGS_max_titles);
   if (out.metrics.max_titles < 0) return BadFlag("max_titles", "expected 0 or more");
+  out.metrics.decoded_memory_budget_bytes = service.decoded_memory_budget_bytes;
   out.metrics.max_renditions_per_title = absl::GetFlag(FLAGS_max_renditions_per_title);
   if (out.metrics.max_renditions_per_title < 0) {
     return BadFlag("max_renditions_per_title", "expected 0 or more");

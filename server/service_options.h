@@ -8,6 +8,7 @@
 
 #include "absl/time/time.h"
 #include "engine/dispatcher.h"
+#include "engine/picture.h"
 
 namespace ssimd {
 
@@ -21,6 +22,9 @@ enum class ScorerUpscale {
 
 // Fits an 8K (8192x4320) 16-bit luma pair, 135 MiB, with room for the message framing.
 inline constexpr int64_t kDefaultMaxMessageBytes = int64_t{160} << 20;
+// The decoded-picture budget where the flags leave it to the server and nothing says how much
+// memory there is (ServerFlagsFromCommandLine derives it from the memory limit instead).
+inline constexpr int64_t kDefaultDecodedMemoryBudget = int64_t{4} << 30;
 
 struct ServiceOptions {
   // ScoreClip and ScoreFiles streams open at once; more get RESOURCE_EXHAUSTED.
@@ -51,6 +55,15 @@ struct ServiceOptions {
   // Pictures NVDEC decodes for the GPU scorer stay in device memory (docs/adr/0083); false
   // brings every picture to the host first.
   bool decoded_on_device = true;
+  // Largest picture an input of ScoreFiles or ScoreLadder may have, in pixels: checked on the
+  // size the file declares before anything is decoded (docs/adr/0084).
+  int64_t max_picture_pixels = kDefaultMaxPicturePixels;
+  // Bytes of decoded and scaled pictures all calls' inputs may hold at once; each input reserves
+  // its share before its first frame is decoded and gives it back when closed.
+  int64_t decoded_memory_budget_bytes = kDefaultDecodedMemoryBudget;
+  // How long an input waits for its share while other calls hold the budget; then
+  // RESOURCE_EXHAUSTED.
+  absl::Duration decoded_memory_wait = absl::Seconds(30);
   // Percentiles reported in a clip summary when the request names none.
   std::vector<double> default_percentiles = {1, 5, 50, 95, 99};
 };

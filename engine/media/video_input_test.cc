@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engine/media/decode_error.h"
 #include "engine/media/test_media.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -88,6 +89,34 @@ TEST(VideoInputTest, Y4mRateComesFromTheHeader) {
   auto count = (*input)->CountRemaining(0);
   ASSERT_TRUE(count.ok());
   EXPECT_EQ(*count, 1u);
+}
+
+TEST(VideoInputTest, RawInputsOverThePictureLimitAreRefusedBeforeAnyFrameIsRead) {
+  DecodeLimits limits;
+  limits.max_pixels = 1920 * 1088;
+  limits.max_pixels_source = "--max_picture_pixels";
+  // A header that claims 16000x16000 and no frame behind it.
+  const std::string bomb = absl::StrCat(std::getenv("TEST_TMPDIR"), "/bomb.y4m");
+  std::ofstream(bomb, std::ios::binary) << "YUV4MPEG2 W16000 H16000 F25:1 C444p16\nFRAME\n";
+  auto y4m = OpenRawInput(::open(bomb.c_str(), O_RDONLY), "bomb.y4m", InputKind::kY4m, {}, limits);
+  EXPECT_EQ(y4m.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(y4m.status().message(),
+              ::testing::HasSubstr("bomb.y4m: the y4m header declares pictures of 16000x16000 = "
+                                   "256000000 pixels a picture, over this server's limit of "
+                                   "2088960 pixels a picture (--max_picture_pixels)"));
+  EXPECT_EQ(DecodeErrorLabelOf(y4m.status()), "over_limits");
+  // A raw file's size comes from the request.
+  const std::string raw = absl::StrCat(std::getenv("TEST_TMPDIR"), "/big.yuv");
+  std::ofstream(raw, std::ios::binary) << "x";
+  auto yuv = OpenRawInput(::open(raw.c_str(), O_RDONLY), "big.yuv", InputKind::kRawYuv,
+                          Geometry{3840, 2160, 8, ChromaFormat::k420}, limits);
+  EXPECT_EQ(yuv.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(yuv.status().message(), ::testing::HasSubstr("3840x2160 = 8294400 pixels"));
+  // Within the limit it opens, and holds one whole frame.
+  auto fits = OpenRawInput(::open(raw.c_str(), O_RDONLY), "big.yuv", InputKind::kRawYuv,
+                           Geometry{1920, 1080, 8, ChromaFormat::k420}, limits);
+  ASSERT_TRUE(fits.ok()) << fits.status();
+  EXPECT_EQ(RawPictureMemoryBytes((*fits)->geometry()), 1920 * 1080 * 3 / 2);
 }
 
 }  // namespace
