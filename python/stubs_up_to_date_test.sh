@@ -5,7 +5,7 @@ protoc=$(realpath "$1")
 plugin=$(realpath "$2")
 out=$(mktemp -d "${TEST_TMPDIR:-/tmp}/stubs.XXXXXX")
 PROTOC=$protoc GRPC_PYTHON_PLUGIN=$plugin python/generate_stubs.sh "$out"
-for f in ssimd/v1/ssimd_pb2.py ssimd/v1/ssimd_pb2_grpc.py; do
+for f in ssimd/v1/ssimd_pb2.py ssimd/v1/ssimd_pb2.pyi ssimd/v1/ssimd_pb2_grpc.py; do
   if ! cmp -s "$out/$f" "python/$f"; then
     echo "python/$f is out of date with proto/ssimd/v1/ssimd.proto: run python/generate_stubs.sh"
     diff "$out/$f" "python/$f" | head -20

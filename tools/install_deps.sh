@@ -11,7 +11,7 @@ packages=(
   bazel-bootstrap bazel-rules-java bazel-skylib
   protobuf-compiler protobuf-compiler-grpc libgrpc++-dev libprotobuf-dev libabsl-dev
   libspdlog-dev libfmt-dev nlohmann-json3-dev prometheus-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev
-  pkg-config python3 python3-grpcio python3-protobuf xz-utils
+  pkg-config python3 python3-grpcio python3-protobuf python3-venv xz-utils
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg libffmpeg-nvenc-dev libva-dev
   libcurl4-openssl-dev
   prometheus yamllint

@@ -4,7 +4,9 @@
     python3 python/examples/score_y4m.py ref.y4m dist.y4m --server 127.0.0.1:50051 \
         --feature float_ssim --feature ssim [--json]
 
-Prints one line per frame and the pooled scores, or libvmaf-shaped JSON with --json.
+Prints one line per frame as the server scores it and the pooled scores, or libvmaf-shaped JSON
+with --json. Uses the installed ssimd_client (pip install --no-deps ./python), else the one in
+this checkout.
 """
 
 import argparse
@@ -13,9 +15,13 @@ import math
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-
-from ssimd_client import Client, ScoringError, Y4mReader  # noqa: E402
+try:
+    from ssimd_client import Client, ClipSummary, SsimdError, Y4mReader
+except ImportError as error:
+    if getattr(error, "name", None) != "ssimd_client":
+        raise  # installed, but grpc or protobuf is missing: the message says what to install
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    from ssimd_client import Client, ClipSummary, SsimdError, Y4mReader
 
 
 def number(value):
@@ -39,31 +45,39 @@ def main():
     if reference.geometry[:3] != distorted.geometry[:3]:
         sys.exit(f"{args.distorted} is {distorted.geometry}, but {args.reference} is "
                  f"{reference.geometry}")
+    frames, summary = [], None
     try:
         with Client(args.server) as client:
-            result = client.score_clip(zip(reference.frames(), distorted.frames()),
-                                       reference.geometry, features=features,
-                                       backend=args.backend, title_id=args.title)
-    except ScoringError as e:
-        sys.exit(f"score_y4m: {e}")
+            # Results arrive while frames are still being sent: FrameResults, then the summary.
+            for event in client.iter_clip(zip(reference.frames(), distorted.frames()),
+                                          reference.geometry, features=features,
+                                          backend=args.backend, title_id=args.title):
+                if isinstance(event, ClipSummary):
+                    summary = event
+                    continue
+                frames.append(event)
+                if not args.json:
+                    scores = "  ".join(f"{k}={v!r}" for k, v in sorted(event.scores.items()))
+                    print(f"frame {event.index}: {scores}  [{event.backend}]", flush=True)
+    except SsimdError as e:
+        sys.exit(f"score_y4m: {e.code.name}: {e.details}")
+    if summary is None:
+        sys.exit("score_y4m: the server sent no summary")
 
     if args.json:
         report = {
             "frames": [{"frameNum": f.index,
                         "metrics": {k: number(v) for k, v in sorted(f.scores.items())}}
-                       for f in result.frames],
+                       for f in frames],
             "pooled_metrics": {k: {"min": number(p.min), "max": number(p.max),
                                    "mean": number(p.mean),
                                    "harmonic_mean": number(p.harmonic_mean)}
-                               for k, p in sorted(result.summary.pooled.items())},
+                               for k, p in sorted(summary.pooled.items())},
         }
         json.dump(report, sys.stdout, indent=2)
         print()
         return
-    for f in result.frames:
-        scores = "  ".join(f"{k}={v!r}" for k, v in sorted(f.scores.items()))
-        print(f"frame {f.index}: {scores}  [{f.backend}]")
-    for k, p in sorted(result.summary.pooled.items()):
+    for k, p in sorted(summary.pooled.items()):
         print(f"{k}: mean={p.mean!r} min={p.min!r} max={p.max!r} "
               f"harmonic_mean={p.harmonic_mean!r}")
 

@@ -7,12 +7,13 @@ GetCapabilities are retried on UNAVAILABLE, which gRPC does only before the firs
 
 import ipaddress
 import json
+from typing import Any, Dict, List, Tuple, Union
 
 _SERVICE = "ssimd.v1.ScoringService"
 _RETRYABLE = ("ScorePair", "ScoreFiles", "ScoreLadder", "GetCapabilities")
 
 
-def _family(address):
+def _family(address: str) -> int:
     """4 or 6 for 'IP:PORT' / '[IPv6]:PORT'; ValueError saying what to write otherwise."""
     if address.startswith("["):
         host, sep, port = address[1:].partition("]:")
@@ -34,7 +35,7 @@ def _family(address):
     return ip.version
 
 
-def channel_target(server):
+def channel_target(server: str) -> str:
     """The gRPC target of a server value: host:port and URIs pass, comma lists are translated."""
     server = server.strip()
     if not server:
@@ -51,13 +52,13 @@ def channel_target(server):
     return f"ipv{families.pop()}:" + ",".join(addresses)
 
 
-def may_name_many_servers(target):
+def may_name_many_servers(target: str) -> bool:
     return target.startswith("dns:") or (target.startswith(("ipv4:", "ipv6:")) and "," in target)
 
 
-def service_config(balance):
+def service_config(balance: bool) -> str:
     """The channel's service config as JSON text."""
-    config = {"methodConfig": [{
+    config: Dict[str, Any] = {"methodConfig": [{
         "name": [{"service": _SERVICE, "method": m} for m in _RETRYABLE],
         "retryPolicy": {"maxAttempts": 5, "initialBackoff": "0.1s", "maxBackoff": "2s",
                         "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]},
@@ -68,7 +69,8 @@ def service_config(balance):
     return json.dumps(config)
 
 
-def channel_options(target, max_message_bytes):
+def channel_options(target: str,
+                    max_message_bytes: int) -> List[Tuple[str, Union[int, str]]]:
     """gRPC channel options: message limits, the service config, and room to retry big calls."""
     return [("grpc.max_send_message_length", max_message_bytes),
             ("grpc.max_receive_message_length", max_message_bytes),

@@ -1,11 +1,14 @@
 """Luma planes from .y4m (YUV4MPEG2) and raw planar .yuv files, frame by frame."""
 
 import os
+from typing import Dict, Iterable, Iterator, Optional, Tuple, Union
 
-from ssimd_client.client import Geometry
+from ssimd_client.model import Geometry
+
+PathLike = Union[str, "os.PathLike[str]"]
 
 # Colorspace tags to (pixel format, bit depth); a missing tag means 4:2:0 at 8 bits.
-_COLORSPACES = {"mono": ("400", 8)}
+_COLORSPACES: Dict[str, Tuple[str, int]] = {"mono": ("400", 8)}
 for _layout in ("420", "422", "444"):
     _COLORSPACES[_layout] = (_layout, 8)
     for _depth in (10, 12, 16):
@@ -16,7 +19,7 @@ for _depth in (10, 12, 16):
     _COLORSPACES[f"mono{_depth}"] = ("400", _depth)
 
 
-def frame_bytes(geometry):
+def frame_bytes(geometry: Geometry) -> int:
     """Bytes of one whole planar frame: luma plus chroma (ceil halves where subsampled)."""
     sample = 1 if geometry.bit_depth == 8 else 2
     w, h = geometry.width, geometry.height
@@ -25,21 +28,23 @@ def frame_bytes(geometry):
     return (w * h + chroma[geometry.pixel_format]) * sample
 
 
-def luma_bytes(geometry):
+def luma_bytes(geometry: Geometry) -> int:
+    """Bytes of one luma plane, as the server takes it."""
     return geometry.width * geometry.height * (1 if geometry.bit_depth == 8 else 2)
 
 
 class Y4mReader:
     """Reads a .y4m file: its geometry from the header, then each frame's luma plane."""
 
-    def __init__(self, path):
-        self.path = path
-        with open(path, "rb") as f:
+    def __init__(self, path: PathLike) -> None:
+        self.path = os.fspath(path)
+        with open(self.path, "rb") as f:
             line = f.readline(4096)
         if not line.startswith(b"YUV4MPEG2") or not line.endswith(b"\n"):
             raise ValueError(f"{path}: not a y4m file (the first line must start with YUV4MPEG2)")
         self._header_len = len(line)
-        width = height = None
+        width: Optional[int] = None
+        height: Optional[int] = None
         pixel_format, bit_depth = "420", 8
         for field in line.decode("ascii", "replace").split()[1:]:
             tag, value = field[0], field[1:]
@@ -55,7 +60,7 @@ class Y4mReader:
             raise ValueError(f"{path}: the y4m header needs W and H")
         self.geometry = Geometry(width, height, bit_depth, pixel_format)
 
-    def frames(self):
+    def frames(self) -> Iterator[bytes]:
         """Yields each frame's luma plane (bytes, tightly packed)."""
         size, luma = frame_bytes(self.geometry), luma_bytes(self.geometry)
         with open(self.path, "rb") as f:
@@ -78,11 +83,12 @@ class Y4mReader:
 class RawYuvReader:
     """Reads a raw planar .yuv file of a known geometry, frame by frame."""
 
-    def __init__(self, path, geometry):
-        self.path = path
+    def __init__(self, path: PathLike, geometry: Geometry) -> None:
+        self.path = os.fspath(path)
         self.geometry = geometry
 
-    def frames(self):
+    def frames(self) -> Iterator[bytes]:
+        """Yields each frame's luma plane (bytes, tightly packed)."""
         size, luma = frame_bytes(self.geometry), luma_bytes(self.geometry)
         with open(self.path, "rb") as f:
             index = 0
@@ -97,7 +103,8 @@ class RawYuvReader:
                 index += 1
 
 
-def write_y4m(path, geometry, frames, frame_rate="25:1"):
+def write_y4m(path: PathLike, geometry: Geometry, frames: Iterable[bytes],
+              frame_rate: str = "25:1") -> int:
     """Writes whole planar frames (luma and chroma, as in a raw .yuv) to a .y4m file."""
     tag = {"420": "420", "422": "422", "444": "444", "400": "mono"}[geometry.pixel_format]
     if geometry.bit_depth > 8:
@@ -108,4 +115,4 @@ def write_y4m(path, geometry, frames, frame_rate="25:1"):
         for frame in frames:
             f.write(b"FRAME\n")
             f.write(frame)
-    return os.path.getsize(path)
+    return os.path.getsize(path)  # the file's size in bytes
