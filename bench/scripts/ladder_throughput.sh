@@ -21,7 +21,10 @@
 #   SOURCE       the source file (default src_h264.mp4)
 #   ONE          the single rendition, RUNG=FILE (default h264_1920x1080=h264_1920x1080.mp4)
 #   LADDER       the ladder's renditions, RUNG=FILE ... (default: the five H.264 rungs
-#                h264_WxH=h264_WxH.mp4 from 1920x1080 to 426x240)
+#                h264_WxH=h264_WxH.mp4 from 1920x1080 to 426x240), scored against SOURCE
+#   LADDERS      instead of SOURCE and LADDER, a ladder of several sources, each one call of
+#                ssimd-score, all at once: SOURCE:RUNG=FILE,RUNG=FILE ... (e.g. an 8-bit and a
+#                10-bit part)
 #   ONE_ROUNDS   rounds of the single rendition over every configuration (default 2; 0: none)
 #   LADDER_RUNS  NAME:COPIES ... ladders run, COPIES at once (default: every configuration x1)
 #   REFERENCE    the configuration every value is held to (default: the first)
@@ -90,21 +93,32 @@ for round in $(seq "${ONE_ROUNDS:-2}"); do
   done
 done
 
-rungs=(); for r in "${ladder[@]}"; do rungs+=(-d "$r"); done
-for run in ${LADDER_RUNS:-$(printf '%s:1 ' "${names[@]}")}; do
+if [[ -n ${LADDERS:-} ]]; then
+  read -r -a groups <<<"$LADDERS"
+else
+  groups=("$source_file:$(IFS=,; echo "${ladder[*]}")")
+fi
+renditions=0
+for g in "${groups[@]}"; do renditions=$((renditions + $(tr , '\n' <<<"${g#*:}" | wc -l))); done
+for run in ${LADDER_RUNS-$(printf '%s:1 ' "${names[@]}")}; do
   name=${run%%:*}; copies=${run#*:}
   mark "ladders $name x$copies"
   s=$(date +%s%N); clients=()
   for ((c = 1; c <= copies; c++)); do
-    timeout 600 "$bin/ssimd-score" --ladder --server 127.0.0.1:${port[$name]} -r "$source_file" \
-      "${rungs[@]}" "${common[@]}" -o "$work/ladder-$name-x$copies-$c" >/dev/null & clients+=($!)
+    for gi in "${!groups[@]}"; do
+      g=${groups[$gi]}; rungs=()
+      IFS=, read -r -a rs <<<"${g#*:}"; for r in "${rs[@]}"; do rungs+=(-d "$r"); done
+      timeout 600 "$bin/ssimd-score" --ladder --server 127.0.0.1:${port[$name]} -r "${g%%:*}" \
+        "${rungs[@]}" "${common[@]}" -o "$work/ladder-g$gi-$name-x$copies-$c" >/dev/null &
+      clients+=($!)
+    done
   done
   for c in "${clients[@]}"; do
     wait "$c" || echo "ladders $name x$copies: a client failed" | tee -a "$out/ladders.txt"
   done
   t=$(ms "$s")
-  echo "$copies ladder(s) at once, ${#ladder[@]} renditions x $frames frames, $name: $t ms," \
-    "$(( copies * ${#ladder[@]} * frames * 1000 / t )) rendition frames/s" | tee -a "$out/ladders.txt"
+  echo "$copies ladder(s) at once, $renditions renditions x $frames frames, $name: $t ms," \
+    "$(( copies * renditions * frames * 1000 / t )) rendition frames/s" | tee -a "$out/ladders.txt"
 done
 kill $dmon 2>/dev/null
 
@@ -122,7 +136,8 @@ work, reference = sys.argv[1:3]
 def frames(path):
     return json.load(open(path))["frames"]
 for d in sorted(glob.glob(f"{work}/one-*") + glob.glob(f"{work}/ladder-*")):
-    kind = "one" if os.path.basename(d).startswith("one-") else "ladder"
+    base = os.path.basename(d)
+    kind = "one" if base.startswith("one-") else "ladder-" + base.split("-")[1]
     refs = sorted(glob.glob(f"{work}/{kind}-{reference}-*"))
     if not refs:
         continue
