@@ -10,7 +10,13 @@
 //     requests hold the metrics port;
 //   - its resident memory (--server_pid) stays flat after warm-up;
 //   - with --sigterm_after, in-flight streams finish within the grace period after SIGTERM and
-//     the server exits, while new streams are refused explicitly.
+//     the server exits, while new streams are refused explicitly;
+//   - with --files_root and ladder kinds in --mix (ladder, ladder_cancel, ladder_deadline,
+//     ladder_vanish, ladder_stalled_reader, decode_bomb, ladder_slow_url), ScoreLadder calls get
+//     every result right and in order, faulty ones end as their fault calls for, decode bombs are
+//     refused naming their size, and cancelled URL fetches stop (ladder_*.h);
+//   - with --rss_budget_bytes, the server's peak resident memory stays below its memory at rest
+//     plus that budget.
 // The run is bounded in time (--duration) and count (--max_streams) and stops by itself. It prints
 // a JSON summary and one readable line; the exit status is 0 when every check passed.
 //
@@ -45,7 +51,12 @@
 #include "grpc/compression.h"
 #include "grpcpp/grpcpp.h"
 #include "proto/ssimd/v1/ssimd.grpc.pb.h"
+#include "tools/fault_load/child_process.h"
 #include "tools/fault_load/fault_plan.h"
+#include "tools/fault_load/ffmpeg_command.h"
+#include "tools/fault_load/ladder_calls.h"
+#include "tools/fault_load/ladder_judge.h"
+#include "tools/fault_load/ladder_rig.h"
 #include "tools/fault_load/load_report.h"
 #include "tools/fault_load/metrics_hog.h"
 #include "tools/fault_load/process_watch.h"
@@ -112,6 +123,36 @@ ABSL_FLAG(bool, vanish_child, false, "Internal: run as a client that vanishes mi
 ABSL_FLAG(int, vanish_variant, 0, "Internal: the vanishing client's clip variant.");
 ABSL_FLAG(int, vanish_frames, 1, "Internal: frames the vanishing client sends.");
 ABSL_FLAG(uint64_t, vanish_offset, 0, "Internal: the vanishing client's pair offset.");
+ABSL_FLAG(bool, ladder_vanish_child, false, "Internal: run as a ladder client that vanishes.");
+ABSL_FLAG(std::string, ladder_vanish_request, "", "Internal: its request, serialized, base64.");
+ABSL_FLAG(int, ladder_vanish_after, 0, "Internal: responses it reads before it vanishes.");
+
+// The ladder kinds.
+ABSL_FLAG(std::string, files_root, "",
+          "The server's --files_root as seen from here: the ladder kinds write their files below "
+          "it (in fault_load/) and ask the server to read them. Empty: no ladder kinds.");
+ABSL_FLAG(std::string, ffmpeg, "auto",
+          "The ffmpeg that makes the encoded renditions and the encoded decode bomb: a path, auto "
+          "(ffmpeg on PATH, if any) or none (only files made before, e.g. by ladder_soak.sh "
+          "--prepare, are used).");
+ABSL_FLAG(bool, prepare_only, false,
+          "Write the ladder files below --files_root and exit; no server is needed.");
+ABSL_FLAG(int, ladder_frames, 12, "Typical frames per rendition of a healthy ladder.");
+ABSL_FLAG(int, ladder_long_frames, 1200,
+          "Frames of the long ladder (stalled readers, deadlines, vanishing clients).");
+ABSL_FLAG(int, url_port, 0,
+          "Port on 127.0.0.1 for the slow HTTP server of ladder_slow_url; start the ssimd server "
+          "with --allow_url_prefix=http://127.0.0.1:PORT/. 0: no slow URL ladders.");
+ABSL_FLAG(int64_t, url_chunk_bytes, 16384, "The slow HTTP server sends this many bytes ...");
+ABSL_FLAG(absl::Duration, url_chunk_interval, absl::Milliseconds(100), "... every this long.");
+ABSL_FLAG(absl::Duration, url_cancel_grace, absl::Seconds(1),
+          "After a cancel the server may touch the call's URLs this long; later fetches fail.");
+ABSL_FLAG(int64_t, rss_budget_bytes, 0,
+          "Fail when the server's peak resident memory exceeds its resident memory at rest "
+          "(measured before the load) plus this many bytes. 0: not judged. Needs --server_pid.");
+ABSL_FLAG(bool, require_every_kind, false,
+          "Fail when a kind with a weight in --mix was never run (for short runs that must cover "
+          "every kind).");
 
 namespace ssimd::fault_load {
 namespace {
@@ -119,14 +160,6 @@ namespace {
 // Above this the oversized fault would need a huge message of its own; start the server with a
 // smaller --max_message_bytes for load runs.
 constexpr int64_t kMaxOversizedBytes = int64_t{64} << 20;
-
-std::string SelfExe() {
-  char path[4096];
-  const ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-  if (n <= 0) return "";
-  path[n] = '\0';
-  return path;
-}
 
 std::vector<std::shared_ptr<grpc::Channel>> MakeChannels(const std::string& target, int n) {
   std::vector<std::shared_ptr<grpc::Channel>> out;
@@ -173,12 +206,14 @@ bool WaitForServing(SsimdClient& client, absl::Duration limit) {
 class Run {
  public:
   Run(std::vector<ClipVariant> variants, KindWeights weights, PlanLimits limits,
-      int64_t max_message_bytes, std::unique_ptr<MetricsHog> metrics_hog)
+      int64_t max_message_bytes, std::unique_ptr<MetricsHog> metrics_hog,
+      std::unique_ptr<LadderRig> ladders)
       : variants_(std::move(variants)),
         weights_(weights),
         limits_(limits),
         max_message_bytes_(max_message_bytes),
-        metrics_hog_(std::move(metrics_hog)) {}
+        metrics_hog_(std::move(metrics_hog)),
+        ladders_(std::move(ladders)) {}
 
   int Main() {
     const std::string target = absl::GetFlag(FLAGS_target);
@@ -193,6 +228,9 @@ class Run {
     report_.watch_gpu_memory = absl::GetFlag(FLAGS_watch_gpu_memory) && pid != 0;
     report_.shutdown_test = sigterm_after > absl::ZeroDuration();
     report_.grace_seconds = absl::ToDoubleSeconds(absl::GetFlag(FLAGS_grace));
+    report_.rss_budget_bytes = pid != 0 ? absl::GetFlag(FLAGS_rss_budget_bytes) : 0;
+    if (ladders_ != nullptr) report_.notes = ladders_->notes;
+    if (pid != 0) report_.idle_rss_kb = RssAtRest(pid);
 
     start_ = absl::Now();
     end_ = start_ + duration;
@@ -230,6 +268,17 @@ class Run {
     }
 
     report_.duration_seconds = absl::ToDoubleSeconds(load_done - start_);
+    if (ladders_ != nullptr && ladders_->http != nullptr) {
+      ladders_->http->Stop();
+      const HttpTotals http = ladders_->http->Totals();
+      absl::MutexLock lock(&mu_);
+      report_.urls_served = true;
+      report_.url_requests = http.requests;
+      report_.url_complete = http.complete;
+      report_.url_aborted = http.aborted;
+    }
+    if (pid != 0) NotePeakRss(pid);
+    if (absl::GetFlag(FLAGS_require_every_kind)) RequireEveryKind();
     if (pid != 0 && !report_.shutdown_test) {
       report_.server_alive_at_end = ProcessAlive(pid);
       // The last word on a stuck server: one more health check after the load.
@@ -276,6 +325,10 @@ class Run {
     while (KeepStarting(started_.fetch_add(1))) {
       const StreamPlan plan = DrawPlan(weights_, limits_, variants_, rng);
       const ClipVariant& variant = variants_[plan.variant];
+      if (IsLadderKind(plan.kind)) {
+        RunLadderKind(plan, stub);
+        continue;
+      }
       StreamOutcome outcome;
       switch (plan.kind) {
         case StreamKind::kPair:
@@ -303,15 +356,33 @@ class Run {
       }
       absl::MutexLock lock(&mu_);
       const Verdict verdict = Judge(plan, outcome, variant, judge_);
-      report_.Add(plan, outcome, verdict);
-      // Streams that were running at the signal and still completed: the grace period at work.
-      if (judge_.shutdown_started && outcome.started < judge_.shutdown_at &&
-          outcome.finished > judge_.shutdown_at && outcome.code == grpc::StatusCode::OK) {
-        ++report_.streams_finished_in_grace;
-        report_.last_stream_after_sigterm_seconds =
-            std::max(report_.last_stream_after_sigterm_seconds,
-                     absl::ToDoubleSeconds(outcome.finished - judge_.shutdown_at));
-      }
+      Record(plan, outcome, verdict);
+    }
+  }
+
+  // A ladder kind's call, judged outside the lock: a long ladder has thousands of results.
+  void RunLadderKind(const StreamPlan& plan, v1::ScoringService::Stub* stub) {
+    const LadderOutcome outcome = ladders_->calls->Run(plan, stub);
+    JudgeContext context;
+    {
+      absl::MutexLock lock(&mu_);
+      context = judge_;
+    }
+    const Verdict verdict = JudgeLadder(plan, outcome, ladders_->media, ladders_->judge, context);
+    absl::MutexLock lock(&mu_);
+    Record(plan, outcome.call, verdict);
+  }
+
+  void Record(const StreamPlan& plan, const StreamOutcome& outcome, const Verdict& verdict)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    report_.Add(plan, outcome, verdict);
+    // Streams that were running at the signal and still completed: the grace period at work.
+    if (judge_.shutdown_started && outcome.started < judge_.shutdown_at &&
+        outcome.finished > judge_.shutdown_at && outcome.code == grpc::StatusCode::OK) {
+      ++report_.streams_finished_in_grace;
+      report_.last_stream_after_sigterm_seconds =
+          std::max(report_.last_stream_after_sigterm_seconds,
+                   absl::ToDoubleSeconds(outcome.finished - judge_.shutdown_at));
     }
   }
 
@@ -350,8 +421,11 @@ class Run {
       if (pid != 0 && absl::Now() >= next_rss) {
         next_rss += absl::Seconds(1);
         auto rss = ReadVmRssKb(pid);
+        auto hwm = ReadVmHwmKb(pid);
         absl::MutexLock lock(&mu_);
+        if (hwm.ok()) report_.peak_rss_kb = std::max(report_.peak_rss_kb, *hwm);
         if (rss.ok()) {
+          report_.peak_rss_kb = std::max(report_.peak_rss_kb, *rss);
           rss_samples_.push_back({absl::ToDoubleSeconds(absl::Now() - start_), *rss});
         } else if (!judge_.shutdown_started && !reported_death) {
           reported_death = true;
@@ -369,6 +443,37 @@ class Run {
         }
       }
     } while (!stop_monitor_.WaitForNotificationWithTimeout(interval));
+  }
+
+  // The server's resident memory before the load: the median of a few samples, so that one
+  // taken during a passing allocation does not set the budget.
+  static int64_t RssAtRest(int pid) {
+    std::vector<int64_t> kb;
+    for (int i = 0; i < 5; ++i) {
+      if (i > 0) absl::SleepFor(absl::Milliseconds(100));
+      auto rss = ReadVmRssKb(pid);
+      if (rss.ok()) kb.push_back(*rss);
+    }
+    if (kb.empty()) return 0;
+    std::sort(kb.begin(), kb.end());
+    return kb[kb.size() / 2];
+  }
+
+  // The kernel's high-water mark once more after the load (the last samples may predate it).
+  void NotePeakRss(int pid) {
+    auto hwm = ReadVmHwmKb(pid);
+    absl::MutexLock lock(&mu_);
+    if (hwm.ok()) report_.peak_rss_kb = std::max(report_.peak_rss_kb, *hwm);
+  }
+
+  void RequireEveryKind() {
+    absl::MutexLock lock(&mu_);
+    for (int k = 0; k < kStreamKinds; ++k) {
+      if (weights_.weight[k] > 0 && report_.kinds[k].streams == 0) {
+        report_.AddProblem(absl::StrCat("no ", KindName(static_cast<StreamKind>(k)),
+                                        " stream ran (--require_every_kind)"));
+      }
+    }
   }
 
   // The graceful shutdown check: SIGTERM, then wait for the server to exit.
@@ -401,6 +506,7 @@ class Run {
   const PlanLimits limits_;
   const int64_t max_message_bytes_;
   std::unique_ptr<MetricsHog> metrics_hog_;
+  std::unique_ptr<LadderRig> ladders_;  // null: no ladder kinds
   std::vector<std::shared_ptr<grpc::Channel>> channels_;
   std::shared_ptr<grpc::Channel> gzip_channel_;
   std::string self_exe_;
@@ -416,6 +522,82 @@ class Run {
   std::vector<RssSample> gpu_samples_ ABSL_GUARDED_BY(mu_);  // MiB
 };
 
+std::string FfmpegFromFlag() {
+  const std::string flag = absl::GetFlag(FLAGS_ffmpeg);
+  if (flag == "none") return "";
+  if (flag == "auto") return FindFfmpeg();
+  return flag;
+}
+
+LadderRigOptions RigOptions(uint64_t server_max_pixels) {
+  LadderRigOptions o;
+  o.media.files_root = absl::GetFlag(FLAGS_files_root);
+  o.media.ffmpeg = FfmpegFromFlag();
+  o.media.long_frames = absl::GetFlag(FLAGS_ladder_long_frames);
+  o.server_max_pixels = server_max_pixels;
+  o.url_port = absl::GetFlag(FLAGS_url_port);
+  o.url_chunk_bytes = absl::GetFlag(FLAGS_url_chunk_bytes);
+  o.url_chunk_interval = absl::GetFlag(FLAGS_url_chunk_interval);
+  o.limits.frames = std::max(1, absl::GetFlag(FLAGS_ladder_frames));
+  o.limits.healthy_deadline = absl::GetFlag(FLAGS_stream_deadline);
+  o.limits.server_idle_timeout = absl::GetFlag(FLAGS_server_stream_idle_timeout);
+  o.limits.idle_margin = absl::GetFlag(FLAGS_idle_margin);
+  o.calls.target = absl::GetFlag(FLAGS_target);
+  o.calls.self_exe = SelfExe();
+  o.calls.url_cancel_grace = absl::GetFlag(FLAGS_url_cancel_grace);
+  o.judge.server_idle_timeout = absl::GetFlag(FLAGS_server_stream_idle_timeout);
+  return o;
+}
+
+// Ladder kinds in the mix need what they draw on; a run that silently drew none would pass
+// without testing them.
+absl::Status CheckLadderFlags(const KindWeights& weights) {
+  auto weighted = [&](StreamKind kind) { return weights.weight[static_cast<int>(kind)] > 0; };
+  bool any = false;
+  for (int k = 0; k < kStreamKinds; ++k) any |= IsLadderKind(static_cast<StreamKind>(k)) &&
+                                                weights.weight[k] > 0;
+  if (any && absl::GetFlag(FLAGS_files_root).empty()) {
+    return absl::InvalidArgumentError(
+        "ladder kinds in --mix need --files_root, the server's --files_root");
+  }
+  if (weighted(StreamKind::kLadderStalledReader) &&
+      absl::GetFlag(FLAGS_server_stream_idle_timeout) <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        "ladder_stalled_reader needs --server_stream_idle_timeout, the server's "
+        "--stream_idle_timeout");
+  }
+  if (weighted(StreamKind::kLadderSlowUrl) && absl::GetFlag(FLAGS_url_port) <= 0) {
+    return absl::InvalidArgumentError(
+        "ladder_slow_url needs --url_port, with the server started with "
+        "--allow_url_prefix=http://127.0.0.1:PORT/");
+  }
+  return absl::OkStatus();
+}
+
+// --prepare_only: the files for a machine without ffmpeg (ladder_soak.sh --prepare).
+int PrepareOnly() {
+  LadderMediaOptions options;
+  options.files_root = absl::GetFlag(FLAGS_files_root);
+  options.ffmpeg = FfmpegFromFlag();
+  options.long_frames = absl::GetFlag(FLAGS_ladder_long_frames);
+  if (options.files_root.empty()) {
+    std::fprintf(stderr, "fault_load: --prepare_only needs --files_root\n");
+    return 2;
+  }
+  std::unique_ptr<Scorer> cpu = MakeCpuScorer();
+  auto media = PrepareLadderMedia(options, cpu.get());
+  if (!media.ok()) {
+    std::fprintf(stderr, "fault_load: %s\n", media.status().ToString().c_str());
+    return 1;
+  }
+  for (const std::string& note : media->notes) std::fprintf(stderr, "fault_load: %s\n", note.c_str());
+  std::printf("fault_load: prepared %zu ladders (encoded renditions: %s) and %zu decode bombs in "
+              "%s/%s\n",
+              media->sets.size(), media->encoded_set >= 0 ? "yes" : "no", media->bombs.size(),
+              options.files_root.c_str(), kMediaFolder);
+  return media->encoded_set >= 0 || options.ffmpeg.empty() ? 0 : 1;
+}
+
 int Setup() {
   if (absl::GetFlag(FLAGS_vanish_child)) {
     VanishArgs args;
@@ -426,6 +608,12 @@ int Setup() {
     args.pair_offset = absl::GetFlag(FLAGS_vanish_offset);
     return VanishChildMain(args);
   }
+  if (absl::GetFlag(FLAGS_ladder_vanish_child)) {
+    return LadderVanishChildMain(absl::GetFlag(FLAGS_target),
+                                 absl::GetFlag(FLAGS_ladder_vanish_request),
+                                 absl::GetFlag(FLAGS_ladder_vanish_after));
+  }
+  if (absl::GetFlag(FLAGS_prepare_only)) return PrepareOnly();
   const std::string target = absl::GetFlag(FLAGS_target);
   if (!IsLoopback(target)) {
     std::fprintf(stderr,
@@ -460,6 +648,10 @@ int Setup() {
     options.scrape_interval = absl::GetFlag(FLAGS_metrics_scrape_interval);
     options.scrape_timeout = absl::GetFlag(FLAGS_metrics_scrape_timeout);
     metrics_hog = std::make_unique<MetricsHog>(options);
+  }
+  if (absl::Status s = CheckLadderFlags(*weights); !s.ok()) {
+    std::fprintf(stderr, "fault_load: %s\n", std::string(s.message()).c_str());
+    return 2;
   }
   if (absl::GetFlag(FLAGS_sigterm_after) > absl::ZeroDuration() &&
       absl::GetFlag(FLAGS_server_pid) == 0) {
@@ -513,10 +705,27 @@ int Setup() {
                  concurrency, server_limits.max_concurrent_streams());
     return 2;
   }
+  std::unique_ptr<LadderRig> ladders;
+  if (!absl::GetFlag(FLAGS_files_root).empty()) {
+    auto rig = MakeLadderRig(RigOptions(server_limits.max_pixels()), cpu.get());
+    if (!rig.ok()) {
+      std::fprintf(stderr, "fault_load: ladder files: %s\n", rig.status().ToString().c_str());
+      return 2;
+    }
+    ladders = *std::move(rig);
+    limits.ladder = ladders->limits;
+    std::fprintf(stderr, "fault_load: %zu ladders, %zu decode bombs below %s\n",
+                 ladders->media.sets.size(), ladders->media.bombs.size(),
+                 absl::GetFlag(FLAGS_files_root).c_str());
+    for (const std::string& note : ladders->notes) {
+      std::fprintf(stderr, "fault_load: %s\n", note.c_str());
+    }
+  }
   std::fprintf(stderr, "fault_load: %zu clip variants, backend %s, %d workers, %s\n",
                variants->size(), capabilities->default_backend().c_str(), concurrency,
                absl::FormatDuration(absl::GetFlag(FLAGS_duration)).c_str());
-  Run run(*std::move(variants), *weights, limits, max_message_bytes, std::move(metrics_hog));
+  Run run(*std::move(variants), *weights, limits, max_message_bytes, std::move(metrics_hog),
+          std::move(ladders));
   return run.Main();
 }
 

@@ -12,8 +12,11 @@ namespace ssimd::fault_load {
 namespace {
 
 constexpr const char* kKindNames[kStreamKinds] = {
-    "healthy", "slow_reader", "pair",      "cancel", "deadline",
-    "vanish",  "malformed",   "oversized", "bomb",   "idle"};
+    "healthy",        "slow_reader",     "pair",          "cancel",
+    "deadline",       "vanish",          "malformed",     "oversized",
+    "bomb",           "idle",            "ladder",        "ladder_cancel",
+    "ladder_deadline", "ladder_vanish",  "ladder_stalled_reader", "decode_bomb",
+    "ladder_slow_url"};
 
 int Uniform(std::mt19937_64& rng, int lo, int hi) {  // inclusive
   return lo + static_cast<int>(rng() % static_cast<uint64_t>(hi - lo + 1));
@@ -31,7 +34,9 @@ grpc::StatusCode ExpectedCode(Malformation m) {
   }
 }
 
-std::string CodeName(grpc::StatusCode code) {
+}  // namespace
+
+std::string StatusCodeName(grpc::StatusCode code) {
   switch (code) {
     case grpc::StatusCode::OK: return "OK";
     case grpc::StatusCode::CANCELLED: return "CANCELLED";
@@ -44,9 +49,14 @@ std::string CodeName(grpc::StatusCode code) {
     case grpc::StatusCode::UNAVAILABLE: return "UNAVAILABLE";
     case grpc::StatusCode::INTERNAL: return "INTERNAL";
     case grpc::StatusCode::UNIMPLEMENTED: return "UNIMPLEMENTED";
+    case grpc::StatusCode::PERMISSION_DENIED: return "PERMISSION_DENIED";
+    case grpc::StatusCode::ABORTED: return "ABORTED";
+    case grpc::StatusCode::DATA_LOSS: return "DATA_LOSS";
     default: return absl::StrCat("code ", static_cast<int>(code));
   }
 }
+
+namespace {
 
 // Checks the results that came back against the expected scores, frame by frame.
 void CheckResults(const StreamPlan& plan, const StreamOutcome& outcome,
@@ -89,7 +99,23 @@ const char* KindName(StreamKind kind) { return kKindNames[static_cast<int>(kind)
 
 bool IsHealthy(StreamKind kind) {
   return kind == StreamKind::kHealthy || kind == StreamKind::kSlowReader ||
-         kind == StreamKind::kPair;
+         kind == StreamKind::kPair || kind == StreamKind::kLadder;
+}
+
+bool IsLadderKind(StreamKind kind) {
+  return static_cast<int>(kind) >= static_cast<int>(StreamKind::kLadder);
+}
+
+LadderFault LadderFaultOf(StreamKind kind) {
+  switch (kind) {
+    case StreamKind::kLadderCancel: return LadderFault::kCancel;
+    case StreamKind::kLadderDeadline: return LadderFault::kDeadline;
+    case StreamKind::kLadderVanish: return LadderFault::kVanish;
+    case StreamKind::kLadderStalledReader: return LadderFault::kStalledReader;
+    case StreamKind::kDecodeBomb: return LadderFault::kDecodeBomb;
+    case StreamKind::kLadderSlowUrl: return LadderFault::kSlowUrl;
+    default: return LadderFault::kNone;
+  }
 }
 
 std::string IdleAwaitedText(int frames_sent) {
@@ -115,9 +141,11 @@ absl::StatusOr<KindWeights> ParseKindWeights(const std::string& text) {
     }
     int weight = 0;
     if (kind < 0 || !absl::SimpleAtoi(kv.second, &weight) || weight < 0) {
+      std::string kinds;
+      for (int k = 0; k < kStreamKinds; ++k) absl::StrAppend(&kinds, k == 0 ? "" : ", ", kKindNames[k]);
       return absl::InvalidArgumentError(absl::StrCat(
-          "--mix: expected kind=weight pairs with kinds healthy, slow_reader, pair, cancel, "
-          "deadline, vanish, malformed, oversized, bomb, idle and weights >= 0, got \"", item, "\""));
+          "--mix: expected kind=weight pairs with kinds ", kinds, " and weights >= 0, got \"",
+          item, "\""));
     }
     out.weight[kind] = weight;
     total += weight;
@@ -130,8 +158,13 @@ StreamPlan DrawPlan(const KindWeights& weights, const PlanLimits& limits,
                     const std::vector<ClipVariant>& variants, std::mt19937_64& rng) {
   std::array<int, kStreamKinds> w = weights.weight;
   if (!limits.oversized_enabled) w[static_cast<int>(StreamKind::kOversized)] = 0;
+  for (int k = 0; k < kStreamKinds; ++k) {
+    const StreamKind kind = static_cast<StreamKind>(k);
+    if (IsLadderKind(kind) && !LadderFaultAvailable(LadderFaultOf(kind), limits.ladder)) w[k] = 0;
+  }
   int total = 0;
   for (int x : w) total += x;
+  if (total == 0) w[static_cast<int>(StreamKind::kHealthy)] = total = 1;
   int pick = Uniform(rng, 0, total - 1);
   int kind = 0;
   while (pick >= w[kind]) pick -= w[kind++];
@@ -194,6 +227,14 @@ StreamPlan DrawPlan(const KindWeights& weights, const PlanLimits& limits,
       plan.frames = Uniform(rng, 0, 3);
       plan.deadline = limits.server_idle_timeout + limits.idle_margin;
       break;
+    default:  // the ladder kinds
+      plan.ladder = DrawLadderPlan(LadderFaultOf(plan.kind), limits.ladder, rng);
+      plan.deadline = plan.ladder.deadline;
+      plan.frames =
+          plan.ladder.fault == LadderFault::kDecodeBomb
+              ? 0
+              : static_cast<int>(plan.ladder.FrameResults(limits.ladder.sets[plan.ladder.set].frames));
+      break;
   }
   return plan;
 }
@@ -218,7 +259,7 @@ Verdict Judge(const StreamPlan& plan, const StreamOutcome& outcome, const ClipVa
   // must still finish within the grace period: being cut (CANCELLED) is a failure here.
   const bool may_be_refused = in_shutdown && outcome.frames.empty() &&
                               outcome.code == grpc::StatusCode::UNAVAILABLE;
-  const std::string got = CodeName(outcome.code);
+  const std::string got = StatusCodeName(outcome.code);
 
   auto unexpected = [&](const std::string& why) {
     v.status_expected = false;
@@ -264,7 +305,7 @@ Verdict Judge(const StreamPlan& plan, const StreamOutcome& outcome, const ClipVa
       const grpc::StatusCode want = ExpectedCode(plan.malformation);
       if (outcome.code != want && !may_be_refused) {
         unexpected(absl::StrCat("malformed (", MalformationName(plan.malformation),
-                                ") must end ", CodeName(want)));
+                                ") must end ", StatusCodeName(want)));
       }
       break;
     }
@@ -295,7 +336,7 @@ Verdict Judge(const StreamPlan& plan, const StreamOutcome& outcome, const ClipVa
       }
       break;
     }
-    case StreamKind::kVanish:
+    default:  // kVanish, and the ladder kinds, which JudgeLadder judges
       break;
   }
   return v;

@@ -14,6 +14,7 @@
 #include "absl/time/time.h"
 #include "grpcpp/grpcpp.h"
 #include "proto/ssimd/v1/ssimd.pb.h"
+#include "tools/fault_load/ladder_plan.h"
 #include "tools/fault_load/synthetic_clips.h"
 
 namespace ssimd::fault_load {
@@ -30,11 +31,24 @@ enum class StreamKind {
   // Hostile clients (docs/adr/0067); only in the mix when asked for:
   kBomb,  // a gzip channel sending a frame of many MiB of zeros: the server refuses compression
   kIdle,  // the config and a few frames, then silence: the server ends it after its idle timeout
+  // Ladders read from the server's files root (--files_root; ladder_plan.h), only in the mix when
+  // asked for:
+  kLadder,               // a healthy ScoreLadder call, every result verified
+  kLadderCancel,         // cancelled before the first result, mid-ladder, at the end, or later
+  kLadderDeadline,       // a deadline that expires mid-ladder
+  kLadderVanish,         // a child process opens the ladder and is killed mid-ladder
+  kLadderStalledReader,  // stops reading; the server must end it after its idle timeout
+  kDecodeBomb,           // ScoreFiles/ScoreLadder of pictures over the server's limits: refused
+  kLadderSlowUrl,        // renditions fetched from a slow loopback HTTP server, some cancelled
 };
-inline constexpr int kStreamKinds = 10;
+inline constexpr int kStreamKinds = 17;
 
 const char* KindName(StreamKind kind);
 bool IsHealthy(StreamKind kind);  // every frame must come back, correct and in order
+bool IsLadderKind(StreamKind kind);
+LadderFault LadderFaultOf(StreamKind kind);  // for ladder kinds
+// "OK", "CANCELLED", ...
+std::string StatusCodeName(grpc::StatusCode code);
 
 enum class Malformation {
   kShortPlane,         // a plane one byte short: INVALID_ARGUMENT
@@ -66,6 +80,7 @@ struct StreamPlan {
   absl::Duration read_delay;                    // kSlowReader: pause before each read
   absl::Duration send_delay;                    // pause between frames sent (shutdown test)
   int64_t bomb_bytes = 0;                       // kBomb: zeros in the frame's reference plane
+  LadderPlan ladder;                            // ladder kinds
 };
 
 // Relative frequencies of the kinds, from a flag such as
@@ -88,10 +103,12 @@ struct PlanLimits {
   // `idle_margin`, so the server, not the client, ends it.
   absl::Duration server_idle_timeout;
   absl::Duration idle_margin = absl::Seconds(10);
+  LadderLimits ladder;  // what the ladder kinds can use; kinds it cannot serve are not drawn
 };
 
 // Draws the next stream. `variants` gives the pictures available (10-bit ones for
-// kSampleAbovePeak).
+// kSampleAbovePeak). Ladder kinds draw their LadderPlan with DrawLadderPlan; for them `frames` is
+// the number of frame results the call asks for.
 StreamPlan DrawPlan(const KindWeights& weights, const PlanLimits& limits,
                     const std::vector<ClipVariant>& variants, std::mt19937_64& rng);
 
@@ -119,6 +136,10 @@ struct Verdict {
   bool status_expected = true;
   bool stalled = false;     // a healthy stream that ran into its deadline
   std::string problem;      // the first problem, for the report; empty when all is well
+  // How the stream ended within its kind, where the kind has more than one good ending (e.g. a
+  // ladder cancel's point, a stalled reader "ended_by_server"); counted per kind in the report.
+  std::string tag;
+  int url_fetches_after_cancel = 0;  // kLadderSlowUrl: the server fetched on after the cancel
 };
 
 // When the server is being shut down (SIGTERM during the run), streams that reach it after the

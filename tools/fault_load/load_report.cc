@@ -28,7 +28,8 @@ void LoadReport::Add(const StreamPlan& plan, const StreamOutcome& outcome,
   ++k.streams;
   if (!verdict.status_expected) {
     ++k.unexpected;
-  } else if (plan.kind != StreamKind::kVanish && outcome.code == grpc::StatusCode::OK) {
+  } else if (plan.kind != StreamKind::kVanish && plan.kind != StreamKind::kLadderVanish &&
+             outcome.code == grpc::StatusCode::OK) {
     ++k.ok;
   } else {
     ++k.expected_errors;
@@ -36,6 +37,8 @@ void LoadReport::Add(const StreamPlan& plan, const StreamOutcome& outcome,
       ++refused_in_shutdown;
     }
   }
+  if (!verdict.tag.empty()) ++tags[static_cast<int>(plan.kind)][verdict.tag];
+  url_fetches_after_cancel += verdict.url_fetches_after_cancel;
   if (IsHealthy(plan.kind)) frames_sent += outcome.frames_sent;
   frames_verified += verdict.frames_verified;
   frames_lost += verdict.frames_lost;
@@ -93,6 +96,18 @@ bool LoadReport::Passed(std::string* why) const {
       failed.push_back("streams ran past the grace period");
     }
   }
+  if (rss_budget_bytes > 0) {
+    if (idle_rss_kb <= 0 || peak_rss_kb <= 0) {
+      failed.push_back("the server's resident memory was not measured (--server_pid?)");
+    } else if (!rss_within_budget()) {
+      failed.push_back(absl::StrFormat(
+          "peak resident memory %.1f MiB is over the budget, %.1f MiB at rest + %.1f MiB",
+          peak_rss_kb / 1024.0, idle_rss_kb / 1024.0, rss_budget_bytes / 1048576.0));
+    }
+  }
+  if (url_fetches_after_cancel > 0) {
+    failed.push_back(absl::StrCat(url_fetches_after_cancel, " URL fetches after their cancel"));
+  }
   if (max_rss_growth_pct > 0 && rss.measured && rss.growth_pct > max_rss_growth_pct) {
     failed.push_back(absl::StrFormat("resident memory grew %.1f%% after warm-up (limit %.1f%%)",
                                      rss.growth_pct, max_rss_growth_pct));
@@ -112,10 +127,18 @@ std::string ToJson(const LoadReport& r) {
   nlohmann::ordered_json kinds = nlohmann::ordered_json::object();
   for (int i = 0; i < kStreamKinds; ++i) {
     const KindTotals& k = r.kinds[i];
-    kinds[KindName(static_cast<StreamKind>(i))] = {{"streams", k.streams},
-                                                   {"ok", k.ok},
-                                                   {"expected_errors", k.expected_errors},
-                                                   {"unexpected", k.unexpected}};
+    // Kinds not in the mix stay out of the report.
+    if (k.streams == 0 && IsLadderKind(static_cast<StreamKind>(i))) continue;
+    nlohmann::ordered_json kind = {{"streams", k.streams},
+                                   {"ok", k.ok},
+                                   {"expected_errors", k.expected_errors},
+                                   {"unexpected", k.unexpected}};
+    if (!r.tags[i].empty()) {
+      nlohmann::ordered_json tags = nlohmann::ordered_json::object();
+      for (const auto& [tag, n] : r.tags[i]) tags[tag] = n;
+      kind["endings"] = tags;
+    }
+    kinds[KindName(static_cast<StreamKind>(i))] = kind;
   }
   nlohmann::ordered_json out = {
       {"passed", passed},
@@ -144,9 +167,22 @@ std::string ToJson(const LoadReport& r) {
                       {"connections_reopened", r.metrics_connections_reopened},
                       {"connect_failures", r.metrics_connect_failures}};
   }
+  if (r.urls_served) {
+    out["slow_urls"] = {{"requests", r.url_requests},
+                        {"complete", r.url_complete},
+                        {"aborted", r.url_aborted},
+                        {"fetches_after_cancel", r.url_fetches_after_cancel}};
+  }
   if (r.server_pid != 0) {
     out["server"] = {{"pid", r.server_pid},
                      {"alive_at_end", r.server_alive_at_end},
+                     {"deaths", r.server_deaths()},
+                     {"rss_at_rest_kib", r.idle_rss_kb},
+                     {"rss_peak_kib", r.peak_rss_kb},
+                     {"rss_budget_bytes", r.rss_budget_bytes},
+                     {"rss_within_budget",
+                      r.rss_budget_bytes > 0 ? nlohmann::ordered_json(r.rss_within_budget())
+                                             : nlohmann::ordered_json(nullptr)},
                      {"rss",
                       {{"measured", r.rss.measured},
                        {"samples_after_warmup", r.rss.samples},
@@ -176,6 +212,7 @@ std::string ToJson(const LoadReport& r) {
              : JsonNumber(r.server_exit_after_sigterm_seconds)}};
   }
   out["problems"] = r.problems;
+  if (!r.notes.empty()) out["notes"] = r.notes;
   return JsonText(out);
 }
 
@@ -203,6 +240,15 @@ std::string SummaryLine(const LoadReport& r) {
     absl::StrAppendFormat(&line, ", rss %.1f -> %.1f MiB (%+.1f%%, peak %.1f MiB)",
                           r.rss.baseline_kb / 1024.0, r.rss.final_kb / 1024.0, r.rss.growth_pct,
                           r.rss.peak_kb / 1024.0);
+  }
+  if (r.server_pid != 0 && r.rss_budget_bytes > 0) {
+    absl::StrAppendFormat(&line, ", peak rss %.1f MiB (budget %.1f at rest + %.1f MiB)",
+                          r.peak_rss_kb / 1024.0, r.idle_rss_kb / 1024.0,
+                          r.rss_budget_bytes / 1048576.0);
+  }
+  if (r.urls_served) {
+    absl::StrAppendFormat(&line, ", slow URLs %d fetched (%d cut), %d fetched after a cancel",
+                          r.url_requests, r.url_aborted, r.url_fetches_after_cancel);
   }
   if (r.watch_gpu_memory && r.gpu_memory.measured) {
     absl::StrAppendFormat(&line, ", device memory %d -> %d MiB (%+.1f%%)", r.gpu_memory.baseline_kb,

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct KindTotals {
 struct LoadReport {
   double duration_seconds = 0;
   std::array<KindTotals, kStreamKinds> kinds{};
+  // How streams ended within their kind (Verdict::tag), e.g. where a ladder was cancelled or with
+  // which code a decode bomb was refused.
+  std::array<std::map<std::string, int64_t>, kStreamKinds> tags{};
   int64_t frames_sent = 0;     // by healthy streams
   int64_t frames_verified = 0; // results equal to the CPU engine's, in order (all streams)
   int64_t frames_lost = 0;
@@ -49,6 +53,20 @@ struct LoadReport {
   int server_pid = 0;  // 0: not watched
   bool server_alive_at_end = true;
   RssGrowth rss;
+  // Peak resident memory against a budget: the server at rest (before the load) plus
+  // rss_budget_bytes (0: not judged). The peak is the kernel's high-water mark (VmHWM), which no
+  // sampling interval can miss, or the largest sample where that is unknown.
+  int64_t rss_budget_bytes = 0;
+  int64_t idle_rss_kb = 0;
+  int64_t peak_rss_kb = 0;
+
+  // Ladder kinds: renditions fetched over the tool's slow HTTP server.
+  bool urls_served = false;
+  int64_t url_requests = 0;
+  int64_t url_complete = 0;
+  int64_t url_aborted = 0;
+  int64_t url_fetches_after_cancel = 0;  // started or went on after their call was cancelled
+  std::vector<std::string> notes;  // what the run left out and why (e.g. files it could not make)
   // Device memory of the server (nvidia-smi), in MiB despite the field names of RssGrowth.
   bool watch_gpu_memory = false;
   RssGrowth gpu_memory;
@@ -67,6 +85,10 @@ struct LoadReport {
   void AddProblem(const std::string& problem);
   int64_t streams() const;
   int64_t unexpected_statuses() const;
+  int64_t server_deaths() const { return server_pid != 0 && !server_alive_at_end ? 1 : 0; }
+  bool rss_within_budget() const {
+    return peak_rss_kb * 1024 <= idle_rss_kb * 1024 + rss_budget_bytes;
+  }
   // Every check that applies passed; `why` lists the failed ones.
   bool Passed(std::string* why) const;
 };

@@ -103,3 +103,67 @@ TEST(LoadReportTest, ShutdownNeedsTheServerToExitInTime) {
 
 }  // namespace
 }  // namespace ssimd::fault_load
+
+namespace ssimd::fault_load {
+namespace {
+
+TEST(LoadReportTest, LadderEndingsAreCountedPerKindAndTag) {
+  LoadReport r;
+  StreamPlan plan;
+  plan.kind = StreamKind::kDecodeBomb;
+  Verdict v;
+  v.frames_verified = 1;
+  v.tag = "refused_resource_exhausted";
+  StreamOutcome refused;
+  refused.code = grpc::StatusCode::RESOURCE_EXHAUSTED;
+  r.Add(plan, refused, v);
+  r.Add(plan, refused, v);
+  plan.kind = StreamKind::kLadderVanish;
+  v.tag = "mid_ladder";
+  r.Add(plan, StreamOutcome(), v);  // a vanished child leaves status OK: not an "ok" ending
+  std::string why;
+  EXPECT_TRUE(r.Passed(&why)) << why;
+  const nlohmann::json json = nlohmann::json::parse(ToJson(r));
+  EXPECT_EQ(json["kinds"]["decode_bomb"]["endings"]["refused_resource_exhausted"], 2);
+  EXPECT_EQ(json["kinds"]["ladder_vanish"]["ok"], 0);
+  EXPECT_EQ(json["kinds"]["ladder_vanish"]["expected_errors"], 1);
+  EXPECT_FALSE(json["kinds"].contains("ladder_slow_url"));  // not in the mix
+}
+
+TEST(LoadReportTest, PeakRssOverTheBudgetFails) {
+  LoadReport r;
+  Verdict v;
+  v.frames_verified = 1;
+  r.Add(StreamPlan(), OkOutcome(1), v);
+  r.server_pid = 42;
+  r.rss_budget_bytes = int64_t{100} << 20;
+  r.idle_rss_kb = 50 * 1024;
+  r.peak_rss_kb = 150 * 1024;
+  std::string why;
+  EXPECT_TRUE(r.Passed(&why)) << why;  // exactly at rest + budget
+  r.peak_rss_kb += 1;
+  EXPECT_FALSE(r.Passed(&why));
+  EXPECT_NE(why.find("over the budget"), std::string::npos);
+  const nlohmann::json json = nlohmann::json::parse(ToJson(r));
+  EXPECT_EQ(json["server"]["rss_within_budget"], false);
+  EXPECT_EQ(json["server"]["deaths"], 0);
+  r.peak_rss_kb = 0;  // never measured
+  EXPECT_FALSE(r.Passed(&why));
+}
+
+TEST(LoadReportTest, UrlFetchesAfterACancelFail) {
+  LoadReport r;
+  Verdict v;
+  v.frames_verified = 1;
+  v.url_fetches_after_cancel = 2;
+  v.problem = "went on fetching";
+  StreamPlan plan;
+  plan.kind = StreamKind::kLadderSlowUrl;
+  r.Add(plan, OkOutcome(1), v);
+  std::string why;
+  EXPECT_FALSE(r.Passed(&why));
+  EXPECT_NE(why.find("2 URL fetches after their cancel"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ssimd::fault_load

@@ -24,11 +24,10 @@ bool ReadProcFile(int pid, const char* name, std::string* out) {
   return true;
 }
 
-}  // namespace
-
-absl::StatusOr<int64_t> ParseVmRssKb(absl::string_view status_text) {
+// The KiB of the line "<key>:   1234 kB" of /proc/<pid>/status.
+absl::StatusOr<int64_t> ParseStatusKb(absl::string_view status_text, absl::string_view key) {
   for (absl::string_view line : absl::StrSplit(status_text, '\n')) {
-    if (!absl::ConsumePrefix(&line, "VmRSS:")) continue;
+    if (!absl::ConsumePrefix(&line, key) || !absl::ConsumePrefix(&line, ":")) continue;
     line = absl::StripAsciiWhitespace(line);
     absl::ConsumeSuffix(&line, "kB");
     line = absl::StripAsciiWhitespace(line);
@@ -36,16 +35,30 @@ absl::StatusOr<int64_t> ParseVmRssKb(absl::string_view status_text) {
     if (absl::SimpleAtoi(line, &kb)) return kb;
     break;
   }
-  return absl::InvalidArgumentError("no VmRSS line in /proc/<pid>/status");
+  return absl::InvalidArgumentError(absl::StrCat("no ", key, " line in /proc/<pid>/status"));
 }
 
-absl::StatusOr<int64_t> ReadVmRssKb(int pid) {
+absl::StatusOr<int64_t> ReadStatusKb(int pid, absl::string_view key) {
   std::string text;
   if (!ReadProcFile(pid, "status", &text)) {
     return absl::NotFoundError(absl::StrCat("process ", pid, " is gone"));
   }
-  return ParseVmRssKb(text);
+  return ParseStatusKb(text, key);
 }
+
+}  // namespace
+
+absl::StatusOr<int64_t> ParseVmRssKb(absl::string_view status_text) {
+  return ParseStatusKb(status_text, "VmRSS");
+}
+
+absl::StatusOr<int64_t> ReadVmRssKb(int pid) { return ReadStatusKb(pid, "VmRSS"); }
+
+absl::StatusOr<int64_t> ParseVmHwmKb(absl::string_view status_text) {
+  return ParseStatusKb(status_text, "VmHWM");
+}
+
+absl::StatusOr<int64_t> ReadVmHwmKb(int pid) { return ReadStatusKb(pid, "VmHWM"); }
 
 bool ProcessAlive(int pid) {
   std::string text;

@@ -15,6 +15,9 @@ namespace ssimd::fault_load {
 absl::StatusOr<int64_t> ParseVmRssKb(absl::string_view status_text);
 // NOT_FOUND when the process is gone.
 absl::StatusOr<int64_t> ReadVmRssKb(int pid);
+// The same for VmHWM, the peak of VmRSS over the process's life as the kernel tracks it.
+absl::StatusOr<int64_t> ParseVmHwmKb(absl::string_view status_text);
+absl::StatusOr<int64_t> ReadVmHwmKb(int pid);
 // True while the process exists and is not a zombie.
 bool ProcessAlive(int pid);
 

@@ -16,6 +16,18 @@ TEST(ProcessWatchTest, ParsesVmRss) {
   EXPECT_FALSE(ParseVmRssKb("Name:\tx\nVmPeak:\t900 kB\n").ok());
 }
 
+TEST(ProcessWatchTest, ParsesVmHwmNotVmRss) {
+  auto kb = ParseVmHwmKb("VmPeak:\t  900 kB\nVmHWM:\t   51200 kB\nVmRSS:\t   45312 kB\n");
+  ASSERT_TRUE(kb.ok()) << kb.status();
+  EXPECT_EQ(*kb, 51200);
+  EXPECT_FALSE(ParseVmHwmKb("VmRSS:\t45312 kB\n").ok());
+  // This process's own high-water mark is at least what it holds now.
+  auto now = ReadVmRssKb(getpid());
+  auto own = ReadVmHwmKb(getpid());  // after: the mark can only have risen since
+  ASSERT_TRUE(own.ok() && now.ok());
+  EXPECT_GE(*own, *now);
+}
+
 TEST(ProcessWatchTest, ParsesNvidiaSmiPerProcess) {
   const char* text = "4242, 1530\n17, 90\n4242, 470\n";
   auto mib = ParseNvidiaSmiUsedMib(text, 4242);

@@ -1,9 +1,6 @@
 #include "tools/fault_load/stream_runner.h"
 
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -13,8 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-
-extern char** environ;
+#include "tools/fault_load/child_process.h"
 
 namespace ssimd::fault_load {
 namespace {
@@ -251,9 +247,7 @@ StreamOutcome RunPairCall(v1::ScoringService::Stub* stub, const StreamPlan& plan
 }
 
 StreamOutcome RunVanishingClient(const std::string& self_exe, const VanishArgs& args) {
-  StreamOutcome out;
-  out.started = absl::Now();
-  std::vector<std::string> argv_text = {
+  return AwaitVanishingChild({
       self_exe,
       "--vanish_child",
       absl::StrCat("--target=", args.target),
@@ -261,42 +255,7 @@ StreamOutcome RunVanishingClient(const std::string& self_exe, const VanishArgs& 
       absl::StrCat("--vanish_variant=", args.variant),
       absl::StrCat("--vanish_frames=", args.frames),
       absl::StrCat("--vanish_offset=", args.pair_offset),
-  };
-  std::vector<char*> argv;
-  for (std::string& a : argv_text) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  // posix_spawn, not fork: the parent has many gRPC threads, and a forked copy of them is unsafe.
-  const int err = posix_spawn(&pid, self_exe.c_str(), nullptr, nullptr, argv.data(), environ);
-  if (err != 0) {
-    out.child_error = absl::StrCat("cannot start ", self_exe, ": error ", err);
-    out.finished = absl::Now();
-    return out;
-  }
-  const absl::Time give_up = absl::Now() + absl::Seconds(60);
-  int wstatus = 0;
-  for (;;) {
-    const pid_t done = waitpid(pid, &wstatus, WNOHANG);
-    if (done == pid) break;
-    if (absl::Now() > give_up) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &wstatus, 0);
-      out.child_error = "the child hung for 60 s (is the server answering?)";
-      out.finished = absl::Now();
-      return out;
-    }
-    absl::SleepFor(absl::Milliseconds(5));
-  }
-  out.finished = absl::Now();
-  if (WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGKILL) {
-    out.vanished = true;
-  } else if (WIFEXITED(wstatus)) {
-    out.child_error = absl::StrCat("the child exited with status ", WEXITSTATUS(wstatus),
-                                   " (its stderr says why)");
-  } else {
-    out.child_error = "the child died of an unexpected signal";
-  }
-  return out;
+  });
 }
 
 int VanishChildMain(const VanishArgs& args) {
