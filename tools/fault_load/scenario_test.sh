@@ -32,6 +32,20 @@ OUT="${TEST_UNDECLARED_OUTPUTS_DIR:-${TEST_TMPDIR:-/tmp}}"
 LOG="$OUT/server.log"
 trap stop_server EXIT
 
+# Flags of both programs may name @FILES_ROOT@ (a fresh directory the server reads and fault_load
+# writes its ladder files into) and @URL_PORT@ (a free port for fault_load's slow HTTP server,
+# which the server must be allowed to fetch from).
+FILES_ROOT="$(mktemp -d "${TEST_TMPDIR:-/tmp}/files_root.XXXXXX")"
+URL_PORT="$(free_port)"
+substitute() {
+  local flag="${1//@FILES_ROOT@/$FILES_ROOT}"
+  printf '%s' "${flag//@URL_PORT@/$URL_PORT}"
+}
+for i in "${!server_flags[@]}"; do server_flags[i]="$(substitute "${server_flags[i]}")"; done
+args=()
+for a in "$@"; do args+=("$(substitute "$a")"); done
+set -- "${args[@]}"
+
 start_server "$SERVER" "$LOG" --backend=cpu --workers=2 "${server_flags[@]}"
 echo "server pid $SERVER_PID on port $SERVER_PORT"
 

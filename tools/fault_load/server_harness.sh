@@ -30,6 +30,21 @@ start_server() {
   return 1
 }
 
+# Prints a TCP port on 127.0.0.1 that nothing listens on now, for a listener that must be named
+# before another program starts (the slow URL server the ssimd server is allowed to fetch from).
+free_port() {
+  local port
+  for _ in $(seq 1 100); do
+    port=$((20000 + RANDOM % 30000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "$port"
+      return 0
+    fi
+  done
+  echo "no free port found" >&2
+  return 1
+}
+
 # Stops the server if it still runs (on any exit of the test).
 stop_server() {
   if [[ -n "${SERVER_PID:-}" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
