@@ -21,7 +21,7 @@ namespace {
 // Pictures of a .y4m ladder repeat after this many frames: a result delivered for the wrong frame
 // still shows, and a ladder of thousands of frames needs only this many scores.
 constexpr int kRawCycle = 6;
-constexpr int kEncodedFrames = 24;
+constexpr int kEncodedFrames = 12;  // a few MB with their decoded sidecars, to travel
 constexpr absl::Duration kFfmpegTimeout = absl::Seconds(120);
 
 struct RungSpec {
