@@ -164,8 +164,12 @@ Verdict JudgeBomb(const StreamPlan& plan, const LadderOutcome& outcome, const La
       code == grpc::StatusCode::INVALID_ARGUMENT) {
     // Which code: servers with --max_picture_pixels say RESOURCE_EXHAUSTED, older ones refused
     // only pictures over 16384x16384, as INVALID_ARGUMENT.
-    v.tag = code == grpc::StatusCode::RESOURCE_EXHAUSTED ? "refused_resource_exhausted"
-                                                         : "refused_invalid_argument";
+    // The bomb's file is in the tag: each is refused by its own check.
+    const std::string file = bomb.path.substr(bomb.path.rfind('/') + 1);
+    v.tag = absl::StrCat(code == grpc::StatusCode::RESOURCE_EXHAUSTED
+                             ? "refused_resource_exhausted "
+                             : "refused_invalid_argument ",
+                         file.substr(0, file.rfind('.')));
     if (options.bomb_message_names_size && !NamesSize(outcome.call.message, bomb)) {
       v.status_expected = false;
       v.problem = absl::StrCat(via, " of ", bomb.what, " was refused without naming the size (",

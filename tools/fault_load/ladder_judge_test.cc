@@ -253,14 +253,14 @@ TEST_F(LadderJudgeTest, DecodeBombsMustBeRefusedNamingTheirSize) {
                                   "this server's limit of 35651584 (--max_picture_pixels)"));
   EXPECT_TRUE(v.status_expected);
   EXPECT_EQ(v.problem, "");
-  EXPECT_EQ(v.tag, "refused_resource_exhausted");
+  EXPECT_EQ(v.tag, "refused_resource_exhausted y4m_20000x20000");
 
   // An older server's refusal.
   v = Judge(plan, Outcome({}, grpc::StatusCode::INVALID_ARGUMENT,
                           "width x height must be at most 268435456 pixels (16384x16384), got "
                           "20000x20000 = 400000000 pixels"));
   EXPECT_TRUE(v.status_expected);
-  EXPECT_EQ(v.tag, "refused_invalid_argument");
+  EXPECT_EQ(v.tag, "refused_invalid_argument y4m_20000x20000");
 
   // Refused, but the message names only the limit.
   v = Judge(plan, Outcome({}, grpc::StatusCode::RESOURCE_EXHAUSTED, "over 8192x4352"));

@@ -16,7 +16,13 @@
 #   ladder_soak.sh --bundle DIR --hw_decode=cuda --minutes 5 [--media DIR/ladder_media]
 #       The GPU run from a bundle (tools/bundle_gpu.sh --bench: bin/ssimd_server, bin/fault_load
 #       and lib/, built --config=nvidia), with media made by --prepare; needs only bash and
-#       coreutils there.
+#       coreutils there. To make and run it:
+#         tools/bundle_gpu.sh --bench
+#         cp tools/fault_load/ladder_soak.sh bundle_bench/
+#         tools/fault_load/ladder_soak.sh --prepare bundle_bench/ladder_media
+#         # on the GPU machine (DIR/ladder_media is the default --media):
+#         bundle_bench/ladder_soak.sh --bundle bundle_bench --hw_decode=cuda --minutes 5 \
+#             --out ladder-gpu.json
 #
 # Other options: --concurrency N (4), --budget BYTES (the server's --decoded_memory_budget and the
 # allowed peak over its memory at rest; 268435456), --backend (cpu; auto with --bundle),
@@ -59,7 +65,12 @@ while (($#)); do
   esac
 done
 
-# The programs: the bundle's with its libraries, else this checkout's bazel-bin.
+# The programs: the bundle's with its libraries, else this checkout's bazel-bin. A copy of this
+# script inside a bundle uses that bundle.
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+if [[ -z "$bundle" && -x "$here/bin/fault_load" && -x "$here/bin/ssimd_server" ]]; then
+  bundle="$here"
+fi
 if [[ -n "$bundle" ]]; then
   bundle="$(cd "$bundle" && pwd)"
   server="$bundle/bin/ssimd_server"

@@ -113,7 +113,7 @@ TEST(LoadReportTest, LadderEndingsAreCountedPerKindAndTag) {
   plan.kind = StreamKind::kDecodeBomb;
   Verdict v;
   v.frames_verified = 1;
-  v.tag = "refused_resource_exhausted";
+  v.tag = "refused_resource_exhausted h264_8192x8192";
   StreamOutcome refused;
   refused.code = grpc::StatusCode::RESOURCE_EXHAUSTED;
   r.Add(plan, refused, v);
@@ -124,7 +124,7 @@ TEST(LoadReportTest, LadderEndingsAreCountedPerKindAndTag) {
   std::string why;
   EXPECT_TRUE(r.Passed(&why)) << why;
   const nlohmann::json json = nlohmann::json::parse(ToJson(r));
-  EXPECT_EQ(json["kinds"]["decode_bomb"]["endings"]["refused_resource_exhausted"], 2);
+  EXPECT_EQ(json["kinds"]["decode_bomb"]["endings"]["refused_resource_exhausted h264_8192x8192"], 2);
   EXPECT_EQ(json["kinds"]["ladder_vanish"]["ok"], 0);
   EXPECT_EQ(json["kinds"]["ladder_vanish"]["expected_errors"], 1);
   EXPECT_FALSE(json["kinds"].contains("ladder_slow_url"));  // not in the mix
