@@ -53,7 +53,8 @@ declare -A SOURCES=(
                    engine/media/cuda_picture_sync.cc engine/media/device_picture.cc
                    engine/media/decode_caps.cc engine/media/nvdec_caps.cc
                    engine/media/nvdec_utilization.cc engine/media/vaapi_caps.cc
-                   engine/media/split_points.cc
+                   engine/media/split_points.cc engine/media/decoder_memory.cc
+                   engine/media/picture_memory_budget.cc
                    engine/media/picture_scaler.cc engine/scaler_choice.cc
                    engine/media/pixel_formats.cc engine/media/frame_planes.cc
                    engine/media/av_handles.cc engine/picture.cc"
