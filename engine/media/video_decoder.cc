@@ -388,6 +388,13 @@ absl::Status VideoDecoder::OpenStream(const DecodeLimits& limits) {
     return DecodeError(DecodeErrorKind::kUnsupportedCodec, absl::StrFormat(
         "%s: cannot open the %s decoder (%s)", name_, info_.codec, AvErrorText(rc)));
   }
+  // Opening may read a size of its own from the stream's headers (extradata), which the
+  // container's check did not see.
+  if (absl::Status s = CheckSize(limits, codec_->width, codec_->height,
+                                 absl::StrCat("the ", info_.codec, " decoder opens pictures of"));
+      !s.ok()) {
+    return s;
+  }
   info_.width = codec_->width;
   info_.height = codec_->height;
   info_.pixel_format = codec_->pix_fmt;
