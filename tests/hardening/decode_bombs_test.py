@@ -289,8 +289,13 @@ class DecodeBombsTest(unittest.TestCase):
 
     def hold(self, server):
         """A ScoreFiles call whose client reads nothing, so that it keeps its inputs open; returns
-        (channel, call) once its inputs reserved their memory."""
-        before = server.metric("ssimd_decoded_memory_reserved_bytes")
+        (channel, call) once its inputs reserved their memory. Calls held before must have given
+        theirs back first: a cancelled call releases its memory after the cancel returns."""
+        deadline = time.monotonic() + 10
+        while server.metric("ssimd_decoded_memory_reserved_bytes") != 0:
+            self.assertLess(time.monotonic(), deadline, "an earlier call kept its memory")
+            time.sleep(0.05)
+        before = 0
         # No BDP probe: the window stays small, so the server's writes stop once it is full.
         quiet = grpc.insecure_channel(server.server.address,
                                       options=[("grpc.http2.bdp_probe", 0)])

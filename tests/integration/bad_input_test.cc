@@ -337,7 +337,7 @@ TEST_F(BadInputTest, ScoreFilesRefusals) {
       {"absolute path outside", outside_ + "/secret.y4m", "good.y4m", nullptr,
        grpc::StatusCode::INVALID_ARGUMENT, "outside the server's files root"},
       {"symlink escape", "good.y4m", "link.y4m", nullptr, grpc::StatusCode::INVALID_ARGUMENT,
-       "distorted_path: link.y4m leads outside the server's files root"},
+       "distorted_path: \"link.y4m\" leads outside the server's files root"},
       {"missing file", "good.y4m", "absent.y4m", nullptr, grpc::StatusCode::NOT_FOUND,
        "distorted_path: no file \"absent.y4m\""},
       {"empty path", "", "good.y4m", nullptr, grpc::StatusCode::INVALID_ARGUMENT,
