@@ -226,8 +226,10 @@ absl::Status LadderReactor::Open() {
   // driver thread while other calls hold the budget (docs/adr/0084).
   int64_t reserved_by_call = 0;
   InputOpening opening = ctx_->OpeningForCall([this] { return Stopping(); }, &reserved_by_call);
-  // Luma planes held per input: ReadAhead()'s two and one in each of at most four rounds.
-  opening.luma_planes = [](const Geometry&) { return 2 + 4; };
+  // Luma planes held per input: those ReadAhead() decodes ahead and one in each round in flight.
+  opening.luma_planes = [](const Geometry&) {
+    return static_cast<int>(kReadAheadDepth + kMaxRoundsInFlight);
+  };
   if (status.ok()) {
     absl::StatusOr<std::unique_ptr<VideoInput>> source =
         OpenFileInput(*source_fd, ReaderNameOfInput(request_.source_path()), "source_path",
@@ -351,14 +353,13 @@ void LadderReactor::KeepPicturesOnDevice() {
 
 void LadderReactor::ReadAhead() {
   KeepPicturesOnDevice();
-  // Two frames per input: one decoding while the round scores, one waiting. A ladder has many
-  // inputs, so each gets less than a ScoreFiles input does; the rounds keep them in step anyway.
-  constexpr size_t kDepth = 2;
   // Buffers in circulation: per input, the frames waiting and one per round in flight.
-  buffers_ = std::make_shared<LumaBufferPool>((rungs_.size() + 1) * (kDepth + RoundsInFlight()));
-  source_ = std::make_unique<ReadAheadInput>(std::move(source_), kDepth, buffers_);
+  buffers_ = std::make_shared<LumaBufferPool>((rungs_.size() + 1) *
+                                              (kReadAheadDepth + RoundsInFlight()));
+  source_ = std::make_unique<ReadAheadInput>(std::move(source_), kReadAheadDepth, buffers_);
   for (auto& rung : rungs_) {
-    rung->input = std::make_unique<ReadAheadInput>(std::move(rung->input), kDepth, buffers_);
+    rung->input =
+        std::make_unique<ReadAheadInput>(std::move(rung->input), kReadAheadDepth, buffers_);
   }
 }
 
@@ -368,7 +369,7 @@ size_t LadderReactor::RoundsInFlight() const {
   // four (each holds a source frame and a picture per rendition).
   const size_t rungs = std::max<size_t>(1, rungs_.size());
   const size_t workers = static_cast<size_t>(std::max(1, ctx_->pool->size()));
-  return std::clamp<size_t>((workers + rungs - 1) / rungs, 2, 4);
+  return std::clamp<size_t>((workers + rungs - 1) / rungs, 2, kMaxRoundsInFlight);
 }
 
 absl::StatusOr<bool> LadderReactor::ReadSource(Round& round) {

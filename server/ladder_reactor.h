@@ -106,6 +106,11 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>,
   absl::Status ScoreRounds();
   absl::Status PlayRounds(std::deque<std::unique_ptr<Round>>& in_flight);
   size_t RoundsInFlight() const;
+  // Frames each input decodes ahead (ReadAhead): one decoding while the round scores, one
+  // waiting; a ladder has many inputs, so each gets less than a ScoreFiles input does. With the
+  // most rounds in flight, the luma planes an input's reservation counts (docs/adr/0084).
+  static constexpr size_t kReadAheadDepth = 2;
+  static constexpr size_t kMaxRoundsInFlight = 4;
   // Pictures decoded by the GPU's engine stay in its memory for inputs only the GPU scores
   // (--decoded_on_device, docs/adr/0083): the source when every rendition is scored there.
   void KeepPicturesOnDevice();
