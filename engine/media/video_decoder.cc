@@ -226,6 +226,17 @@ absl::StatusOr<std::unique_ptr<VideoDecoder>> VideoDecoder::Open(
   return decoder;
 }
 
+namespace {
+
+// "this server's limit of N pixels a picture (--flag)", for messages about the pixel limit.
+std::string PixelLimitText(const DecodeLimits& limits) {
+  return absl::StrFormat(
+      "this server's limit of %d pixels a picture%s", limits.max_pixels,
+      limits.max_pixels_source.empty() ? "" : absl::StrCat(" (", limits.max_pixels_source, ")"));
+}
+
+}  // namespace
+
 absl::Status CheckPictureSize(const DecodeLimits& limits, absl::string_view name,
                               absl::string_view whose, int width, int height) {
   const int64_t pixels = static_cast<int64_t>(width) * height;
@@ -233,9 +244,7 @@ absl::Status CheckPictureSize(const DecodeLimits& limits, absl::string_view name
   if (width > limits.max_dimension || height > limits.max_dimension) {
     over = absl::StrFormat("over this server's limit of %d pixels a side", limits.max_dimension);
   } else if (pixels > limits.max_pixels) {
-    over = absl::StrFormat(
-        "over this server's limit of %d pixels a picture%s", limits.max_pixels,
-        limits.max_pixels_source.empty() ? "" : absl::StrCat(" (", limits.max_pixels_source, ")"));
+    over = absl::StrCat("over ", PixelLimitText(limits));
   } else {
     return absl::OkStatus();
   }
@@ -349,10 +358,8 @@ absl::Status VideoDecoder::OpenStream(const DecodeLimits& limits) {
     // with pictures the probe refused as over the limit.
     return DecodeError(DecodeErrorKind::kUnsupportedFormat, absl::StrFormat(
         "%s: the size of the %s video's pictures cannot be read (a damaged stream, or pictures "
-        "over this server's limit of %d pixels a picture%s)",
-        name_, info_.codec, limits.max_pixels,
-        limits.max_pixels_source.empty() ? ""
-                                         : absl::StrCat(" (", limits.max_pixels_source, ")")));
+        "over %s)",
+        name_, info_.codec, PixelLimitText(limits)));
   }
   decoder_ = codec;
   codec_.reset(avcodec_alloc_context3(codec));
