@@ -67,7 +67,10 @@ else
 fi
 
 read -r -a startup <<<"${SSIMD_BAZEL_STARTUP:-}"
-bazel "${startup[@]}" build --config=nvidia --jobs="${SSIMD_BAZEL_JOBS:-2}" "${targets[@]}"
+# No convenience symlinks: with another output base they would point the tree's bazel-* links
+# into it, and `bazel build //...` in the normal output base would then walk them as packages.
+bazel "${startup[@]}" build --config=nvidia --symlink_prefix=/ --jobs="${SSIMD_BAZEL_JOBS:-2}" \
+  "${targets[@]}"
 bin_dir=$(bazel "${startup[@]}" info --config=nvidia bazel-bin 2>/dev/null)
 
 rm -rf "$out"
