@@ -3,43 +3,17 @@
 #include <utility>
 #include <vector>
 
+#include "proto/wire_fields.h"
+#include "proto/wire_format.h"
+
 namespace ssimd {
 namespace {
 
-constexpr uint32_t kClipFrameField = v1::ScoreClipRequest::kFrameFieldNumber;
-constexpr uint32_t kFrameIndexField = v1::FramePair::kIndexFieldNumber;
-constexpr uint32_t kFrameReferenceField = v1::FramePair::kReferenceLumaFieldNumber;
-constexpr uint32_t kFrameDistortedField = v1::FramePair::kDistortedLumaFieldNumber;
-constexpr uint32_t kPairReferenceField = v1::ScorePairRequest::kReferenceLumaFieldNumber;
-constexpr uint32_t kPairDistortedField = v1::ScorePairRequest::kDistortedLumaFieldNumber;
-constexpr uint32_t kVarint = 0;
-constexpr uint32_t kLengthDelimited = 2;
+using wire::WireType;
 
-void PutVarint(uint64_t value, std::string* out) {
-  while (value >= 0x80) {
-    out->push_back(static_cast<char>((value & 0x7f) | 0x80));
-    value >>= 7;
-  }
-  out->push_back(static_cast<char>(value));
-}
-
-size_t VarintSize(uint64_t value) {
-  size_t n = 1;
-  while (value >= 0x80) {
-    value >>= 7;
-    ++n;
-  }
-  return n;
-}
-
-void PutTag(uint32_t field, uint32_t wire_type, std::string* out) {
-  PutVarint((field << 3) | wire_type, out);
-}
-
-// Bytes of a length-delimited field of `length` bytes, tag and length included; proto3 leaves an
-// empty one out.
-size_t DelimitedFieldSize(uint32_t field, size_t length) {
-  return length == 0 ? 0 : VarintSize(field << 3) + VarintSize(length) + length;
+// Bytes of a length-delimited field of `length` bytes; proto3 leaves an empty one out.
+size_t PresentDelimitedFieldSize(uint32_t field, size_t length) {
+  return length == 0 ? 0 : wire::DelimitedFieldSize(field, length);
 }
 
 // A slice that refers to `bytes` and keeps `planes` (which owns them) alive until gRPC drops it.
@@ -59,8 +33,8 @@ void AppendPlanes(uint32_t reference_field, uint32_t distorted_field, std::strin
   for (auto [field, plane] : {std::make_pair(reference_field, &planes->reference),
                               std::make_pair(distorted_field, &planes->distorted)}) {
     if (plane->empty()) continue;
-    PutTag(field, kLengthDelimited, &header);
-    PutVarint(plane->size(), &header);
+    wire::PutTag(field, WireType::kLengthDelimited, &header);
+    wire::PutVarint(plane->size(), &header);
     slices->emplace_back(header.data(), header.size());
     slices->push_back(PlaneSlice(*plane, planes));
     header.clear();
@@ -71,27 +45,31 @@ void AppendPlanes(uint32_t reference_field, uint32_t distorted_field, std::strin
 }  // namespace
 
 grpc::ByteBuffer FrameRequestBuffer(uint64_t index, std::shared_ptr<const OutgoingPlanes> planes) {
-  const size_t index_bytes = index == 0 ? 0 : VarintSize(kFrameIndexField << 3) + VarintSize(index);
-  const size_t frame_bytes = index_bytes +
-                             DelimitedFieldSize(kFrameReferenceField, planes->reference.size()) +
-                             DelimitedFieldSize(kFrameDistortedField, planes->distorted.size());
+  // proto3 leaves an index of 0 out.
+  const size_t index_bytes =
+      index == 0 ? 0 : wire::TagSize(wire::kFrameIndexField) + wire::VarintSize(index);
+  const size_t frame_bytes =
+      index_bytes +
+      PresentDelimitedFieldSize(wire::kFrameReferenceField, planes->reference.size()) +
+      PresentDelimitedFieldSize(wire::kFrameDistortedField, planes->distorted.size());
   std::string header;
-  PutTag(kClipFrameField, kLengthDelimited, &header);
-  PutVarint(frame_bytes, &header);
+  wire::PutTag(wire::kClipFrameField, WireType::kLengthDelimited, &header);
+  wire::PutVarint(frame_bytes, &header);
   if (index != 0) {
-    PutTag(kFrameIndexField, kVarint, &header);
-    PutVarint(index, &header);
+    wire::PutTag(wire::kFrameIndexField, WireType::kVarint, &header);
+    wire::PutVarint(index, &header);
   }
   std::vector<grpc::Slice> slices;
-  AppendPlanes(kFrameReferenceField, kFrameDistortedField, std::move(header), planes, &slices);
+  AppendPlanes(wire::kFrameReferenceField, wire::kFrameDistortedField, std::move(header), planes,
+               &slices);
   return grpc::ByteBuffer(slices.data(), slices.size());
 }
 
 grpc::ByteBuffer PairRequestBuffer(const v1::ScorePairRequest& fields,
                                    std::shared_ptr<const OutgoingPlanes> planes) {
   std::vector<grpc::Slice> slices;
-  AppendPlanes(kPairReferenceField, kPairDistortedField, fields.SerializeAsString(), planes,
-               &slices);
+  AppendPlanes(wire::kPairReferenceField, wire::kPairDistortedField, fields.SerializeAsString(),
+               planes, &slices);
   return grpc::ByteBuffer(slices.data(), slices.size());
 }
 

@@ -7,15 +7,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "proto/wire_fields.h"
+#include "proto/wire_format.h"
 
 namespace ssimd {
 namespace {
-
-constexpr int kClipFrameField = v1::ScoreClipRequest::kFrameFieldNumber;
-constexpr int kFrameReferenceField = v1::FramePair::kReferenceLumaFieldNumber;
-constexpr int kFrameDistortedField = v1::FramePair::kDistortedLumaFieldNumber;
-constexpr int kPairReferenceField = v1::ScorePairRequest::kReferenceLumaFieldNumber;
-constexpr int kPairDistortedField = v1::ScorePairRequest::kDistortedLumaFieldNumber;
 
 absl::Status NotParsable(absl::string_view type) {
   return absl::InvalidArgumentError(absl::StrCat(
@@ -94,12 +90,13 @@ absl::StatusOr<ReceivedClipMessage> ReadScoreClipRequestFromChunks(const Chunks&
   uint64_t tag = 0;
   uint64_t length = 0;
   if (reader.ReadVarint(end, &tag, nullptr) &&
-      tag == WireTag(kClipFrameField, kWireLengthDelimited) &&
+      tag == wire::Tag(wire::kClipFrameField, wire::WireType::kLengthDelimited) &&
       reader.ReadVarint(end, &length, nullptr) && length == end - reader.position()) {
     ReceivedClipMessage out;
     std::string rest;
-    if (SplitFields(reader, end, {kFrameReferenceField, &out.planes.reference},
-                    {kFrameDistortedField, &out.planes.distorted}, &rest) == SplitOutcome::kSplit) {
+    if (SplitFields(reader, end, {wire::kFrameReferenceField, &out.planes.reference},
+                    {wire::kFrameDistortedField, &out.planes.distorted},
+                    &rest) == SplitOutcome::kSplit) {
       v1::FramePair frame;
       if (frame.ParseFromString(rest)) {
         out.frame_index = frame.index();
@@ -114,8 +111,9 @@ absl::StatusOr<ReceivedPairMessage> ReadScorePairRequestFromChunks(const Chunks&
   ChunkReader reader(chunks);
   ReceivedPairMessage out;
   std::string rest;
-  if (SplitFields(reader, reader.size(), {kPairReferenceField, &out.planes.reference},
-                  {kPairDistortedField, &out.planes.distorted}, &rest) == SplitOutcome::kSplit &&
+  if (SplitFields(reader, reader.size(), {wire::kPairReferenceField, &out.planes.reference},
+                  {wire::kPairDistortedField, &out.planes.distorted},
+                  &rest) == SplitOutcome::kSplit &&
       out.fields.ParseFromString(rest)) {
     return out;
   }

@@ -1,16 +1,17 @@
 #include "server/wire_split.h"
 
 #include <algorithm>
+#include <optional>
+
+#include "proto/wire_format.h"
 
 namespace ssimd {
 namespace {
 
-constexpr int kWireFixed64 = 1;
-constexpr int kWireStartGroup = 3;
-constexpr int kWireEndGroup = 4;
-constexpr int kWireFixed32 = 5;
-constexpr uint64_t kMaxFieldNumber = (uint64_t{1} << 29) - 1;
-constexpr uint64_t kMaxLength = (uint64_t{1} << 31) - 1;
+using wire::WireType;
+
+// The most bytes a kept field's length takes unpadded (5); a padded one is left to protobuf.
+constexpr size_t kMaxLengthVarintBytes = wire::VarintSize(wire::kMaxDelimitedLength);
 
 }  // namespace
 
@@ -33,18 +34,21 @@ bool ChunkReader::NextByte(uint8_t* byte) {
 }
 
 bool ChunkReader::ReadVarint(size_t end, uint64_t* value, std::string* copy) {
-  uint64_t result = 0;
-  for (int shift = 0; shift < 70; shift += 7) {
+  wire::VarintDecoder decoder;
+  for (;;) {
     uint8_t byte = 0;
     if (position_ >= end || !NextByte(&byte)) return false;
     if (copy != nullptr) copy->push_back(static_cast<char>(byte));
-    result |= static_cast<uint64_t>(byte & 0x7f) << shift;
-    if ((byte & 0x80) == 0) {
-      *value = result;
-      return true;
+    switch (decoder.Feed(byte)) {
+      case wire::VarintDecoder::Step::kMore:
+        break;
+      case wire::VarintDecoder::Step::kDone:
+        *value = decoder.value();
+        return true;
+      case wire::VarintDecoder::Step::kTooLong:
+        return false;
     }
   }
-  return false;  // more than 10 bytes
 }
 
 bool ChunkReader::Advance(size_t n, size_t end, std::string* copy, PlanePieces* pieces) {
@@ -75,45 +79,44 @@ SplitOutcome SplitFields(ChunkReader& reader, size_t end, PieceField keep_a, Pie
     std::string tag_bytes;
     uint64_t tag = 0;
     if (!reader.ReadVarint(end, &tag, &tag_bytes)) return SplitOutcome::kCorrupt;
-    const uint64_t field = tag >> 3;
-    const int wire_type = static_cast<int>(tag & 7);
-    if (field == 0 || field > kMaxFieldNumber) return SplitOutcome::kCorrupt;
-    if (wire_type == kWireLengthDelimited &&
-        (field == static_cast<uint64_t>(keep_a.number) ||
-         field == static_cast<uint64_t>(keep_b.number))) {
-      PlanePieces* pieces =
-          field == static_cast<uint64_t>(keep_a.number) ? keep_a.pieces : keep_b.pieces;
+    const std::optional<wire::DecodedTag> decoded = wire::DecodeTag(tag);
+    if (!decoded.has_value()) return SplitOutcome::kCorrupt;
+    const uint32_t field = decoded->field;
+    if (decoded->type == WireType::kLengthDelimited &&
+        (field == keep_a.number || field == keep_b.number)) {
+      PlanePieces* pieces = field == keep_a.number ? keep_a.pieces : keep_b.pieces;
       uint64_t length = 0;
       const size_t length_at = reader.position();
       if (!reader.ReadVarint(end, &length, nullptr)) return SplitOutcome::kCorrupt;
-      // Lengths are at most 2^31 - 1 in a 5-byte varint: leave anything else to protobuf.
-      if (length > kMaxLength || reader.position() - length_at > 5) return SplitOutcome::kCorrupt;
+      // A length protobuf would refuse, or one written wider than it needs: protobuf decides.
+      if (length > wire::kMaxDelimitedLength ||
+          reader.position() - length_at > kMaxLengthVarintBytes) {
+        return SplitOutcome::kCorrupt;
+      }
       pieces->Clear();
       if (!reader.Advance(length, end, nullptr, pieces)) return SplitOutcome::kCorrupt;
       continue;
     }
     rest->append(tag_bytes);
     uint64_t value = 0;
-    switch (wire_type) {
-      case kWireVarint:
+    switch (decoded->type) {
+      case WireType::kVarint:
         if (!reader.ReadVarint(end, &value, rest)) return SplitOutcome::kCorrupt;
         break;
-      case kWireFixed64:
+      case WireType::kFixed64:
         if (!reader.Advance(8, end, rest, nullptr)) return SplitOutcome::kCorrupt;
         break;
-      case kWireLengthDelimited:
+      case WireType::kLengthDelimited:
         if (!reader.ReadVarint(end, &value, rest) || !reader.Advance(value, end, rest, nullptr)) {
           return SplitOutcome::kCorrupt;
         }
         break;
-      case kWireFixed32:
+      case WireType::kFixed32:
         if (!reader.Advance(4, end, rest, nullptr)) return SplitOutcome::kCorrupt;
         break;
-      case kWireStartGroup:
-      case kWireEndGroup:
+      case WireType::kStartGroup:
+      case WireType::kEndGroup:
         return SplitOutcome::kUnusual;
-      default:
-        return SplitOutcome::kCorrupt;
     }
   }
   return SplitOutcome::kSplit;

@@ -2,8 +2,9 @@
 // arrived in) into its large bytes fields, as views into the chunks, and everything else, copied
 // into a small buffer for protobuf to parse. This is how a frame's planes reach the engine
 // without being copied out of the receive buffer: protobuf's own parser would copy each one into
-// a std::string first. Only the protobuf wire format is read here (no generated code), so it is
-// tested and fuzzed on its own; wire_request.h puts it to use for the API's messages.
+// a std::string first. Only the protobuf wire format is read here (proto/wire_format.h, no
+// generated code), so it is tested and fuzzed on its own; wire_request.h puts it to use for the
+// API's messages.
 #ifndef SSIMD_SERVER_WIRE_SPLIT_H_
 #define SSIMD_SERVER_WIRE_SPLIT_H_
 
@@ -53,7 +54,7 @@ enum class SplitOutcome {
 
 // The field to keep as pieces, and where to put it.
 struct PieceField {
-  int number = 0;
+  uint32_t number = 0;
   PlanePieces* pieces = nullptr;
 };
 
@@ -63,13 +64,6 @@ struct PieceField {
 // the message without the kept fields.
 SplitOutcome SplitFields(ChunkReader& reader, size_t end, PieceField keep_a, PieceField keep_b,
                          std::string* rest);
-
-// Wire-format constants of the fields the API's messages have.
-inline constexpr int kWireVarint = 0;
-inline constexpr int kWireLengthDelimited = 2;
-inline constexpr uint64_t WireTag(int field, int wire_type) {
-  return (static_cast<uint64_t>(field) << 3) | static_cast<uint64_t>(wire_type);
-}
 
 }  // namespace ssimd
 

@@ -68,6 +68,12 @@ TEST(WireSplitTest, ReportsCorruptAndUnusualEncodings) {
       {std::string("\x08\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 12),
        SplitOutcome::kCorrupt},  // an 11-byte varint
       {std::string("\x12\x80\x80\x80\x80\x10", 6), SplitOutcome::kCorrupt},  // length >= 2^31
+      {std::string("\x0f\x01", 2), SplitOutcome::kCorrupt},                  // wire type 7
+      {std::string("\x80\x80\x80\x80\x10\x01", 6), SplitOutcome::kCorrupt},  // field 2^29
+      // A kept field's length padded to 6 bytes: left to protobuf.
+      {std::string("\x12\x85\x80\x80\x80\x80\x00hello", 12), SplitOutcome::kCorrupt},
+      // Another field's 10-byte varint (0, padded) is copied as it is.
+      {std::string("\x08\x80\x80\x80\x80\x80\x80\x80\x80\x80\x00", 11), SplitOutcome::kSplit},
   };
   for (const auto& [bytes, outcome] : cases) {
     const Chunks chunks = Cut(bytes, 1);
