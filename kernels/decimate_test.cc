@@ -8,9 +8,9 @@
 #include <random>
 #include <vector>
 
+#include "base/thread_pool.h"
 #include "engine/cpu/float_ssim.h"
 #include "engine/cpu/sample_plane.h"
-#include "engine/cpu/thread_pool.h"
 #include "gtest/gtest.h"
 
 namespace ssimd {
@@ -86,7 +86,7 @@ struct Size {
 const Size kSizes[] = {{37, 23}, {40, 30}, {41, 30}, {40, 31}, {19, 7}, {6, 5}, {3, 2}, {1, 1}};
 
 TEST(Decimate, KernelAndEnginePlanesEqualLibvmafAtScales1To10) {
-  ThreadPool pool(2);
+  ThreadPool pool(2, ThreadPool::Sizing::kWithCaller);
   int planes = 0;
   for (int bd : {8, 10, 12, 16}) {
     for (const Size& size : kSizes) {

@@ -136,7 +136,7 @@ absl::StatusOr<std::unique_ptr<ServerRunner>> ServerRunner::Start(const ServerOp
   runner->inputs_ = std::make_unique<InputResolver>(runner->files_.get(), runner->uploads_.get(),
                                                     runner->urls_.get());
   runner->streams_ = std::make_unique<StreamRegistry>();
-  runner->pool_ = std::make_unique<WorkerPool>(options.workers);
+  runner->pool_ = std::make_unique<ThreadPool>(options.workers, ThreadPool::Sizing::kStarted);
   runner->ctx_ = std::make_unique<ServiceContext>();
   ServiceContext& ctx = *runner->ctx_;
   ctx.dispatcher = runner->backends_.dispatcher.get();

@@ -12,6 +12,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
+#include "base/thread_pool.h"
 #include "engine/dispatcher.h"
 #include "engine/gpu/gpu_scorer.h"
 #include "grpcpp/grpcpp.h"
@@ -23,7 +24,6 @@
 #include "server/service_options.h"
 #include "server/upload_spool.h"
 #include "server/url_source.h"
-#include "server/worker_pool.h"
 
 namespace ssimd {
 
@@ -95,7 +95,7 @@ class ServerRunner {
   std::unique_ptr<UrlSource> urls_;
   std::unique_ptr<InputResolver> inputs_;
   std::unique_ptr<StreamRegistry> streams_;
-  std::unique_ptr<WorkerPool> pool_;
+  std::unique_ptr<ThreadPool> pool_;
   std::unique_ptr<ServiceContext> ctx_;
   std::unique_ptr<ScoringServiceImpl> service_;
   std::unique_ptr<grpc::Server> server_;

@@ -12,6 +12,7 @@
 
 #include "absl/base/call_once.h"
 
+#include "base/thread_pool.h"
 #include "engine/dispatcher.h"
 #include "engine/gpu/gpu_scorer.h"
 #include "engine/media/hw_decode_device.h"
@@ -23,7 +24,6 @@
 #include "server/service_options.h"
 #include "server/stream_registry.h"
 #include "server/upload_spool.h"
-#include "server/worker_pool.h"
 
 namespace ssimd {
 
@@ -34,7 +34,7 @@ struct ServiceContext {
   // The GPU's video decoding engine, when --hw_decode names one and it opened; why not otherwise.
   std::shared_ptr<HwDecodeDevice> hw_decode;
   std::string hw_decode_unavailable_reason;
-  WorkerPool* pool = nullptr;
+  ThreadPool* pool = nullptr;  // scoring tasks; the CPU engine has its own (base/thread_pool.h)
   ServiceMetrics* metrics = nullptr;
   const PathGuard* files = nullptr;  // null: no paths (no --files_root)
   UploadSpool* uploads = nullptr;    // null: UploadFile and "upload:<id>" inputs are disabled

@@ -4,9 +4,9 @@
 
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
+#include "base/thread_pool.h"
 #include "engine/cpu/float_ssim.h"
 #include "engine/cpu/integer_ssim.h"
-#include "engine/cpu/thread_pool.h"
 
 namespace ssimd {
 namespace {
@@ -23,7 +23,8 @@ double Seconds(std::chrono::steady_clock::duration d) {
 
 class CpuScorer final : public Scorer {
  public:
-  explicit CpuScorer(const CpuScorerOptions& options) : pool_(options.threads) {}
+  explicit CpuScorer(const CpuScorerOptions& options)
+      : pool_(options.threads, ThreadPool::Sizing::kWithCaller) {}
 
   std::string_view name() const override { return "cpu"; }
 

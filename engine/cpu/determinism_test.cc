@@ -2,6 +2,7 @@
 // per-pixel values and the sums always run in raster order on one thread.
 
 #include "base/double_bits.h"
+#include "base/thread_pool.h"
 #include "engine/cpu/cpu_scorer.h"
 #include "engine/cpu/float_ssim.h"
 #include "engine/cpu/integer_ssim.h"
@@ -22,11 +23,11 @@ TEST_P(Determinism, ThreadsAndBandsDoNotChangeABit) {
   const Case c = GetParam();
   const SyntheticPlane ref = TexturedPlane(c.width, c.height, c.bit_depth, 1);
   const SyntheticPlane dist = Distort(ref, 2, 1 << (c.bit_depth - 5));
-  ThreadPool one(1);
+  ThreadPool one(1, ThreadPool::Sizing::kWithCaller);
   const FloatSsimMeans base = ComputeFloatSsim(ref.view(), dist.view(), c.scale, true, one);
   const double base_int = ComputeIntegerSsim(ref.view(), dist.view(), one);
   for (int threads : {1, 2, 3, 8}) {
-    ThreadPool pool(threads);
+    ThreadPool pool(threads, ThreadPool::Sizing::kWithCaller);
     for (int64_t band : {0, 1, 2, 7, 33}) {
       const FloatSsimMeans m = ComputeFloatSsim(ref.view(), dist.view(), c.scale, true, pool, band);
       EXPECT_TRUE(SameBits(m.ssim, base.ssim)) << threads << " threads, band " << band;

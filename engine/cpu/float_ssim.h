@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/thread_pool.h"
 #include "engine/cpu/sample_plane.h"
-#include "engine/cpu/thread_pool.h"
 #include "engine/features.h"
 #include "engine/picture.h"
 

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "engine/cpu/thread_pool.h"
+#include "base/thread_pool.h"
 #include "engine/features.h"
 #include "engine/picture.h"
 

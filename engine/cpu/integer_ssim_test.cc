@@ -5,6 +5,7 @@
 
 
 #include "base/double_bits.h"
+#include "base/thread_pool.h"
 #include "engine/synthetic_picture.h"
 #include "gtest/gtest.h"
 
@@ -58,7 +59,7 @@ double TruePeakSquared(int bit_depth) {
 }
 
 TEST(IntegerSsim, EqualsTheDirectFormulaAtEveryDepthAndSize) {
-  ThreadPool pool(2);
+  ThreadPool pool(2, ThreadPool::Sizing::kWithCaller);
   for (int bd : {8, 10, 12, 16}) {
     for (auto [w, h] : {std::pair{1, 1}, {2, 3}, {9, 9}, {10, 4}, {37, 23}, {64, 64}, {130, 41}}) {
       const SyntheticPlane ref = TexturedPlane(w, h, bd, 7 * w + h);
@@ -75,7 +76,7 @@ TEST(IntegerSsim, EqualsTheDirectFormulaAtEveryDepthAndSize) {
 // above 1 possible on near-black noise (docs/numerics.md §13). ssimd keeps the true constants: SSIM
 // stays <= 1.
 TEST(IntegerSsim, SixteenBitUsesTheTruePeakSquared) {
-  ThreadPool pool(1);
+  ThreadPool pool(1, ThreadPool::Sizing::kWithCaller);
   const SyntheticPlane ref = NoisyPlane(32, 32, 16, 21, 3, 6);
   const SyntheticPlane dist = NoisyPlane(32, 32, 16, 22, 3, 6);
   const double ours = ComputeIntegerSsim(ref.view(), dist.view(), pool);
@@ -88,7 +89,7 @@ TEST(IntegerSsim, SixteenBitUsesTheTruePeakSquared) {
 // SSIM does not depend on the sample scale when L scales with it: 8-bit content times 257 at
 // 16 bit (peak 255 * 257 = 65535) scores the same up to rounding. The wrapped constant would not.
 TEST(IntegerSsim, SixteenBitMatchesScaledEightBit) {
-  ThreadPool pool(2);
+  ThreadPool pool(2, ThreadPool::Sizing::kWithCaller);
   const SyntheticPlane ref8 = TexturedPlane(50, 40, 8, 31);
   const SyntheticPlane dist8 = Distort(ref8, 32, 10);
   SyntheticPlane ref16(50, 40, 16), dist16(50, 40, 16);
