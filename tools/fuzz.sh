@@ -65,7 +65,8 @@ declare -A SOURCES=(
              engine/luma_scale_host.cc
              engine/cpu/cpu_scorer.cc engine/cpu/float_ssim.cc engine/cpu/integer_ssim.cc
              engine/cpu/sample_plane.cc base/thread_pool.cc server/request_parsing.cc
-             proto/clip_accumulator.cc server/wire_split.cc server/wire_request.cc PROTO"
+             proto/clip_accumulator.cc proto/wire_format.cc server/wire_split.cc
+             server/wire_request.cc PROTO"
 )
 ALL_TARGETS=(feature_args y4m_reader yuv_reader media_decoder split_points request)
 if [[ ${#SELECTED[@]} -eq 0 ]]; then SELECTED=("${ALL_TARGETS[@]}"); fi
