@@ -15,7 +15,6 @@
 #include "base/client_text.h"
 #include "base/prefixed_status.h"
 #include "base/status_macros.h"
-#include "engine/luma_scale_plan.h"
 #include "engine/media/luma_scale_check.h"
 #include "engine/media/read_ahead_input.h"
 #include "engine/media/video_input.h"
@@ -32,13 +31,6 @@ namespace {
 constexpr const char* kMethod = "ScoreLadder";
 
 std::string RungField(int index) { return absl::StrCat("renditions[", index, "]"); }
-
-// A picture as read: host bytes, or where a GPU's engine decoded it.
-PlanePieces PlaneOf(const std::string& luma, const std::shared_ptr<const DevicePlane>& on_device) {
-  if (on_device != nullptr) return PlanePieces(*on_device);
-  return PlanePieces(
-      absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(luma.data()), luma.size()));
-}
 
 }  // namespace
 
@@ -324,6 +316,7 @@ void LadderReactor::ChooseUpscale(Rung& rung) {
   const CheckedPlan checked = decoded->UpscaleOnScorer();
   if (checked.plan != nullptr) {
     rung.upscale = "scorer";
+    rung.upscale_on_scorer = true;
   } else {
     rung.upscale_fallback_reason = std::string(checked.why.message());
     ctx_->metrics->RecordUpscaleFallback(UpscaleRefusalLabel(checked.refusal));
@@ -375,7 +368,7 @@ size_t LadderReactor::RoundsInFlight() const {
 absl::StatusOr<bool> LadderReactor::ReadSource(Round& round) {
   const uint64_t limit = request_.frame_count();
   if (limit > 0 && source_->frames_read() - request_.source_start_frame() >= limit) return false;
-  absl::StatusOr<bool> got = source_->ReadPicture(&round.source, &round.source_on_device);
+  absl::StatusOr<bool> got = source_->Read(&round.source);
   if (got.ok() && *got) RecordReadStages(*source_, source_features_, *ctx_->metrics);
   return got;
 }
@@ -388,7 +381,7 @@ absl::Status LadderReactor::ReadRenditions(Round& round) {
     }
     RungWork work;
     work.rung = rung.get();
-    absl::StatusOr<bool> got = rung->input->ReadPicture(&work.luma, &work.on_device);
+    absl::StatusOr<bool> got = rung->input->Read(&work.picture);
     if (!got.ok()) {
       return PrefixedStatus(got.status(),
                             absl::StrCat("rendition ", QuoteClientText(rung->name), ": "));
@@ -410,18 +403,16 @@ absl::Status LadderReactor::ReadRenditions(Round& round) {
 void LadderReactor::ScoreWork(RungWork& work, const Round& round) {
   const Rung& rung = *work.rung;
   const uint64_t index = round.index;
-  const PlanePieces reference = PlaneOf(round.source, round.source_on_device);
-  const PlanePieces distorted = PlaneOf(work.luma, work.on_device);
-  // A picture of a rendition upscaled by the scorer arrives at its own size; one its plan did not
-  // fit was scaled on reading, at the source's size.
-  const LumaScalePlan* upscale = rung.input->scorer_upscale();
-  if (upscale != nullptr && distorted.size() != PlanInputBytes(*upscale)) {
-    upscale = nullptr;
+  // Host bytes or device planes, as read; the GPU backend reads a device plane where it lies.
+  const PlanePieces reference = round.source.LumaPieces();
+  const PlanePieces distorted = work.picture.LumaPieces();
+  // A picture the rendition's plan did not fit was scaled on reading and carries no upscale.
+  if (rung.upscale_on_scorer && !work.picture.needs_upscale()) {
     ctx_->metrics->RecordUpscaleFallback("frame");
   }
   absl::StatusOr<ScoreResult> result = ctx_->dispatcher->ScorePieces(
-      rung.settings.geometry, rung.settings.features, {&reference, &distorted, upscale},
-      rung.settings.backend);
+      rung.settings.geometry, rung.settings.features,
+      {&reference, &distorted, work.picture.upscale()}, rung.settings.backend);
   if (!result.ok()) {
     work.status = absl::Status(
         result.status().code(),
@@ -492,10 +483,10 @@ absl::Status LadderReactor::FinishRounds(std::deque<std::unique_ptr<Round>>& in_
       FillFrameResult(rung.pairs, work.result, message.mutable_frame()->mutable_result());
       ++rung.pairs;
       if (!Write(message)) return absl::CancelledError("the client went away");
-      buffers_->Give(std::move(work.luma));
+      buffers_->Give(work.picture.TakeBuffer());
     }
     ++source_frames_;  // a round exists only when some rendition had a frame for it
-    buffers_->Give(std::move(round.source));
+    buffers_->Give(round.source.TakeBuffer());
   }
   return absl::OkStatus();
 }

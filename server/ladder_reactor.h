@@ -75,6 +75,9 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>,
     double decode_seconds = 0;  // this rendition's decoding and upscaling, for its log line
     double scale_seconds = 0;
     std::string upscale;  // RenditionSummary.upscale
+    // The scorer upscales the pictures its plan fits (they come with the plan); others count as
+    // upscale fallbacks ("frame").
+    bool upscale_on_scorer = false;
     std::string upscale_fallback_reason;
   };
 
@@ -88,16 +91,14 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>,
   // One rendition's part of a round: the picture read for it, then (on the worker pool) its score.
   struct RungWork {
     Rung* rung = nullptr;
-    std::string luma;
-    std::shared_ptr<const DevicePlane> on_device;  // the picture, where it lies on a GPU
+    Picture picture;  // where it lies, with any upscale still to do
     absl::Status status;  // scoring failed
     ScoreResult result;
   };
   // One source frame and the renditions with a picture to pair with it.
   struct Round {
     uint64_t index = 0;
-    std::string source;
-    std::shared_ptr<const DevicePlane> source_on_device;
+    Picture source;
     std::vector<RungWork> work;  // not resized once scoring started
     std::unique_ptr<absl::BlockingCounter> pending;
   };

@@ -9,10 +9,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "engine/device_plane.h"
 #include "engine/features.h"
 #include "engine/gpu/gpu_scorer.h"
-#include "engine/luma_scale_plan.h"
+#include "engine/input_picture.h"
 #include "engine/media/hw_decode_device.h"
 #include "engine/media/test_media.h"
 #include "engine/media/video_input.h"
@@ -58,16 +57,6 @@ Pair OpenPair(const Case& c, const std::shared_ptr<HwDecodeDevice>& device) {
   return pair;
 }
 
-struct Read {
-  std::string luma;
-  std::shared_ptr<const DevicePlane> on_device;
-  PlanePieces Pieces() const {
-    if (on_device != nullptr) return PlanePieces(*on_device);
-    return PlanePieces(absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(luma.data()),
-                                           luma.size()));
-  }
-};
-
 TEST(GpuDecodedPlanesTest, PlanesReadWhereTheEngineLeftThemScoreAsUploadedCpuPictures) {
   absl::StatusOr<std::shared_ptr<HwDecodeDevice>> device = HwDecodeDevice::Open({"cuda", "", 8});
   if (!device.ok()) GTEST_SKIP() << "no NVDEC device here: " << device.status().message();
@@ -93,22 +82,21 @@ TEST(GpuDecodedPlanesTest, PlanesReadWhereTheEngineLeftThemScoreAsUploadedCpuPic
     const Geometry geometry = kept.reference->geometry();
     int frames = 0;
     for (;; ++frames) {
-      Read kept_ref, kept_dis, cpu_ref, cpu_dis;
-      auto a = kept.reference->ReadPicture(&kept_ref.luma, &kept_ref.on_device);
-      auto b = kept.distorted->ReadPicture(&kept_dis.luma, &kept_dis.on_device);
-      auto c_ref = cpu.reference->ReadPicture(&cpu_ref.luma, &cpu_ref.on_device);
-      auto c_dis = cpu.distorted->ReadPicture(&cpu_dis.luma, &cpu_dis.on_device);
+      Picture kept_ref, kept_dis, cpu_ref, cpu_dis;
+      auto a = kept.reference->Read(&kept_ref);
+      auto b = kept.distorted->Read(&kept_dis);
+      auto c_ref = cpu.reference->Read(&cpu_ref);
+      auto c_dis = cpu.distorted->Read(&cpu_dis);
       ASSERT_TRUE(a.ok() && b.ok() && c_ref.ok() && c_dis.ok());
       if (!*a || !*b) break;
-      ASSERT_NE(kept_ref.on_device, nullptr) << "frame " << frames;
-      ASSERT_NE(kept_dis.on_device, nullptr) << "frame " << frames;
-      ASSERT_EQ(cpu_ref.on_device, nullptr);
-      const PlanePieces kr = kept_ref.Pieces(), kd = kept_dis.Pieces();
-      const PlanePieces cr = cpu_ref.Pieces(), cd = cpu_dis.Pieces();
-      auto on_device = (*gpu)->ScorePieces(geometry, *features,
-                                           {&kr, &kd, kept.distorted->scorer_upscale()});
-      auto uploaded = (*gpu)->ScorePieces(geometry, *features,
-                                          {&cr, &cd, cpu.distorted->scorer_upscale()});
+      ASSERT_TRUE(kept_ref.on_device()) << "frame " << frames;
+      ASSERT_TRUE(kept_dis.on_device()) << "frame " << frames;
+      ASSERT_FALSE(cpu_ref.on_device());
+      ASSERT_EQ(kept_dis.needs_upscale(), cpu_dis.needs_upscale()) << "frame " << frames;
+      const PlanePieces kr = kept_ref.LumaPieces(), kd = kept_dis.LumaPieces();
+      const PlanePieces cr = cpu_ref.LumaPieces(), cd = cpu_dis.LumaPieces();
+      auto on_device = (*gpu)->ScorePieces(geometry, *features, {&kr, &kd, kept_dis.upscale()});
+      auto uploaded = (*gpu)->ScorePieces(geometry, *features, {&cr, &cd, cpu_dis.upscale()});
       ASSERT_TRUE(on_device.ok()) << on_device.status();
       ASSERT_TRUE(uploaded.ok()) << uploaded.status();
       ASSERT_EQ(on_device->scores, uploaded->scores) << "frame " << frames;

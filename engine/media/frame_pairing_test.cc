@@ -19,9 +19,9 @@ class CountingInput : public VideoInput {
   FrameRate frame_rate() const override { return {}; }
   const std::string& name() const override { return name_; }
   uint64_t frames_read() const override { return read_; }
-  absl::StatusOr<bool> ReadLuma(std::string* luma) override {
+  absl::StatusOr<bool> Read(Picture* out) override {
     if (read_ == static_cast<uint64_t>(frames_)) return false;
-    *luma = std::string(1, static_cast<char>(first_ + read_++));
+    *out->ResetOnHost(geometry_) = std::string(1, static_cast<char>(first_ + read_++));
     return true;
   }
 

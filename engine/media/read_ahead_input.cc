@@ -4,7 +4,6 @@
 #include <system_error>
 #include <utility>
 
-#include "absl/strings/str_cat.h"
 
 namespace ssimd {
 
@@ -43,10 +42,10 @@ void ReadAheadInput::Start() {
 }
 
 void ReadAheadInput::ReadOne(uint64_t index, ReadFrame* frame) {
-  if (buffers_ != nullptr && frame->luma.empty()) frame->luma = buffers_->Take();
   // An input read in order has one reader, which claims its indices in order.
-  frame->got = inner_->positional() ? inner_->ReadLumaAt(index, &frame->luma)
-                                    : inner_->ReadPicture(&frame->luma, &frame->on_device);
+  frame->got = inner_->positional()
+                   ? inner_->ReadLumaAt(index, frame->picture.ResetOnHost(inner_->geometry()))
+                   : inner_->Read(&frame->picture);
   frame->times = inner_->positional() ? ReadTimes() : inner_->last_read_times();
 }
 
@@ -60,6 +59,7 @@ void ReadAheadInput::ReadLoop() {
       index = next_to_claim_++;
     }
     ReadFrame frame;
+    if (buffers_ != nullptr) frame.picture.AdoptBuffer(buffers_->Take());
     ReadOne(index, &frame);
     const bool last = !frame.got.ok() || !*frame.got;
     absl::MutexLock lock(&mutex_);
@@ -73,26 +73,12 @@ uint64_t ReadAheadInput::frames_read() const {
   return next_to_return_;
 }
 
-absl::StatusOr<bool> ReadAheadInput::ReadLuma(std::string* luma) {
-  std::shared_ptr<const DevicePlane> on_device;
-  absl::StatusOr<bool> got = ReadPicture(luma, &on_device);
-  if (!got.ok() || !*got || on_device == nullptr) return got;
-  luma->resize(on_device->packed_bytes());
-  if (absl::Status s = on_device->CopyToHost(reinterpret_cast<uint8_t*>(luma->data()));
-      !s.ok()) {
-    return absl::Status(s.code(), absl::StrCat(name(), ": ", s.message()));
-  }
-  return true;
-}
-
-absl::StatusOr<bool> ReadAheadInput::ReadPicture(std::string* luma,
-                                                 std::shared_ptr<const DevicePlane>* on_device) {
-  on_device->reset();
+absl::StatusOr<bool> ReadAheadInput::Read(Picture* out) {
   if (ended_.has_value()) return *ended_;
   if (!started_) Start();
   ReadFrame frame;
   if (readers_.empty()) {
-    frame.luma = std::move(*luma);
+    frame.picture.AdoptBuffer(out->TakeBuffer());
     ReadOne(frames_read(), &frame);
   } else {
     absl::MutexLock lock(&mutex_);
@@ -105,9 +91,8 @@ absl::StatusOr<bool> ReadAheadInput::ReadPicture(std::string* luma,
     ended_ = frame.got;
     return frame.got;
   }
-  if (buffers_ != nullptr && !readers_.empty()) buffers_->Give(std::move(*luma));
-  *luma = std::move(frame.luma);
-  *on_device = std::move(frame.on_device);
+  if (buffers_ != nullptr && !readers_.empty()) buffers_->Give(out->TakeBuffer());
+  *out = std::move(frame.picture);
   last_times_ = frame.times;
   absl::MutexLock lock(&mutex_);
   ++next_to_return_;

@@ -28,11 +28,11 @@ size_t ReadAheadDepth(const Geometry& geometry);
 
 class ReadAheadInput final : public VideoInput {
  public:
-  // Wraps `inner`, which must be past its start offset: reading starts with the first ReadLuma.
+  // Wraps `inner`, which must be past its start offset: reading starts with the first Read.
   // One thread reads an input that must be read in order; `positional_readers` threads share
   // the frames of a positional() one (a copy out of the page cache runs at one core's memory
   // bandwidth, which one 4K stream exceeds). Frames are read into buffers from `buffers` (may be
-  // null); ReadLuma gives the caller's previous buffer back to it.
+  // null); Read gives the host buffer of the caller's previous picture back to it.
   ReadAheadInput(std::unique_ptr<VideoInput> inner, size_t depth,
                  std::shared_ptr<LumaBufferPool> buffers, int positional_readers = 1);
   // Stops the reading threads after the frames they are reading.
@@ -45,7 +45,6 @@ class ReadAheadInput final : public VideoInput {
   const std::string& name() const override { return inner_->name(); }
   std::optional<uint64_t> EstimatedFrames() const override { return inner_->EstimatedFrames(); }
   MediaInfo media_info() const override { return inner_->media_info(); }
-  const LumaScalePlan* scorer_upscale() const override { return inner_->scorer_upscale(); }
   std::string decode_backend() const override { return inner_->decode_backend(); }
   DecodeFallback decode_fallback() const override { return inner_->decode_fallback(); }
   std::string decode_fallback_detail() const override {
@@ -56,19 +55,15 @@ class ReadAheadInput final : public VideoInput {
   uint64_t frames_read() const override;
   ReadTimes last_read_times() const override { return last_times_; }
 
-  // The inner input's next frame, in order; its end or error once every frame before it has been
+  // The inner input's next picture, in order, as the inner input handed it over (in device
+  // memory, with an upscale pending); its end or error once every frame before it has been
   // returned, and again on every later call.
-  absl::StatusOr<bool> ReadLuma(std::string* luma) override;
-  // The same, passing on pictures the inner input left in device memory (a ReadLuma copies
-  // them to the host).
-  absl::StatusOr<bool> ReadPicture(std::string* luma,
-                                   std::shared_ptr<const DevicePlane>* on_device) override;
+  absl::StatusOr<bool> Read(Picture* out) override;
 
  private:
   struct ReadFrame {
     absl::StatusOr<bool> got = false;
-    std::string luma;
-    std::shared_ptr<const DevicePlane> on_device;
+    Picture picture;
     ReadTimes times;
   };
 

@@ -5,6 +5,9 @@
 #include <string>
 #include <thread>
 
+#include "engine/fake_device_plane.h"
+#include "engine/luma_scale_host.h"
+#include "engine/luma_scale_plan.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -22,10 +25,10 @@ class NumberedInput : public VideoInput {
   const std::string& name() const override { return name_; }
   uint64_t frames_read() const override { return read_; }
   ReadTimes last_read_times() const override { return {double(read_), std::nullopt}; }
-  absl::StatusOr<bool> ReadLuma(std::string* luma) override {
+  absl::StatusOr<bool> Read(Picture* out) override {
     if (read_ == bad_) return absl::InvalidArgumentError("numbered: frame is corrupt");
     if (read_ == frames_) return false;
-    luma->assign(64, static_cast<char>(read_));
+    out->ResetOnHost(geometry_)->assign(64, static_cast<char>(read_));
     ++read_;
     return true;
   }
@@ -168,6 +171,77 @@ TEST(ReadAheadInputTest, PassesTheInnerInputsDescriptionThrough) {
   EXPECT_EQ(input.name(), "numbered");
   EXPECT_EQ(input.geometry().width, 8);
   EXPECT_EQ(input.frame_rate().num, 25);
+}
+
+// Pictures in a GPU's memory with the scorer's upscale pending, as a decoder keeping its pictures
+// on the device hands them over: frame i's small picture is filled with i.
+class DeviceInput : public VideoInput {
+ public:
+  DeviceInput(int frames, std::shared_ptr<const LumaScalePlan> plan)
+      : frames_(frames), plan_(std::move(plan)) {}
+  const Geometry& geometry() const override { return scored_; }
+  FrameRate frame_rate() const override { return {25, 1}; }
+  const std::string& name() const override { return name_; }
+  uint64_t frames_read() const override { return read_; }
+  absl::StatusOr<bool> Read(Picture* out) override {
+    if (read_ == frames_) return false;
+    const Geometry small{plan_->src_width, plan_->src_height, 8, ChromaFormat::k420};
+    out->ResetOnDevice(std::make_shared<FakeDevicePlane>(
+                           std::string(LumaBytes(small), static_cast<char>(read_)),
+                           small.width, small.height, 8),
+                       small, plan_);
+    ++read_;
+    return true;
+  }
+
+ private:
+  const int frames_;
+  const std::shared_ptr<const LumaScalePlan> plan_;
+  const std::string name_ = "device";
+  const Geometry scored_{48, 40, 8, ChromaFormat::k420};
+  int read_ = 0;
+};
+
+std::shared_ptr<const LumaScalePlan> Upscale() {
+  absl::StatusOr<LumaScalePlan> plan =
+      PlanLumaScale(20, 18, 48, 40, 8, ScalerChoice{ScalerKind::kBicubic, false},
+                    VerticalRounding::kPackedWords);
+  EXPECT_TRUE(plan.ok()) << plan.status();
+  return plan.ok() ? std::make_shared<const LumaScalePlan>(*plan) : nullptr;
+}
+
+TEST(ReadAheadInputTest, PassesDevicePicturesAndTheirPendingUpscaleOnAsTheyAre) {
+  std::shared_ptr<const LumaScalePlan> plan = Upscale();
+  ASSERT_NE(plan, nullptr);
+  ReadAheadInput input(std::make_unique<DeviceInput>(5, plan), 2,
+                       std::make_shared<LumaBufferPool>(4));
+  Picture picture;
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(*input.Read(&picture)) << i;
+    ASSERT_TRUE(picture.on_device());
+    EXPECT_EQ(picture.upscale(), plan.get());
+    EXPECT_EQ(picture.geometry().width, 20);
+    EXPECT_EQ(picture.scored_geometry().width, 48);
+    std::string host(LumaBytes(picture.geometry()), '\0');
+    ASSERT_TRUE(picture.device_luma()->CopyToHost(reinterpret_cast<uint8_t*>(host.data())).ok());
+    EXPECT_EQ(host, std::string(host.size(), static_cast<char>(i)));
+  }
+  EXPECT_FALSE(*input.Read(&picture));
+}
+
+TEST(ReadAheadInputTest, ReadLumaBringsDevicePicturesToTheHostAtTheScoredSize) {
+  std::shared_ptr<const LumaScalePlan> plan = Upscale();
+  ASSERT_NE(plan, nullptr);
+  ReadAheadInput input(std::make_unique<DeviceInput>(2, plan), 2, nullptr);
+  const std::string small(20 * 18, '\1');
+  std::string expected(48 * 40, '\0');
+  ScaleLumaOnHost(*plan, reinterpret_cast<const uint8_t*>(small.data()), 20,
+                  reinterpret_cast<uint8_t*>(expected.data()), 48);
+  std::string luma;
+  ASSERT_TRUE(*input.ReadLuma(&luma));
+  ASSERT_TRUE(*input.ReadLuma(&luma));
+  EXPECT_EQ(luma, expected);
+  EXPECT_FALSE(*input.ReadLuma(&luma));
 }
 
 TEST(ReadAheadDepthTest, HoldsAboutThirtyTwoMebibytesWithinTwoAndSixteenFrames) {

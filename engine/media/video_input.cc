@@ -40,7 +40,9 @@ class RawInput final : public VideoInput {
   const Geometry& geometry() const override { return reader_->geometry(); }
   FrameRate frame_rate() const override { return rate_; }
   const std::string& name() const override { return reader_->name(); }
-  absl::StatusOr<bool> ReadLuma(std::string* luma) override { return reader_->ReadLuma(luma); }
+  absl::StatusOr<bool> Read(Picture* out) override {
+    return reader_->ReadLuma(out->ResetOnHost(geometry()));
+  }
   uint64_t frames_read() const override { return reader_->frames_read(); }
   absl::Status Skip(uint64_t frames) override { return reader_->Skip(frames); }
   bool positional() const override { return reader_->positional(); }
@@ -80,11 +82,23 @@ InputKind InputKindForPath(absl::string_view path) {
   return InputKind::kEncoded;
 }
 
+absl::StatusOr<bool> VideoInput::ReadLuma(std::string* luma) {
+  Picture picture;
+  picture.AdoptBuffer(std::move(*luma));
+  absl::StatusOr<bool> got = Read(&picture);
+  if (got.ok() && *got) {
+    absl::Status host = picture.BringToHost();
+    if (host.ok()) host = picture.UpscaleOnHost();
+    if (!host.ok()) return absl::Status(host.code(), absl::StrCat(name(), ": ", host.message()));
+  }
+  *luma = picture.TakeBuffer();
+  return got;
+}
+
 absl::Status VideoInput::Skip(uint64_t frames) {
-  std::string scratch;
-  std::shared_ptr<const DevicePlane> on_device;  // skipped where it lies
+  Picture scratch;  // skipped where it lies
   for (uint64_t i = 0; i < frames; ++i) {
-    absl::StatusOr<bool> got = ReadPicture(&scratch, &on_device);
+    absl::StatusOr<bool> got = Read(&scratch);
     if (!got.ok()) return got.status();
     if (!*got) {
       return absl::InvalidArgumentError(absl::StrFormat(
@@ -107,11 +121,10 @@ MediaInfo VideoInput::media_info() const {
 }
 
 absl::StatusOr<uint64_t> VideoInput::CountRemaining(uint64_t limit) {
-  std::string scratch;
-  std::shared_ptr<const DevicePlane> on_device;  // counted where it lies
+  Picture scratch;  // counted where it lies
   uint64_t count = 0;
   while (limit == 0 || count < limit) {
-    absl::StatusOr<bool> got = ReadPicture(&scratch, &on_device);
+    absl::StatusOr<bool> got = Read(&scratch);
     if (!got.ok()) return got.status();
     if (!*got) break;
     ++count;
@@ -297,6 +310,11 @@ CheckedPlan DecodedInput::UpscaleOnScorer() {
       {stream.width, stream.height, stream.pixel_format, AVCOL_RANGE_UNSPECIFIED, geometry_.width,
        geometry_.height, PixelFormatForGeometry(geometry_), scaler_choice_});
   scorer_upscale_ = checked.plan;
+  if (scorer_upscale_ != nullptr) {
+    planned_geometry_ = geometry_;
+    planned_geometry_.width = scorer_upscale_->src_width;
+    planned_geometry_.height = scorer_upscale_->src_height;
+  }
   return checked;
 }
 
@@ -319,15 +337,9 @@ bool DecodedInput::StaysOnDevice(const AVFrame& picture) const {
          (scorer_upscale_ != nullptr && PlannedFor(picture));
 }
 
-absl::StatusOr<bool> DecodedInput::ReadLuma(std::string* luma) {
-  return ReadPicture(luma, nullptr);
-}
-
-absl::StatusOr<bool> DecodedInput::ReadPicture(std::string* luma,
-                                               std::shared_ptr<const DevicePlane>* on_device) {
+absl::StatusOr<bool> DecodedInput::Read(Picture* out) {
   using Clock = std::chrono::steady_clock;
   const auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
-  if (on_device != nullptr) on_device->reset();
   const Clock::time_point start = Clock::now();
   absl::StatusOr<const AVFrame*> frame =
       segmented_ != nullptr ? segmented_->Next() : decoder_->Next();
@@ -337,16 +349,19 @@ absl::StatusOr<bool> DecodedInput::ReadPicture(std::string* luma,
   const Clock::time_point decoded = Clock::now();
   last_read_times_ = ReadTimes{seconds(decoded - start), std::nullopt};
   const AVFrame* picture = *frame;
-  if (on_device != nullptr && StaysOnDevice(*picture)) {
+  if (StaysOnDevice(*picture)) {
     absl::StatusOr<std::shared_ptr<const DevicePlane>> plane =
         MakeDevicePictureLuma(*picture, info_.pixel_format, *picture_device_);
     if (!plane.ok()) return plane.status();
-    *on_device = *std::move(plane);
-    luma->clear();
+    if (scorer_upscale_ != nullptr && PlannedFor(*picture)) {
+      out->ResetOnDevice(*std::move(plane), planned_geometry_, scorer_upscale_);
+    } else {
+      out->ResetOnDevice(*std::move(plane), geometry_);
+    }
     return true;
   }
   if (IsDeviceFrame(*picture)) {
-    // Wanted on the host (ReadLuma), or scaled by libswscale first.
+    // Scaled by libswscale first, or not kept on the device.
     if (downloaded_ == nullptr) downloaded_.reset(av_frame_alloc());
     if (brought_to_host_ == nullptr) brought_to_host_.reset(av_frame_alloc());
     if (downloaded_ == nullptr || brought_to_host_ == nullptr) {
@@ -361,7 +376,7 @@ absl::StatusOr<bool> DecodedInput::ReadPicture(std::string* luma,
     picture = brought_to_host_.get();
   }
   if (scorer_upscale_ != nullptr && PlannedFor(*picture)) {
-    CopyLuma(*picture, luma);
+    CopyLuma(*picture, out->ResetOnHost(planned_geometry_, scorer_upscale_));
     return true;
   }
   if (scaler_ != nullptr) {
@@ -374,7 +389,8 @@ absl::StatusOr<bool> DecodedInput::ReadPicture(std::string* luma,
     picture = *scaled;
     last_read_times_.scale_seconds = seconds(Clock::now() - decoded);
   }
-  CopyLuma(*picture, luma);
+  // Without a pending upscale: a picture the scorer's plan did not fit is scaled here.
+  CopyLuma(*picture, out->ResetOnHost(geometry_));
   return true;
 }
 

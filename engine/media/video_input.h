@@ -1,6 +1,6 @@
-// One side of a scored pair, read frame by frame as luma planes, whatever the file: raw .yuv and
-// .y4m through ssimd's own readers, anything else through FFmpeg (decoded, and for a rendition
-// upscaled to the source's size and pixel format).
+// One side of a scored pair, read frame by frame as pictures (engine/input_picture.h), whatever
+// the file: raw .yuv and .y4m through ssimd's own readers, anything else through FFmpeg (decoded,
+// and for a rendition upscaled to the source's size and pixel format, here or by the scorer).
 #ifndef SSIMD_ENGINE_MEDIA_VIDEO_INPUT_H_
 #define SSIMD_ENGINE_MEDIA_VIDEO_INPUT_H_
 
@@ -12,7 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "engine/device_plane.h"
+#include "engine/input_picture.h"
 #include "engine/io/frame_reader.h"
 #include "engine/luma_scale_plan.h"
 #include "engine/media/luma_scale_check.h"
@@ -34,7 +34,7 @@ enum class InputKind {
 // By the name's extension, in any case.
 InputKind InputKindForPath(absl::string_view path);
 
-// Where one ReadLuma's time went, for the decode and scale stages of the server's metrics; a stage
+// Where one Read's time went, for the decode and scale stages of the server's metrics; a stage
 // that did not happen is unset (raw files are only read, pictures of the target size not scaled).
 struct ReadTimes {
   std::optional<double> decode_seconds;  // demuxing and decoding
@@ -48,33 +48,28 @@ class VideoInput {
  public:
   virtual ~VideoInput() = default;
 
-  // The geometry of the luma planes ReadLuma returns.
+  // The geometry pictures are scored at: ReadLuma's planes, and Read's pictures once upscaled.
   virtual const Geometry& geometry() const = 0;
   // From the file (.y4m header, container); unknown for raw files.
   virtual FrameRate frame_rate() const = 0;
   virtual const std::string& name() const = 0;
-  // The next frame's luma, tightly packed, into *luma; false after the last frame.
-  virtual absl::StatusOr<bool> ReadLuma(std::string* luma) = 0;
-  // ReadLuma, except that a picture a GPU's video engine left in device memory (see
-  // DecodedInput::KeepPicturesOnDevice) comes as *on_device, with *luma left empty; other
-  // pictures come in *luma with *on_device null. This default never has device pictures.
-  virtual absl::StatusOr<bool> ReadPicture(std::string* luma,
-                                           std::shared_ptr<const DevicePlane>* on_device) {
-    on_device->reset();
-    return ReadLuma(luma);
-  }
+  // The next frame into *out, as it lies: in host memory, or in a GPU's memory where a video
+  // engine left it (DecodedInput::KeepPicturesOnDevice), with the upscale still to do where the
+  // scorer does it (DecodedInput::UpscaleOnScorer). *out's host buffer is reused. False after the
+  // last frame.
+  virtual absl::StatusOr<bool> Read(Picture* out) = 0;
+  // For readers that want host bytes only: the next frame's luma at geometry(), tightly packed,
+  // into *luma (its buffer reused): a device picture is copied to the host, and a pending upscale
+  // done with the host model.
+  absl::StatusOr<bool> ReadLuma(std::string* luma);
   // Frames returned or skipped so far.
   virtual uint64_t frames_read() const = 0;
   // Frames in the whole file where that is known without reading it (raw files); for progress.
   virtual std::optional<uint64_t> EstimatedFrames() const { return std::nullopt; }
   // Codec, size and duration of the file; by default a raw file of geometry()'s size.
   virtual MediaInfo media_info() const;
-  // Of the last ReadLuma that returned a frame.
+  // Of the last Read that returned a frame.
   virtual ReadTimes last_read_times() const { return ReadTimes(); }
-  // Set when the input hands its pictures over before their upscale, for the scorer to upscale
-  // with this plan: ReadLuma then returns PlanInputBytes of the plan for such a picture, and
-  // LumaBytes(geometry()) for any picture it had to scale itself (docs/adr/0080).
-  virtual const LumaScalePlan* scorer_upscale() const { return nullptr; }
   // Who decodes the file ("cpu", "nvdec", "vaapi"); empty for raw files. Settled with the first
   // frame, as a device's engine may refuse a stream only then.
   virtual std::string decode_backend() const { return ""; }
@@ -86,8 +81,8 @@ class VideoInput {
   // True when frames can be read in any order and from several threads at once through
   // ReadLumaAt (raw files on disk, engine/io/frame_reader.h).
   virtual bool positional() const { return false; }
-  // Frame `index` (counting from the file's first frame, skipped ones included), as ReadLuma
-  // would return it; does not move the input. Only where positional().
+  // Frame `index`'s luma (counting from the file's first frame, skipped ones included), as
+  // ReadLuma would return it; does not move the input. Only where positional().
   virtual absl::StatusOr<bool> ReadLumaAt(uint64_t index, std::string* luma) const;
 
   // Skips `frames` frames; INVALID_ARGUMENT naming the file when it has fewer.
@@ -138,15 +133,15 @@ class DecodedInput final : public VideoInput {
   // The most the input holds at once in decoded and scaled pictures when it is decoded with
   // `decoders` decoders (DecodeWith) and, with `scaled`, brought to another size or format
   // (ScaleTo) of geometry `scored`: its decoders' bounds (VideoDecoder::memory_bound(), which
-  // they are held to), pictures brought back from a device, and the scaled picture. Luma planes
-  // handed out (ReadLuma) are the caller's.
+  // they are held to), pictures brought back from a device, and the scaled picture. Pictures
+  // handed out (Read) are the caller's.
   int64_t PictureMemoryBytes(int decoders, bool scaled, const Geometry& scored) const;
-  // Before the first ReadLuma: decode the file with `decoders` decoders at once, each taking
+  // Before the first Read: decode the file with `decoders` decoders at once, each taking
   // the next free segment between split points (segmented_decoding.h; with a device, each holds
   // a session of its own); 1 keeps one decoder. The pictures are the same either way. On error
   // (a decoder could not be opened) the one decoder stays.
   absl::Status DecodeWith(int decoders);
-  // Lets pictures decoded by NVDEC stay in device memory for ReadPicture where no scaling on
+  // Lets pictures decoded by NVDEC stay in device memory for Read where no scaling on
   // the CPU is needed (none, or the scorer's upscale; docs/adr/0083); ReadLuma still copies them
   // to the host. Does nothing where the file is not decoded by an engine whose pictures can stay
   // (HwDecodeDevice::PictureDevice).
@@ -159,13 +154,10 @@ class DecodedInput final : public VideoInput {
   const Geometry& geometry() const override { return geometry_; }
   FrameRate frame_rate() const override { return info_.frame_rate; }
   const std::string& name() const override { return name_; }
-  absl::StatusOr<bool> ReadLuma(std::string* luma) override;
-  absl::StatusOr<bool> ReadPicture(std::string* luma,
-                                   std::shared_ptr<const DevicePlane>* on_device) override;
+  absl::StatusOr<bool> Read(Picture* out) override;
   uint64_t frames_read() const override;
   MediaInfo media_info() const override;
   ReadTimes last_read_times() const override { return last_read_times_; }
-  const LumaScalePlan* scorer_upscale() const override { return scorer_upscale_.get(); }
   std::string decode_backend() const override;
   DecodeFallback decode_fallback() const override;
   std::string decode_fallback_detail() const override;
@@ -177,7 +169,7 @@ class DecodedInput final : public VideoInput {
   bool PlannedFor(const AVFrame& picture) const;
   // The picture's pixel format in software terms (a device's frame has the stream's).
   AVPixelFormat SoftwareFormat(const AVFrame& picture) const;
-  // Whether ReadPicture may hand `picture` on where it lies.
+  // Whether Read may hand `picture` on where it lies.
   bool StaysOnDevice(const AVFrame& picture) const;
 
   // One decoder, or (DecodeWith) several behind `segmented_`, which then owns the first.
@@ -192,7 +184,10 @@ class DecodedInput final : public VideoInput {
   Geometry geometry_;
   std::unique_ptr<PictureScaler> scaler_;
   ScalerChoice scaler_choice_;
+  // With the scorer's upscale (UpscaleOnScorer): its plan, and the geometry of the pictures it
+  // reads (the file's size, geometry_'s depth and chroma).
   std::shared_ptr<const LumaScalePlan> scorer_upscale_;
+  Geometry planned_geometry_;
   ReadTimes last_read_times_;
   // Pictures in device memory (KeepPicturesOnDevice): the decoding device, the GPU that holds
   // its pictures, and frames for those copied to the host after all.

@@ -45,6 +45,41 @@ TEST(VideoInputTest, DecodedInputScalesToTheTarget) {
   EXPECT_EQ(frames, 4);
 }
 
+// With the upscale left to the scorer, each picture comes at the file's size with its plan; the
+// plan's host model then gives libswscale's bytes, as the check before it promised.
+TEST(VideoInputTest, UpscaleLeftToTheScorerTravelsWithEachPicture) {
+  const std::string path = LadderFile("h264_426x240.mp4");
+  const Geometry target{1920, 1080, 8, ChromaFormat::k420};
+  auto planned = DecodedInput::Open(::open(path.c_str(), O_RDONLY), "h264_426x240.mp4", {});
+  auto scaled = DecodedInput::Open(::open(path.c_str(), O_RDONLY), "h264_426x240.mp4", {});
+  ASSERT_TRUE(planned.ok() && scaled.ok());
+  (*planned)->ScaleTo(target, ScalerChoice());
+  (*scaled)->ScaleTo(target, ScalerChoice());
+  const CheckedPlan checked = (*planned)->UpscaleOnScorer();
+  if (checked.plan == nullptr) GTEST_SKIP() << "no plan here: " << checked.why.message();
+  Picture picture;
+  std::string luma;
+  int frames = 0;
+  while (true) {
+    absl::StatusOr<bool> got = (*planned)->Read(&picture);
+    absl::StatusOr<bool> reference = (*scaled)->ReadLuma(&luma);
+    ASSERT_TRUE(got.ok() && reference.ok());
+    ASSERT_EQ(*got, *reference);
+    if (!*got) break;
+    ASSERT_FALSE(picture.on_device());
+    ASSERT_TRUE(picture.needs_upscale());
+    EXPECT_EQ(picture.upscale(), checked.plan.get());
+    EXPECT_EQ(picture.geometry().width, 426);
+    EXPECT_EQ(picture.geometry().height, 240);
+    EXPECT_EQ(picture.host_luma().size(), 426u * 240);
+    EXPECT_EQ(picture.scored_geometry().width, 1920);
+    ASSERT_TRUE(picture.UpscaleOnHost().ok());
+    ASSERT_TRUE(picture.TakeBuffer() == luma) << "frame " << frames;
+    ++frames;
+  }
+  EXPECT_EQ(frames, 24);
+}
+
 // Several decoders for one file give the frames one decoder gives, upscaled the same way.
 TEST(VideoInputTest, DecodingWithSeveralDecodersReadsTheSameFrames) {
   if (!HaveFfmpegCommand()) GTEST_SKIP() << "no ffmpeg command to encode the test file";

@@ -1,0 +1,112 @@
+#include "engine/input_picture.h"
+
+#include <utility>
+
+#include "absl/strings/str_format.h"
+#include "engine/luma_scale_host.h"
+
+namespace ssimd {
+
+Picture Picture::OnHost(std::string luma, const Geometry& geometry,
+                        std::shared_ptr<const LumaScalePlan> upscale) {
+  Picture picture;
+  picture.AdoptBuffer(std::move(luma));
+  picture.ResetOnHost(geometry, std::move(upscale));
+  return picture;
+}
+
+Picture Picture::OnDevice(std::shared_ptr<const DevicePlane> luma, const Geometry& geometry,
+                          std::shared_ptr<const LumaScalePlan> upscale) {
+  Picture picture;
+  picture.ResetOnDevice(std::move(luma), geometry, std::move(upscale));
+  return picture;
+}
+
+std::string* Picture::ResetOnHost(const Geometry& geometry,
+                                  std::shared_ptr<const LumaScalePlan> upscale) {
+  where_ = Where::kHost;
+  geometry_ = geometry;
+  device_.reset();
+  upscale_ = std::move(upscale);
+  return &host_;
+}
+
+void Picture::ResetOnDevice(std::shared_ptr<const DevicePlane> luma, const Geometry& geometry,
+                            std::shared_ptr<const LumaScalePlan> upscale) {
+  where_ = Where::kDevice;
+  geometry_ = geometry;
+  device_ = std::move(luma);
+  upscale_ = std::move(upscale);
+}
+
+std::string Picture::TakeBuffer() {
+  std::string buffer = std::move(host_);
+  host_.clear();  // a moved-from string is valid but unspecified
+  where_ = Where::kNone;
+  geometry_ = Geometry();
+  device_.reset();
+  upscale_.reset();
+  return buffer;
+}
+
+std::optional<int> Picture::device() const {
+  if (!on_device()) return std::nullopt;
+  return device_->layout().device;
+}
+
+Geometry Picture::scored_geometry() const {
+  if (upscale_ == nullptr) return geometry_;
+  Geometry scored = geometry_;
+  scored.width = upscale_->dst_width;
+  scored.height = upscale_->dst_height;
+  return scored;
+}
+
+absl::Span<const uint8_t> Picture::host_luma() const {
+  if (where_ != Where::kHost) return {};
+  return absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(host_.data()), host_.size());
+}
+
+PlanePieces Picture::LumaPieces() const {
+  if (on_device()) return PlanePieces(*device_);
+  return PlanePieces(host_luma());
+}
+
+absl::Status Picture::BringToHost() {
+  if (!on_device()) return absl::OkStatus();
+  host_.resize(device_->packed_bytes());
+  if (absl::Status copied = device_->CopyToHost(reinterpret_cast<uint8_t*>(host_.data()));
+      !copied.ok()) {
+    return copied;
+  }
+  device_.reset();
+  where_ = Where::kHost;
+  return absl::OkStatus();
+}
+
+absl::Status Picture::UpscaleOnHost() {
+  if (upscale_ == nullptr) return absl::OkStatus();
+  if (where_ != Where::kHost) {
+    return absl::FailedPreconditionError("a picture is upscaled on the host only from host bytes");
+  }
+  const Geometry scored = scored_geometry();
+  if (host_.size() != LumaBytes(geometry_) || geometry_.width != upscale_->src_width ||
+      geometry_.height != upscale_->src_height || geometry_.bit_depth != upscale_->bit_depth) {
+    return absl::InternalError(absl::StrFormat(
+        "a %dx%d %d-bit picture of %d bytes does not fit its upscale from %dx%d %d-bit",
+        geometry_.width, geometry_.height, geometry_.bit_depth, host_.size(),
+        upscale_->src_width, upscale_->src_height, upscale_->bit_depth));
+  }
+  std::string scaled(LumaBytes(scored), '\0');
+  const int sample = BytesPerSample(geometry_.bit_depth);
+  ScaleLumaOnHost(*upscale_, reinterpret_cast<const uint8_t*>(host_.data()),
+                  static_cast<size_t>(geometry_.width) * sample,
+                  reinterpret_cast<uint8_t*>(scaled.data()),
+                  static_cast<size_t>(scored.width) * sample);
+  host_ = std::move(scaled);
+  geometry_ = scored;
+  upscale_.reset();
+  return absl::OkStatus();
+}
+
+}  // namespace ssimd

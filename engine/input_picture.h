@@ -1,0 +1,97 @@
+// A picture as an input hands it over (engine/media/video_input.h): where its luma lies (host
+// memory, or a GPU's memory where a video engine decoded it, docs/adr/0083), its geometry as the
+// bytes lie, and the upscale still to do before it is scored, if any (docs/adr/0080). Whoever
+// reads it learns all of that from the picture itself, per picture: a rendition whose plan did not
+// fit one picture hands that one over already scaled, with no upscale pending.
+#ifndef SSIMD_ENGINE_INPUT_PICTURE_H_
+#define SSIMD_ENGINE_INPUT_PICTURE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+#include "engine/device_plane.h"
+#include "engine/luma_scale_plan.h"
+#include "engine/picture.h"
+#include "engine/plane_pieces.h"
+
+namespace ssimd {
+
+class Picture {
+ public:
+  // No picture yet: nothing to read (a reader fills it, VideoInput::Read).
+  Picture() = default;
+
+  // Tightly packed luma in host memory (LumaBytes of `geometry`).
+  static Picture OnHost(std::string luma, const Geometry& geometry,
+                        std::shared_ptr<const LumaScalePlan> upscale = nullptr);
+  // Luma in a GPU's memory; `geometry` is the plane's size and depth (the plane's layout says the
+  // same) with the stream's chroma layout.
+  static Picture OnDevice(std::shared_ptr<const DevicePlane> luma, const Geometry& geometry,
+                          std::shared_ptr<const LumaScalePlan> upscale = nullptr);
+
+  // For readers: the picture becomes a host one of `geometry`, and the returned buffer (the one
+  // it held before, a recycled one's size and contents as they were) is where its luma goes.
+  std::string* ResetOnHost(const Geometry& geometry,
+                           std::shared_ptr<const LumaScalePlan> upscale = nullptr);
+  // For readers: the picture becomes a device one; the host buffer is kept for a later reuse.
+  void ResetOnDevice(std::shared_ptr<const DevicePlane> luma, const Geometry& geometry,
+                     std::shared_ptr<const LumaScalePlan> upscale = nullptr);
+
+  // Gives the picture a host buffer to be read into (a recycled one, LumaBufferPool).
+  void AdoptBuffer(std::string buffer) { host_ = std::move(buffer); }
+  // The host buffer, for recycling or for a caller that keeps the bytes; the picture is empty
+  // afterwards (a device picture gives its unused spare).
+  std::string TakeBuffer();
+
+  bool empty() const { return where_ == Where::kNone; }
+  bool on_device() const { return where_ == Where::kDevice; }
+  // The GPU that holds the luma, as the GPU backend counts them; none for a host picture.
+  std::optional<int> device() const;
+
+  // The size and bit depth as the bytes lie: before any pending upscale.
+  const Geometry& geometry() const { return geometry_; }
+  int bit_depth() const { return geometry_.bit_depth; }
+  // The geometry it is scored at: after the pending upscale, else geometry().
+  Geometry scored_geometry() const;
+
+  // The upscale the scorer still has to do (the plan reads geometry()'s size), or null.
+  const LumaScalePlan* upscale() const { return upscale_.get(); }
+  bool needs_upscale() const { return upscale_ != nullptr; }
+
+  // The luma bytes of a host picture; empty for a device picture (and for no picture).
+  absl::Span<const uint8_t> host_luma() const;
+  // The luma plane of a device picture; null otherwise.
+  const DevicePlane* device_luma() const { return on_device() ? device_.get() : nullptr; }
+  // The luma as a backend takes it (Scorer::ScorePieces): host bytes, or the device plane, which
+  // the GPU backend reads where it lies. A view: the picture must outlive it.
+  PlanePieces LumaPieces() const;
+
+  // A device picture's luma copied into host memory (into the buffer the picture kept); the
+  // picture is a host one afterwards. Nothing to do for a host picture.
+  absl::Status BringToHost();
+  // The pending upscale done here with the host model (engine/luma_scale_host.h, the arithmetic
+  // the GPU kernels run), for readers that want the scored size; the picture must be on the host.
+  // Nothing to do without one.
+  absl::Status UpscaleOnHost();
+
+ private:
+  enum class Where { kNone, kHost, kDevice };
+
+  Where where_ = Where::kNone;
+  Geometry geometry_;
+  // Luma: the host bytes (also a spare buffer while on a device), or the device plane.
+  std::string host_;
+  std::shared_ptr<const DevicePlane> device_;
+  // Chroma planes go here, beside luma, when a metric scores them (PSNR): the geometry's chroma
+  // layout already gives their sizes. None today: luma is all that is scored, so no reader copies
+  // chroma out of a decoded picture.
+  std::shared_ptr<const LumaScalePlan> upscale_;
+};
+
+}  // namespace ssimd
+
+#endif  // SSIMD_ENGINE_INPUT_PICTURE_H_

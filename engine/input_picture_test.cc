@@ -1,0 +1,151 @@
+#include "engine/input_picture.h"
+
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "engine/fake_device_plane.h"
+#include "engine/luma_scale_host.h"
+#include "gtest/gtest.h"
+
+namespace ssimd {
+namespace {
+
+constexpr Geometry kSmall{20, 18, 8, ChromaFormat::k420};
+
+std::string Ramp(size_t bytes) {
+  std::string luma(bytes, '\0');
+  for (size_t i = 0; i < bytes; ++i) luma[i] = static_cast<char>((i * 37) % 251);
+  return luma;
+}
+
+std::shared_ptr<const LumaScalePlan> Upscale() {
+  absl::StatusOr<LumaScalePlan> plan =
+      PlanLumaScale(20, 18, 48, 40, 8, ScalerChoice{ScalerKind::kBicubic, false},
+                    VerticalRounding::kPackedWords);
+  EXPECT_TRUE(plan.ok()) << plan.status();
+  return plan.ok() ? std::make_shared<const LumaScalePlan>(*plan) : nullptr;
+}
+
+TEST(InputPictureTest, StartsEmpty) {
+  Picture picture;
+  EXPECT_TRUE(picture.empty());
+  EXPECT_FALSE(picture.on_device());
+  EXPECT_FALSE(picture.needs_upscale());
+  EXPECT_TRUE(picture.host_luma().empty());
+  EXPECT_EQ(picture.LumaPieces().size(), 0u);
+}
+
+TEST(InputPictureTest, HostPictureIsReadWhereItLies) {
+  const std::string luma = Ramp(LumaBytes(kSmall));
+  Picture picture = Picture::OnHost(luma, kSmall);
+  EXPECT_FALSE(picture.empty());
+  EXPECT_FALSE(picture.on_device());
+  EXPECT_EQ(picture.device(), std::nullopt);
+  EXPECT_EQ(picture.device_luma(), nullptr);
+  EXPECT_EQ(picture.bit_depth(), 8);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(picture.host_luma().data()),
+                        picture.host_luma().size()),
+            luma);
+  const PlanePieces pieces = picture.LumaPieces();
+  EXPECT_EQ(pieces.device(), nullptr);
+  EXPECT_EQ(pieces.size(), luma.size());
+  EXPECT_EQ(picture.scored_geometry().width, kSmall.width);
+  EXPECT_TRUE(picture.BringToHost().ok());  // nothing to do
+  EXPECT_TRUE(picture.UpscaleOnHost().ok());
+  EXPECT_EQ(picture.host_luma().size(), luma.size());
+}
+
+TEST(InputPictureTest, DevicePictureIsHandedOnAsItsPlaneWithoutACopy) {
+  const std::string luma = Ramp(LumaBytes(kSmall));
+  auto plane = std::make_shared<FakeDevicePlane>(luma, kSmall.width, kSmall.height, 8);
+  Picture picture = Picture::OnDevice(plane, kSmall);
+  EXPECT_TRUE(picture.on_device());
+  EXPECT_EQ(picture.device(), -1);
+  EXPECT_EQ(picture.device_luma(), plane.get());
+  EXPECT_TRUE(picture.host_luma().empty());
+  const PlanePieces pieces = picture.LumaPieces();
+  EXPECT_EQ(pieces.device(), plane.get());
+  EXPECT_EQ(pieces.size(), luma.size());
+  EXPECT_EQ(plane->copies, 0);
+}
+
+TEST(InputPictureTest, BringToHostCopiesADevicePictureOnce) {
+  const std::string luma = Ramp(LumaBytes(kSmall));
+  auto plane = std::make_shared<FakeDevicePlane>(luma, kSmall.width, kSmall.height, 8);
+  Picture picture = Picture::OnDevice(plane, kSmall);
+  ASSERT_TRUE(picture.BringToHost().ok());
+  EXPECT_FALSE(picture.on_device());
+  EXPECT_EQ(plane->copies, 1);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(picture.host_luma().data()),
+                        picture.host_luma().size()),
+            luma);
+  EXPECT_EQ(plane.use_count(), 1);  // the picture no longer holds the device's memory
+}
+
+TEST(InputPictureTest, BringToHostPassesACopyErrorOnAndStaysOnTheDevice) {
+  auto plane = std::make_shared<FakeDevicePlane>(Ramp(LumaBytes(kSmall)), kSmall.width,
+                                                 kSmall.height, 8,
+                                                 absl::UnavailableError("device lost"));
+  Picture picture = Picture::OnDevice(plane, kSmall);
+  absl::Status status = picture.BringToHost();
+  EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable);
+  EXPECT_TRUE(picture.on_device());
+}
+
+TEST(InputPictureTest, PendingUpscaleTravelsWithThePictureAndSaysTheScoredSize) {
+  std::shared_ptr<const LumaScalePlan> plan = Upscale();
+  ASSERT_NE(plan, nullptr);
+  Picture picture = Picture::OnHost(Ramp(LumaBytes(kSmall)), kSmall, plan);
+  EXPECT_TRUE(picture.needs_upscale());
+  EXPECT_EQ(picture.upscale(), plan.get());
+  EXPECT_EQ(picture.geometry().width, 20);
+  EXPECT_EQ(picture.scored_geometry().width, 48);
+  EXPECT_EQ(picture.scored_geometry().height, 40);
+  EXPECT_EQ(picture.scored_geometry().chroma, kSmall.chroma);
+}
+
+TEST(InputPictureTest, UpscaleOnHostGivesTheHostModelsBytes) {
+  std::shared_ptr<const LumaScalePlan> plan = Upscale();
+  ASSERT_NE(plan, nullptr);
+  const std::string small = Ramp(LumaBytes(kSmall));
+  std::string expected(48 * 40, '\0');
+  ScaleLumaOnHost(*plan, reinterpret_cast<const uint8_t*>(small.data()), 20,
+                  reinterpret_cast<uint8_t*>(expected.data()), 48);
+  Picture picture = Picture::OnHost(small, kSmall, plan);
+  ASSERT_TRUE(picture.UpscaleOnHost().ok());
+  EXPECT_FALSE(picture.needs_upscale());
+  EXPECT_EQ(picture.geometry().width, 48);
+  EXPECT_EQ(picture.geometry().height, 40);
+  EXPECT_EQ(picture.TakeBuffer(), expected);
+}
+
+TEST(InputPictureTest, UpscaleOnHostRefusesADevicePictureAndBytesThatDoNotFit) {
+  std::shared_ptr<const LumaScalePlan> plan = Upscale();
+  ASSERT_NE(plan, nullptr);
+  auto plane = std::make_shared<FakeDevicePlane>(Ramp(LumaBytes(kSmall)), 20, 18, 8);
+  Picture on_device = Picture::OnDevice(plane, kSmall, plan);
+  EXPECT_EQ(on_device.UpscaleOnHost().code(), absl::StatusCode::kFailedPrecondition);
+  Picture short_one = Picture::OnHost(std::string(10, 'x'), kSmall, plan);
+  EXPECT_EQ(short_one.UpscaleOnHost().code(), absl::StatusCode::kInternal);
+}
+
+TEST(InputPictureTest, BuffersAreReusedAcrossPictures) {
+  Picture picture;
+  std::string recycled(LumaBytes(kSmall), 'x');
+  const char* storage = recycled.data();
+  picture.AdoptBuffer(std::move(recycled));
+  EXPECT_TRUE(picture.empty());  // a buffer is not a picture
+  std::string* luma = picture.ResetOnHost(kSmall);
+  EXPECT_EQ(luma->data(), storage);
+  // A device picture keeps the buffer aside, and gives it back for recycling.
+  picture.ResetOnDevice(
+      std::make_shared<FakeDevicePlane>(Ramp(LumaBytes(kSmall)), 20, 18, 8), kSmall);
+  std::string taken = picture.TakeBuffer();
+  EXPECT_EQ(taken.data(), storage);
+  EXPECT_TRUE(picture.empty());
+  EXPECT_EQ(picture.device_luma(), nullptr);
+}
+
+}  // namespace
+}  // namespace ssimd
