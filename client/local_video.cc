@@ -12,19 +12,35 @@
 
 namespace ssimd {
 
-absl::StatusOr<std::unique_ptr<VideoInput>> OpenLocalVideo(
-    const std::string& path, const std::optional<Geometry>& raw_geometry) {
+namespace {
+
+// An encoded file comes as its DecodedInput too, for fitting it to its reference.
+absl::StatusOr<OpenedInput> OpenLocal(const std::string& path,
+                                      const std::optional<Geometry>& raw_geometry) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     const int error = errno;
     return absl::NotFoundError(absl::StrCat("cannot open ", path, ": ", std::strerror(error)));
   }
   const InputKind kind = InputKindForPath(path);
-  if (kind != InputKind::kEncoded) return OpenRawInput(fd, path, kind, raw_geometry);
+  if (kind != InputKind::kEncoded) {
+    absl::StatusOr<std::unique_ptr<VideoInput>> raw = OpenRawInput(fd, path, kind, raw_geometry);
+    if (!raw.ok()) return raw.status();
+    return OpenedInput::Raw(*std::move(raw));
+  }
   absl::StatusOr<std::unique_ptr<DecodedInput>> decoded =
       DecodedInput::Open(fd, path, DecodeLimits());
   if (!decoded.ok()) return decoded.status();
-  return std::unique_ptr<VideoInput>(*std::move(decoded));
+  return OpenedInput::Decoded(*std::move(decoded));
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<VideoInput>> OpenLocalVideo(
+    const std::string& path, const std::optional<Geometry>& raw_geometry) {
+  absl::StatusOr<OpenedInput> opened = OpenLocal(path, raw_geometry);
+  if (!opened.ok()) return opened.status();
+  return std::move(opened->input);
 }
 
 absl::StatusOr<LocalPair> OpenLocalPair(const std::string& reference,
@@ -33,12 +49,10 @@ absl::StatusOr<LocalPair> OpenLocalPair(const std::string& reference,
                                         const ScalerChoice& scaler) {
   absl::StatusOr<std::unique_ptr<VideoInput>> ref = OpenLocalVideo(reference, raw_geometry);
   if (!ref.ok()) return ref.status();
-  absl::StatusOr<std::unique_ptr<VideoInput>> dis = OpenLocalVideo(distorted, raw_geometry);
+  absl::StatusOr<OpenedInput> dis = OpenLocal(distorted, raw_geometry);
   if (!dis.ok()) return dis.status();
-  LocalPair pair{*std::move(ref), *std::move(dis)};
-  SSIMD_RETURN_IF_ERROR(
-      FitToReference(*pair.reference, "-r", *pair.distorted, "-d", scaler));
-  return pair;
+  SSIMD_RETURN_IF_ERROR(FitToReference(**ref, "-r", *dis, "-d", scaler));
+  return LocalPair{*std::move(ref), std::move(dis->input)};
 }
 
 }  // namespace ssimd

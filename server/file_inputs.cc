@@ -16,19 +16,19 @@ namespace {
 constexpr char kMaxPixelsFlag[] = "--max_picture_pixels";
 
 // "bomb.mkv (hevc, 16000x16000 8-bit pictures)", for messages about an input's memory.
-std::string PicturesText(const VideoInput& input) {
-  const auto* decoded = dynamic_cast<const DecodedInput*>(&input);
-  if (decoded == nullptr) {
+std::string PicturesText(const OpenedInput& opened) {
+  const VideoInput& input = *opened.input;
+  if (opened.decoded == nullptr) {
     return absl::StrFormat("%s (%s pictures)", input.name(), GeometryText(input.geometry()));
   }
-  return absl::StrFormat("%s (%s, %s pictures)", input.name(), decoded->info().codec,
-                         GeometryText(decoded->decoded_geometry()));
+  return absl::StrFormat("%s (%s, %s pictures)", input.name(), opened.decoded->info().codec,
+                         GeometryText(opened.decoded->decoded_geometry()));
 }
 
 // Reserves `bytes` for `input` and hands the reservation to it; RESOURCE_EXHAUSTED or CANCELLED
 // naming the field, the input and its picture size otherwise.
-absl::Status Reserve(VideoInput& input, absl::string_view field, const InputOpening& opening,
-                     int64_t bytes) {
+absl::Status Reserve(const OpenedInput& input, absl::string_view field,
+                     const InputOpening& opening, int64_t bytes) {
   if (opening.budget == nullptr) return absl::OkStatus();
   PictureMemoryBudget::Request request;
   request.bytes = bytes;
@@ -48,7 +48,7 @@ absl::Status Reserve(VideoInput& input, absl::string_view field, const InputOpen
     return absl::Status(reservation.status().code(), message);
   }
   if (opening.held_by_call != nullptr) *opening.held_by_call += bytes;
-  input.HoldReservation(*std::move(reservation));
+  input.input->HoldReservation(*std::move(reservation));
   return absl::OkStatus();
 }
 
@@ -66,9 +66,9 @@ absl::Status NotePictureLimit(absl::Status status, absl::string_view field,
 
 }  // namespace
 
-int64_t InputMemoryBytes(const VideoInput& input, const InputOpening& opening) {
-  const auto* decoded = dynamic_cast<const DecodedInput*>(&input);
-  Geometry scored = input.geometry();
+int64_t InputMemoryBytes(const OpenedInput& input, const InputOpening& opening) {
+  const DecodedInput* decoded = input.decoded;
+  Geometry scored = input.input->geometry();
   int64_t bytes = 0;
   if (decoded == nullptr) {
     bytes = RawPictureMemoryBytes(scored);
@@ -89,9 +89,10 @@ int64_t InputMemoryBytes(const VideoInput& input, const InputOpening& opening) {
   return bytes;
 }
 
-absl::StatusOr<std::unique_ptr<VideoInput>> OpenFileInput(
-    int fd, const std::string& path, absl::string_view field,
-    const std::optional<Geometry>& geometry, const InputOpening& opening) {
+absl::StatusOr<OpenedInput> OpenFileInput(int fd, const std::string& path,
+                                          absl::string_view field,
+                                          const std::optional<Geometry>& geometry,
+                                          const InputOpening& opening) {
   DecodeLimits limits;
   limits.max_pixels = opening.max_picture_pixels;
   limits.max_pixels_source = kMaxPixelsFlag;
@@ -100,8 +101,9 @@ absl::StatusOr<std::unique_ptr<VideoInput>> OpenFileInput(
     absl::StatusOr<std::unique_ptr<VideoInput>> input =
         OpenRawInput(fd, path, kind, geometry, limits);
     if (!input.ok()) return NotePictureLimit(input.status(), field, opening);
-    SSIMD_RETURN_IF_ERROR(Reserve(**input, field, opening, InputMemoryBytes(**input, opening)));
-    return input;
+    OpenedInput opened = OpenedInput::Raw(*std::move(input));
+    SSIMD_RETURN_IF_ERROR(Reserve(opened, field, opening, InputMemoryBytes(opened, opening)));
+    return opened;
   }
   absl::StatusOr<std::unique_ptr<DecodedInput>> decoded =
       DecodedInput::Open(fd, path, limits, opening.hardware);
@@ -115,16 +117,16 @@ absl::StatusOr<std::unique_ptr<VideoInput>> OpenFileInput(
         "files",
         field, path, GeometryText(own), (*decoded)->info().codec, GeometryText(*geometry)));
   }
+  OpenedInput opened = OpenedInput::Decoded(*std::move(decoded));
   // Before any decoder but the one that probed the stream runs: DecodeWith starts the others.
-  SSIMD_RETURN_IF_ERROR(
-      Reserve(**decoded, field, opening, InputMemoryBytes(**decoded, opening)));
-  if (absl::Status split = (*decoded)->DecodeWith(opening.decoders); !split.ok()) {
+  SSIMD_RETURN_IF_ERROR(Reserve(opened, field, opening, InputMemoryBytes(opened, opening)));
+  if (absl::Status split = opened.decoded->DecodeWith(opening.decoders); !split.ok()) {
     return WithField(split, field);
   }
-  return std::unique_ptr<VideoInput>(*std::move(decoded));
+  return opened;
 }
 
-absl::StatusOr<std::unique_ptr<VideoInput>> OpenFileInput(
+absl::StatusOr<OpenedInput> OpenFileInput(
     int fd, const std::string& path, absl::string_view field,
     const std::optional<Geometry>& geometry, std::shared_ptr<HwDecodeDevice> hardware,
     int decoders) {

@@ -54,12 +54,15 @@ struct InputOpening {
 // what .y4m and encoded files say. A picture over opening.max_picture_pixels, or a reservation
 // that does not fit the budget, is RESOURCE_EXHAUSTED naming the picture's size and the limit or
 // the budget and the flag that sets it.
-absl::StatusOr<std::unique_ptr<VideoInput>> OpenFileInput(
-    int fd, const std::string& path, absl::string_view field,
-    const std::optional<Geometry>& geometry, const InputOpening& opening);
+// An encoded file comes as the DecodedInput it is too (OpenedInput::decoded), for the caller to
+// fit it to its reference and settle where its pictures go before it is read.
+absl::StatusOr<OpenedInput> OpenFileInput(int fd, const std::string& path,
+                                          absl::string_view field,
+                                          const std::optional<Geometry>& geometry,
+                                          const InputOpening& opening);
 
 // The same without a budget, with the default per-picture limit.
-absl::StatusOr<std::unique_ptr<VideoInput>> OpenFileInput(
+absl::StatusOr<OpenedInput> OpenFileInput(
     int fd, const std::string& path, absl::string_view field,
     const std::optional<Geometry>& geometry,
     std::shared_ptr<HwDecodeDevice> hardware = nullptr, int decoders = 1);
@@ -67,7 +70,7 @@ absl::StatusOr<std::unique_ptr<VideoInput>> OpenFileInput(
 // What `input`, opened from `path`, reserves of the budget: its own pictures at their most
 // (DecodedInput::PictureMemoryBytes, RawPictureMemoryBytes) and the luma planes the call holds of
 // it. `scaled_to` as in InputOpening.
-int64_t InputMemoryBytes(const VideoInput& input, const InputOpening& opening);
+int64_t InputMemoryBytes(const OpenedInput& input, const InputOpening& opening);
 
 // Why `input` was decoded on the CPU although --hw_decode asked for the GPU's engine
 // (DecodeFallbackLabel), or empty: for raw files, without --hw_decode, or when the engine decodes.

@@ -15,11 +15,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::unique_ptr<VideoInput> Open(const std::string& path,
-                                 const std::optional<Geometry>& geometry = std::nullopt) {
+OpenedInput Open(const std::string& path, const std::optional<Geometry>& geometry = std::nullopt) {
   auto input = OpenFileInput(::open(path.c_str(), O_RDONLY), path, "path", geometry);
   EXPECT_TRUE(input.ok()) << input.status();
-  return input.ok() ? *std::move(input) : nullptr;
+  return input.ok() ? *std::move(input) : OpenedInput();
 }
 
 std::string Ladder(const std::string& name) { return "tests/data/ladder/" + name; }
@@ -37,20 +36,30 @@ std::string SourceHeader(const std::string& rate, int depth = 8) {
 TEST(FileInputsTest, UpscalesAnEncodedRenditionToTheSource) {
   auto source = Open(SourceHeader("24:1"));
   auto rendition = Open(Ladder("h264_640x360.mp4"));
-  ASSERT_TRUE(source && rendition);
-  ASSERT_TRUE(FitToReference(*source, "ref", *rendition, "dis", ScalerChoice()).ok());
-  EXPECT_EQ(rendition->geometry().width, 1920);
-  EXPECT_EQ(rendition->geometry().height, 1080);
+  ASSERT_TRUE(source.input && rendition.input);
+  ASSERT_TRUE(FitToReference(*source.input, "ref", rendition, "dis", ScalerChoice()).ok());
+  EXPECT_EQ(rendition.input->geometry().width, 1920);
+  EXPECT_EQ(rendition.input->geometry().height, 1080);
   std::string luma;
-  ASSERT_TRUE(*rendition->ReadLuma(&luma));
+  ASSERT_TRUE(*rendition.input->ReadLuma(&luma));
   EXPECT_EQ(luma.size(), 1920u * 1080);
+}
+
+TEST(FileInputsTest, AnEncodedFileComesAsItsDecodedInputTooARawOneDoesNot) {
+  OpenedInput encoded = Open(Ladder("h264_640x360.mp4"));
+  ASSERT_NE(encoded.input, nullptr);
+  EXPECT_EQ(encoded.decoded, encoded.input.get());
+  EXPECT_EQ(encoded.decoded->decoded_geometry().width, 640);
+  OpenedInput raw = Open(SourceHeader("24:1"));
+  ASSERT_NE(raw.input, nullptr);
+  EXPECT_EQ(raw.decoded, nullptr);
 }
 
 TEST(FileInputsTest, RefusesDifferentFrameRatesNamingBoth) {
   auto source = Open(SourceHeader("25:1"));
   auto rendition = Open(Ladder("h264_640x360.mp4"));
-  ASSERT_TRUE(source && rendition);
-  absl::Status status = FitToReference(*source, "ref", *rendition, "dis", ScalerChoice());
+  ASSERT_TRUE(source.input && rendition.input);
+  absl::Status status = FitToReference(*source.input, "ref", rendition, "dis", ScalerChoice());
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(status.message(), HasSubstr("runs at 24/1 frames per second"));
   EXPECT_THAT(status.message(), HasSubstr("at 25/1"));
@@ -59,8 +68,8 @@ TEST(FileInputsTest, RefusesDifferentFrameRatesNamingBoth) {
 TEST(FileInputsTest, RefusesDifferentBitDepths) {
   auto source = Open(SourceHeader("24:1"));
   auto rendition = Open(Ladder("hevc10_960x540.mkv"));
-  ASSERT_TRUE(source && rendition);
-  absl::Status status = FitToReference(*source, "ref", *rendition, "dis", ScalerChoice());
+  ASSERT_TRUE(source.input && rendition.input);
+  absl::Status status = FitToReference(*source.input, "ref", rendition, "dis", ScalerChoice());
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(status.message(), HasSubstr("is 10-bit but ref"));
 }
@@ -70,8 +79,8 @@ TEST(FileInputsTest, RawFilesAreNeverScaled) {
   const std::string small = absl::StrCat(std::getenv("TEST_TMPDIR"), "/small.y4m");
   std::ofstream(small, std::ios::binary) << "YUV4MPEG2 W960 H540 F24:1 C420jpeg\n";
   auto rendition = Open(small);
-  ASSERT_TRUE(source && rendition);
-  absl::Status status = FitToReference(*source, "ref", *rendition, "dis", ScalerChoice());
+  ASSERT_TRUE(source.input && rendition.input);
+  absl::Status status = FitToReference(*source.input, "ref", rendition, "dis", ScalerChoice());
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(status.message(), HasSubstr("same luma size and bit depth"));
 }
@@ -110,9 +119,9 @@ TEST(FileInputsTest, AnInputHoldsItsReservationUntilDestroyed) {
   ASSERT_TRUE(input.ok()) << input.status();
   EXPECT_GT(held, 0);
   EXPECT_EQ(budget.reserved(), held);
-  EXPECT_EQ((*input)->reserved_bytes(), held);
-  EXPECT_EQ(InputMemoryBytes(**input, opening), held);
-  input->reset();
+  EXPECT_EQ(input->input->reserved_bytes(), held);
+  EXPECT_EQ(InputMemoryBytes(*input, opening), held);
+  input->input.reset();
   EXPECT_EQ(budget.reserved(), 0);
 }
 
@@ -121,12 +130,12 @@ TEST(FileInputsTest, ARenditionReservesItsScaledPictureAndTheCallsLumaPlanes) {
   auto input = OpenFileInput(::open(path.c_str(), O_RDONLY), path, "path", std::nullopt);
   ASSERT_TRUE(input.ok());
   InputOpening opening;
-  const int64_t own = InputMemoryBytes(**input, opening);
+  const int64_t own = InputMemoryBytes(*input, opening);
   opening.scaled_to = Geometry{1920, 1080, 8, ChromaFormat::k420};
-  const int64_t scaled = InputMemoryBytes(**input, opening);
+  const int64_t scaled = InputMemoryBytes(*input, opening);
   EXPECT_GE(scaled - own, 1920 * 1080 * 3 / 2);
   opening.luma_planes = [](const Geometry&) { return 3; };
-  EXPECT_EQ(InputMemoryBytes(**input, opening) - scaled, 3 * 1920 * 1080);
+  EXPECT_EQ(InputMemoryBytes(*input, opening) - scaled, 3 * 1920 * 1080);
 }
 
 TEST(FileInputsTest, AnInputOverTheBudgetIsRefusedNamingItsPicturesAndTheFlag) {

@@ -127,20 +127,20 @@ absl::StatusOr<ClipSettings> FilesReactor::OpenInputs() {
   opening.luma_planes = [in_flight = ctx_->options.max_frames_in_flight](const Geometry& g) {
     return static_cast<int>(ReadAheadDepth(g)) + in_flight + 1;  // ReadAhead()'s buffers
   };
-  absl::StatusOr<std::unique_ptr<VideoInput>> reference = OpenFileInput(
+  absl::StatusOr<OpenedInput> reference = OpenFileInput(
       reference_owner.release(), reference_name_, "reference_path", *geometry, opening);
   if (!reference.ok()) return reference.status();
-  opening.scaled_to = (*reference)->geometry();
-  absl::StatusOr<std::unique_ptr<VideoInput>> distorted = OpenFileInput(
+  opening.scaled_to = reference->input->geometry();
+  absl::StatusOr<OpenedInput> distorted = OpenFileInput(
       distorted_owner.release(), distorted_name_, "distorted_path", *geometry, opening);
   if (!distorted.ok()) return distorted.status();
-  reference_ = *std::move(reference);
-  distorted_ = *std::move(distorted);
-  if (absl::Status s =
-          FitToReference(*reference_, "reference_path", *distorted_, "distorted_path", *scaler);
+  if (absl::Status s = FitToReference(*reference->input, "reference_path", *distorted,
+                                      "distorted_path", *scaler);
       !s.ok()) {
     return s;
   }
+  reference_ = std::move(reference->input);
+  distorted_ = std::move(distorted->input);
   settings->geometry = reference_->geometry();
   SSIMD_RETURN_IF_ERROR(WithField(
       ctx_->dispatcher->CheckRequest(settings->geometry, settings->features, settings->backend),

@@ -223,11 +223,12 @@ absl::Status LadderReactor::Open() {
     return static_cast<int>(kReadAheadDepth + kMaxRoundsInFlight);
   };
   if (status.ok()) {
-    absl::StatusOr<std::unique_ptr<VideoInput>> source =
+    absl::StatusOr<OpenedInput> source =
         OpenFileInput(*source_fd, ReaderNameOfInput(request_.source_path()), "source_path",
                       geometry, opening);
     if (source.ok()) {
-      source_ = *std::move(source);
+      source_ = std::move(source->input);
+      source_decoded_ = source->decoded;
     } else {
       status = source.status();
     }
@@ -244,15 +245,14 @@ absl::Status LadderReactor::Open() {
       continue;
     }
     opening.scaled_to = source_->geometry();
-    absl::StatusOr<std::unique_ptr<VideoInput>> input =
+    absl::StatusOr<OpenedInput> input =
         OpenFileInput(fds[i], ReaderNameOfInput(request_.renditions(i).path()),
                       RungField(i) + ".path", std::nullopt, opening);
     if (!input.ok()) {
       status = input.status();
       continue;
     }
-    rungs_[i]->input = *std::move(input);
-    status = OpenRung(i, *ladder, *scaler);
+    status = OpenRung(i, *std::move(input), *ladder, *scaler);
   }
   if (!status.ok()) return status;
   if (absl::Status s = source_->Skip(request_.source_start_frame()); !s.ok()) {
@@ -270,15 +270,16 @@ absl::Status LadderReactor::Open() {
   return absl::OkStatus();
 }
 
-absl::Status LadderReactor::OpenRung(int index, const ClipSettings& ladder,
+absl::Status LadderReactor::OpenRung(int index, OpenedInput input, const ClipSettings& ladder,
                                      const ScalerChoice& scaler) {
   const v1::Rendition& rendition = request_.renditions(index);
   Rung& rung = *rungs_[index];
   const std::string field = RungField(index) + ".path";
-  if (absl::Status s = FitToReference(*source_, "source_path", *rung.input, field, scaler);
-      !s.ok()) {
+  if (absl::Status s = FitToReference(*source_, "source_path", input, field, scaler); !s.ok()) {
     return s;
   }
+  rung.input = std::move(input.input);
+  rung.decoded = input.decoded;
   rung.settings = ladder;
   rung.settings.geometry = source_->geometry();
   rung.settings.rung = rung.name;
@@ -299,7 +300,7 @@ absl::Status LadderReactor::OpenRung(int index, const ClipSettings& ladder,
 }
 
 void LadderReactor::ChooseUpscale(Rung& rung) {
-  auto* decoded = dynamic_cast<DecodedInput*>(rung.input.get());
+  DecodedInput* decoded = rung.decoded;
   if (decoded == nullptr) return;  // raw and .y4m files are never scaled
   const Geometry& own = decoded->decoded_geometry();
   if (own.width == rung.settings.geometry.width && own.height == rung.settings.geometry.height) {
@@ -336,12 +337,10 @@ void LadderReactor::KeepPicturesOnDevice() {
     const bool on_gpu = ctx_->dispatcher->WouldUseGpu(
         rung->settings.geometry, rung->settings.features, rung->settings.backend);
     all_on_gpu = all_on_gpu && on_gpu;
-    auto* decoded = dynamic_cast<DecodedInput*>(rung->input.get());
-    if (on_gpu && decoded != nullptr) decoded->KeepPicturesOnDevice();
+    if (on_gpu && rung->decoded != nullptr) rung->decoded->KeepPicturesOnDevice();
   }
   // A source picture that every rendition's scorer reads from the device.
-  auto* source = dynamic_cast<DecodedInput*>(source_.get());
-  if (all_on_gpu && source != nullptr) source->KeepPicturesOnDevice();
+  if (all_on_gpu && source_decoded_ != nullptr) source_decoded_->KeepPicturesOnDevice();
 }
 
 void LadderReactor::ReadAhead() {
@@ -349,10 +348,13 @@ void LadderReactor::ReadAhead() {
   // Buffers in circulation: per input, the frames waiting and one per round in flight.
   buffers_ = std::make_shared<LumaBufferPool>((rungs_.size() + 1) *
                                               (kReadAheadDepth + RoundsInFlight()));
+  // Reading starts: the decoded files are the read-ahead's from now on.
   source_ = std::make_unique<ReadAheadInput>(std::move(source_), kReadAheadDepth, buffers_);
+  source_decoded_ = nullptr;
   for (auto& rung : rungs_) {
     rung->input =
         std::make_unique<ReadAheadInput>(std::move(rung->input), kReadAheadDepth, buffers_);
+    rung->decoded = nullptr;
   }
 }
 

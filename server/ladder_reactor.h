@@ -66,6 +66,9 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>,
   struct Rung {
     std::string name;
     std::unique_ptr<VideoInput> input;
+    // `input` itself where the file is encoded, for choosing where its pictures are upscaled and
+    // kept; null for raw files, and once ReadAhead hands the input to its readers.
+    DecodedInput* decoded = nullptr;
     ClipSettings settings;
     ClipAccumulator accumulator;
     bool ended = false;
@@ -83,7 +86,8 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>,
 
   void Run();
   absl::Status Open();
-  absl::Status OpenRung(int index, const ClipSettings& ladder, const ScalerChoice& scaler);
+  absl::Status OpenRung(int index, OpenedInput input, const ClipSettings& ladder,
+                        const ScalerChoice& scaler);
   // Where the rung's upscale runs (--upscale_on_scorer, docs/adr/0080).
   void ChooseUpscale(Rung& rung);
   // Past the start offsets: every input from now on decodes ahead, into recycled buffers.
@@ -145,6 +149,7 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>,
   const absl::Time deadline_;  // the client's, for telling its expiry from a cancel
   std::shared_ptr<LumaBufferPool> buffers_;
   std::unique_ptr<VideoInput> source_;
+  DecodedInput* source_decoded_ = nullptr;  // as Rung::decoded
   FeatureSet source_features_;  // the request's, for the source's decode stage
   std::vector<std::unique_ptr<Rung>> rungs_;
   uint64_t source_frames_ = 0;  // paired with at least one rendition

@@ -394,19 +394,13 @@ absl::StatusOr<bool> DecodedInput::Read(Picture* out) {
   return true;
 }
 
-absl::Status FitToReference(const VideoInput& reference, absl::string_view reference_field,
-                            VideoInput& distorted, absl::string_view distorted_field,
-                            const ScalerChoice& scaler) {
+namespace {
+
+// What holds for every pair, scaled or not: the same bit depth and frame rate.
+absl::Status CheckPairable(const VideoInput& reference, absl::string_view reference_field,
+                           const VideoInput& distorted, absl::string_view distorted_field) {
   const Geometry& ref = reference.geometry();
   const Geometry& dis = distorted.geometry();
-  auto* decoded = dynamic_cast<DecodedInput*>(&distorted);
-  if (decoded == nullptr && (ref.width != dis.width || ref.height != dis.height ||
-                             ref.bit_depth != dis.bit_depth)) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "%s: %s, but %s is %s; raw and .y4m files are not scaled, so both files must have the "
-        "same luma size and bit depth (encoded renditions are upscaled)",
-        distorted_field, GeometryText(dis), reference_field, GeometryText(ref)));
-  }
   if (ref.bit_depth != dis.bit_depth) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "%s: %s is %d-bit but %s (%s) is %d-bit; score renditions against a source of the same "
@@ -423,8 +417,38 @@ absl::Status FitToReference(const VideoInput& reference, absl::string_view refer
         distorted_field, distorted.name(), FrameRateText(dis_rate), reference_field,
         reference.name(), FrameRateText(ref_rate)));
   }
-  if (decoded != nullptr) decoded->ScaleTo(ref, scaler);
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status FitToReference(const VideoInput& reference, absl::string_view reference_field,
+                            DecodedInput& distorted, absl::string_view distorted_field,
+                            const ScalerChoice& scaler) {
+  if (absl::Status s = CheckPairable(reference, reference_field, distorted, distorted_field);
+      !s.ok()) {
+    return s;
+  }
+  distorted.ScaleTo(reference.geometry(), scaler);
+  return absl::OkStatus();
+}
+
+absl::Status FitToReference(const VideoInput& reference, absl::string_view reference_field,
+                            const OpenedInput& distorted, absl::string_view distorted_field,
+                            const ScalerChoice& scaler) {
+  if (distorted.decoded != nullptr) {
+    return FitToReference(reference, reference_field, *distorted.decoded, distorted_field,
+                          scaler);
+  }
+  const Geometry& ref = reference.geometry();
+  const Geometry& dis = distorted.input->geometry();
+  if (ref.width != dis.width || ref.height != dis.height || ref.bit_depth != dis.bit_depth) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: %s, but %s is %s; raw and .y4m files are not scaled, so both files must have the "
+        "same luma size and bit depth (encoded renditions are upscaled)",
+        distorted_field, GeometryText(dis), reference_field, GeometryText(ref)));
+  }
+  return CheckPairable(reference, reference_field, *distorted.input, distorted_field);
 }
 
 }  // namespace ssimd

@@ -197,12 +197,31 @@ class DecodedInput final : public VideoInput {
   AvFramePtr brought_to_host_;
 };
 
-// Checks `distorted` against `reference` and, for an encoded distorted file, makes it deliver
-// pictures at the reference's size and pixel format with `scaler`. INVALID_ARGUMENT for
-// different bit depths, different frame rates (where both files state one) or, for raw and .y4m
-// files, which are never scaled, different sizes.
+// A file as its opener hands it over. Every input reads through `input`; an encoded one is
+// also kept as the DecodedInput it is (`decoded`: the same object, null for raw and .y4m files)
+// for what only decoding does, before reading starts: ScaleTo, UpscaleOnScorer,
+// KeepPicturesOnDevice, DecodeWith. `decoded` lives as long as `input`.
+struct OpenedInput {
+  static OpenedInput Raw(std::unique_ptr<VideoInput> input) { return {std::move(input), nullptr}; }
+  static OpenedInput Decoded(std::unique_ptr<DecodedInput> input) {
+    DecodedInput* decoded = input.get();
+    return {std::move(input), decoded};
+  }
+
+  std::unique_ptr<VideoInput> input;
+  DecodedInput* decoded = nullptr;
+};
+
+// Checks `distorted` against `reference` and makes it deliver pictures at the reference's size
+// and pixel format with `scaler`. INVALID_ARGUMENT for different bit depths or different frame
+// rates (where both files state one).
 absl::Status FitToReference(const VideoInput& reference, absl::string_view reference_field,
-                            VideoInput& distorted, absl::string_view distorted_field,
+                            DecodedInput& distorted, absl::string_view distorted_field,
+                            const ScalerChoice& scaler);
+// The same for a file as opened: raw and .y4m files, which are never scaled, are also refused
+// (INVALID_ARGUMENT) for a size other than the reference's.
+absl::Status FitToReference(const VideoInput& reference, absl::string_view reference_field,
+                            const OpenedInput& distorted, absl::string_view distorted_field,
                             const ScalerChoice& scaler);
 
 }  // namespace ssimd
