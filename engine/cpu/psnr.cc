@@ -1,0 +1,162 @@
+#include "engine/cpu/psnr.h"
+
+#include <cmath>
+#include <string>
+
+#include "absl/strings/str_format.h"
+#include "base/status_macros.h"
+#include "engine/cpu/sample_plane.h"
+#include "kernels/psnr_math.h"
+
+namespace ssimd {
+namespace {
+
+constexpr const char* kPlaneSuffix[3] = {"y", "cb", "cr"};
+
+bool SubsampledHorizontally(ChromaFormat format) { return format != ChromaFormat::k444; }
+bool SubsampledVertically(ChromaFormat format) { return format == ChromaFormat::k420; }
+
+// Chroma sides as files store them: halves rounded up where subsampled.
+PlaneSize StoredChromaSize(const Geometry& geometry) {
+  if (geometry.chroma == ChromaFormat::k400) return {};
+  const bool h = SubsampledHorizontally(geometry.chroma);
+  const bool v = SubsampledVertically(geometry.chroma);
+  return {h ? (geometry.width + 1) / 2 : geometry.width,
+          v ? (geometry.height + 1) / 2 : geometry.height};
+}
+
+absl::Status CheckPlane(const Geometry& geometry, const LumaView& view, int plane,
+                        const char* side) {
+  const PlaneSize size = PsnrPlaneSize(geometry, plane);
+  const std::string what = absl::StrFormat("%s plane %s", side, kPlaneSuffix[plane]);
+  if (view.width != size.width || view.height != size.height) {
+    return absl::InvalidArgumentError(absl::StrFormat("%s is %dx%d; expected %dx%d", what,
+                                                      view.width, view.height, size.width,
+                                                      size.height));
+  }
+  if (view.bit_depth != geometry.bit_depth) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s has bit depth %d; expected %d", what, view.bit_depth, geometry.bit_depth));
+  }
+  if (size.width == 0 || size.height == 0) return absl::OkStatus();
+  if (view.data == nullptr) return absl::InvalidArgumentError(what + " has no data");
+  const size_t row_bytes =
+      static_cast<size_t>(size.width) * static_cast<size_t>(BytesPerSample(geometry.bit_depth));
+  if (view.stride_bytes < row_bytes) {
+    return absl::InvalidArgumentError(absl::StrFormat("%s has a stride of %d bytes; expected at "
+                                                      "least %d",
+                                                      what, view.stride_bytes, row_bytes));
+  }
+  return absl::OkStatus();
+}
+
+uint64_t SquaredError(const LumaView& reference, const LumaView& distorted) {
+  if (reference.width == 0 || reference.height == 0) return 0;
+  const SamplePlane ref(reference);
+  const SamplePlane dist(distorted);
+  if (!ref.wide()) {
+    return PlaneSquaredError(ref.bytes(), ref.stride(), dist.bytes(), dist.stride(), ref.width(),
+                             ref.height());
+  }
+  return PlaneSquaredError(ref.words(), ref.stride(), dist.words(), dist.stride(), ref.width(),
+                           ref.height());
+}
+
+}  // namespace
+
+PlaneSize PsnrPlaneSize(const Geometry& geometry, int plane) {
+  if (plane == 0) return {geometry.width, geometry.height};
+  if (geometry.chroma == ChromaFormat::k400) return {};
+  return {SubsampledHorizontally(geometry.chroma) ? geometry.width >> 1 : geometry.width,
+          SubsampledVertically(geometry.chroma) ? geometry.height >> 1 : geometry.height};
+}
+
+absl::StatusOr<PsnrPlanes> PsnrPlanesOfFrame(const Geometry& geometry,
+                                             absl::Span<const uint8_t> frame) {
+  SSIMD_RETURN_IF_ERROR(ValidateGeometry(geometry));
+  if (frame.size() != FrameBytes(geometry)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "a %dx%d %s frame of %d bits has %d bytes; expected %d", geometry.width,
+        geometry.height, ChromaFormatName(geometry.chroma), geometry.bit_depth, frame.size(),
+        FrameBytes(geometry)));
+  }
+  const size_t sample_bytes = static_cast<size_t>(BytesPerSample(geometry.bit_depth));
+  const PlaneSize stored = StoredChromaSize(geometry);
+  const size_t chroma_bytes =
+      static_cast<size_t>(stored.width) * static_cast<size_t>(stored.height) * sample_bytes;
+  PsnrPlanes planes;
+  for (int p = 0; p < 3; ++p) {
+    const PlaneSize size = PsnrPlaneSize(geometry, p);
+    LumaView& view = planes[p];
+    view.width = size.width;
+    view.height = size.height;
+    view.bit_depth = geometry.bit_depth;
+    if (p == 0) {
+      view.data = frame.data();
+      view.stride_bytes = static_cast<size_t>(geometry.width) * sample_bytes;
+    } else if (size.width > 0 && size.height > 0) {
+      view.data = frame.data() + LumaBytes(geometry) + static_cast<size_t>(p - 1) * chroma_bytes;
+      view.stride_bytes = static_cast<size_t>(stored.width) * sample_bytes;
+    }
+  }
+  return planes;
+}
+
+void ApsnrAccumulator::Add(int plane, uint64_t sse, uint32_t pixels) {
+  sse_[plane] += sse;
+  pixels_[plane] += pixels;
+}
+
+FrameScores ApsnrAccumulator::Scores(uint32_t peak) const {
+  FrameScores scores;
+  for (int p = 0; p < 3; ++p) {
+    scores[std::string("apsnr_") + kPlaneSuffix[p]] = ApsnrScore(sse_[p], pixels_[p], peak);
+  }
+  return scores;
+}
+
+PsnrScorer::PsnrScorer(const Geometry& geometry, const PsnrOptions& options)
+    : geometry_(geometry), options_(options) {
+  planes_ = options.enable_chroma && geometry.chroma != ChromaFormat::k400 ? 3 : 1;
+  peak_ = PsnrPeak(geometry.bit_depth, options.reduced_hbd_peak);
+  for (int p = 0; p < 3; ++p) {
+    const PlaneSize size = PsnrPlaneSize(geometry, p);
+    psnr_max_[p] = PsnrMax(geometry.bit_depth, peak_, options.min_sse,
+                           PsnrPlanePixels(size.width, size.height));
+  }
+}
+
+absl::StatusOr<PsnrScorer> PsnrScorer::Create(const Geometry& geometry,
+                                              const PsnrOptions& options) {
+  SSIMD_RETURN_IF_ERROR(ValidateGeometry(geometry));
+  if (!(options.min_sse >= 0.0) || !std::isfinite(options.min_sse)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "psnr option min_sse is %g; expected a finite value of at least 0", options.min_sse));
+  }
+  return PsnrScorer(geometry, options);
+}
+
+absl::StatusOr<FrameScores> PsnrScorer::Score(const PsnrPlanes& reference,
+                                              const PsnrPlanes& distorted) {
+  for (int p = 0; p < planes_; ++p) {
+    SSIMD_RETURN_IF_ERROR(CheckPlane(geometry_, reference[p], p, "reference"));
+    SSIMD_RETURN_IF_ERROR(CheckPlane(geometry_, distorted[p], p, "distorted"));
+  }
+  FrameScores scores;
+  for (int p = 0; p < planes_; ++p) {
+    const uint64_t sse = SquaredError(reference[p], distorted[p]);
+    const uint32_t pixels = PsnrPlanePixels(reference[p].width, reference[p].height);
+    if (options_.enable_apsnr) pool_.Add(p, sse, pixels);
+    const double mse = PsnrMse(sse, pixels);
+    scores[std::string("psnr_") + kPlaneSuffix[p]] = PsnrFromMse(mse, peak_, psnr_max_[p]);
+    if (options_.enable_mse) scores[std::string("mse_") + kPlaneSuffix[p]] = mse;
+  }
+  return scores;
+}
+
+FrameScores PsnrScorer::Pooled() const {
+  if (!options_.enable_apsnr) return {};
+  return pool_.Scores(peak_);
+}
+
+}  // namespace ssimd
