@@ -6,6 +6,13 @@ Usage: make_subset.py FULL_SET_DIR OUT_DIR
 Keeps the pairs below, each limited to its first N frames (frames are scored independently, so
 the expected values of the kept frames are unchanged), recompresses the trimmed clips with
 `xz -9e -T1`, and writes expected_scores.json with the same layout as the full set.
+
+Where the full set has expected_metrics.json (upstream libvmaf's psnr, float_ms_ssim and vmaf),
+it is cut to the same pairs and written beside it. Upstream's `vmaf` tool reads a raw frame as
+planes of libvmaf's sizes back to back (chroma sides rounded down), so where that differs from
+the file's layout (a 1x1 4:2:0 clip: one byte a frame) its frames are not the file's; the values
+kept are those of the frames the tool read from the kept bytes. Temporal features (motion, and
+vmaf, which uses it) of a frame depend on the next one, so they are dropped where a pair is cut.
 """
 import json
 import lzma
@@ -51,6 +58,47 @@ def frame_bytes(pair):
     return (w * h + chroma) * (2 if bd > 8 else 1)
 
 
+def cli_frame_bytes(pair):
+    """Bytes of one frame as upstream's vmaf tool reads it: chroma sides rounded down."""
+    w, h, bd, fmt = pair["width"], pair["height"], pair["bitdepth"], pair["pix_fmt"]
+    chroma = {"yuv420p": 2 * (w // 2) * (h // 2), "yuv422p": 2 * (w // 2) * h,
+              "yuv444p": 2 * w * h}[fmt[:7]]
+    return (w * h + chroma) * (2 if bd > 8 else 1)
+
+
+TEMPORAL = ("motion", "vmaf")
+
+
+def cut_metrics(src, out, kept):
+    """Writes OUT/expected_metrics.json: the full set's entries for the kept pairs, cut to the
+    frames the vmaf tool read from the kept bytes. `kept` maps pair id -> (pair, frames kept)."""
+    path = os.path.join(src, "expected_metrics.json")
+    if not os.path.exists(path):
+        return
+    full = json.load(open(path))
+    by_id = {p["id"]: p for p in full["pairs"]}
+    pairs = []
+    for pid, (pair, n) in kept.items():
+        if pid not in by_id:
+            continue
+        m = json.loads(json.dumps(by_id[pid]))
+        cut = n < pair["frames"]
+        read = n * frame_bytes(pair) // cli_frame_bytes(pair)
+        metrics = {}
+        for key, values in m.get("metrics", {}).items():
+            if cut and any(t in key for t in TEMPORAL):
+                continue
+            metrics[key] = values[:read]
+        m["metrics"] = metrics
+        pairs.append(m)
+    subset = {k: v for k, v in full.items() if k != "pairs"}
+    subset["set"] = "public subset (first frames of selected pairs; see make_subset.py)"
+    subset["pairs"] = pairs
+    with open(os.path.join(out, "expected_metrics.json"), "w") as f:
+        json.dump(subset, f, indent=1)
+        f.write("\n")
+
+
 def main():
     src, out = sys.argv[1], sys.argv[2]
     full = json.load(open(os.path.join(src, "expected_scores.json")))
@@ -58,9 +106,11 @@ def main():
     os.makedirs(os.path.join(out, "clips"), exist_ok=True)
     clip_frames = {}  # clip file -> (frames kept, frame bytes)
     pairs = []
+    kept = {}  # pair id -> (the full set's pair, frames kept)
     for pid, keep in PAIRS.items():
         p = json.loads(json.dumps(by_id[pid]))
         n = p["frames"] if keep is None else min(keep, p["frames"])
+        kept[pid] = (by_id[pid], n)
         p["frames"] = n
         for metrics in p["scores"].values():
             for key in metrics:
@@ -85,6 +135,7 @@ def main():
     with open(os.path.join(out, "expected_scores.json"), "w") as f:
         json.dump(subset, f, indent=1)
         f.write("\n")
+    cut_metrics(src, out, kept)
 
 
 if __name__ == "__main__":

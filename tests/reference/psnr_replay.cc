@@ -1,0 +1,180 @@
+#include "tests/reference/psnr_replay.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+#include "tests/reference/json.h"
+
+namespace ssimd::testing {
+namespace {
+
+constexpr const char* kPsnrMetrics[] = {"psnr_y", "psnr_cb", "psnr_cr"};
+
+absl::StatusOr<double> Value(const nlohmann::json& value) {
+  if (value.is_number()) return value.get<double>();
+  if (value.is_string()) {
+    const std::string text = value.get<std::string>();
+    if (text == "inf") return std::numeric_limits<double>::infinity();
+    if (text == "-inf") return -std::numeric_limits<double>::infinity();
+    if (text == "nan") return std::numeric_limits<double>::quiet_NaN();
+  }
+  return absl::InvalidArgumentError("a value is neither a number nor \"inf\", \"-inf\", \"nan\"");
+}
+
+absl::StatusOr<std::vector<uint8_t>> Decompress(const std::string& path) {
+  // The path comes from our own data files; quote it for the shell anyway.
+  if (path.find('\'') != std::string::npos) {
+    return absl::InvalidArgumentError("clip path contains a quote: " + path);
+  }
+  FILE* pipe = popen(("xz -dc -- '" + path + "'").c_str(), "r");
+  if (pipe == nullptr) return absl::InternalError("cannot run xz for " + path);
+  std::vector<uint8_t> bytes;
+  uint8_t buffer[1 << 16];
+  size_t got;
+  while ((got = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) {
+    bytes.insert(bytes.end(), buffer, buffer + got);
+  }
+  const int rc = pclose(pipe);
+  if (rc != 0) {
+    return absl::DataLossError(absl::StrFormat(
+        "%s: xz exit status %d; is xz installed and the file complete?", path, rc));
+  }
+  return bytes;
+}
+
+}  // namespace
+
+absl::StatusOr<std::map<std::string, ExpectedMetrics>> LoadExpectedMetrics(
+    const std::string& directory) {
+  const std::string path = directory + "/expected_metrics.json";
+  auto json = ReadJsonFile(path);
+  if (!json.ok()) return json.status();
+  const auto pairs = json->find("pairs");
+  if (pairs == json->end() || !pairs->is_array() || pairs->empty()) {
+    return absl::InvalidArgumentError(path + " lists no pairs");
+  }
+  std::map<std::string, ExpectedMetrics> out;
+  for (const nlohmann::json& p : *pairs) {
+    if (!p.is_object() || !p.contains("id") || !p["id"].is_string()) {
+      return absl::InvalidArgumentError(path + ": a pair has no id");
+    }
+    const std::string id = p["id"].get<std::string>();
+    ExpectedMetrics entry;
+    if (p.contains("refused") && p["refused"].is_object()) {
+      for (auto it = p["refused"].begin(); it != p["refused"].end(); ++it) {
+        entry.refused[it.key()] = it.value().is_string() ? it.value().get<std::string>() : "";
+      }
+    }
+    if (p.contains("metrics") && p["metrics"].is_object()) {
+      for (auto it = p["metrics"].begin(); it != p["metrics"].end(); ++it) {
+        if (!it.value().is_array()) {
+          return absl::InvalidArgumentError(
+              absl::StrFormat("%s: pair %s %s is not a list", path, id, it.key()));
+        }
+        std::vector<double>& values = entry.metrics[it.key()];
+        for (const nlohmann::json& v : it.value()) {
+          auto value = Value(v);
+          if (!value.ok()) {
+            return absl::InvalidArgumentError(absl::StrFormat(
+                "%s: pair %s %s: %s", path, id, it.key(), value.status().message()));
+          }
+          values.push_back(*value);
+        }
+      }
+    }
+    out[id] = std::move(entry);
+  }
+  return out;
+}
+
+absl::StatusOr<ToolFrames> ReadClipAsVmafTool(const std::string& path, const Geometry& geometry) {
+  ToolFrames out;
+  auto bytes = Decompress(path);
+  if (!bytes.ok()) return bytes.status();
+  out.storage = std::move(*bytes);
+  const size_t sample_bytes = static_cast<size_t>(BytesPerSample(geometry.bit_depth));
+  size_t plane_bytes[3];
+  size_t frame_bytes = 0;
+  for (int p = 0; p < 3; ++p) {
+    const PlaneSize size = PsnrPlaneSize(geometry, p);
+    plane_bytes[p] =
+        static_cast<size_t>(size.width) * static_cast<size_t>(size.height) * sample_bytes;
+    frame_bytes += plane_bytes[p];
+  }
+  if (out.storage.empty() || out.storage.size() % frame_bytes != 0) {
+    return absl::DataLossError(absl::StrFormat(
+        "%s: %d bytes are not a whole number of %d-byte frames as the vmaf tool reads them", path,
+        out.storage.size(), frame_bytes));
+  }
+  for (size_t offset = 0; offset < out.storage.size(); offset += frame_bytes) {
+    PsnrPlanes planes;
+    size_t at = offset;
+    for (int p = 0; p < 3; ++p) {
+      const PlaneSize size = PsnrPlaneSize(geometry, p);
+      planes[p].width = size.width;
+      planes[p].height = size.height;
+      planes[p].bit_depth = geometry.bit_depth;
+      planes[p].stride_bytes = static_cast<size_t>(size.width) * sample_bytes;
+      planes[p].data = plane_bytes[p] > 0 ? out.storage.data() + at : nullptr;
+      at += plane_bytes[p];
+    }
+    out.frames.push_back(planes);
+  }
+  return out;
+}
+
+absl::StatusOr<ReplayReport> ReplayPsnrPair(const ReferencePair& pair,
+                                            const ExpectedMetrics& expected) {
+  if (expected.psnr_refused()) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "pair %s: libvmaf refused psnr (%s)", pair.id, expected.refused.at("psnr")));
+  }
+  auto ref = ReadClipAsVmafTool(pair.reference_clip, pair.geometry);
+  if (!ref.ok()) return ref.status();
+  ToolFrames dist_storage;
+  const ToolFrames* dist = &*ref;
+  if (pair.distorted_clip != pair.reference_clip) {
+    auto read = ReadClipAsVmafTool(pair.distorted_clip, pair.geometry);
+    if (!read.ok()) return read.status();
+    dist_storage = std::move(*read);
+    dist = &dist_storage;
+  }
+  // The tool stops at the end of the shorter clip.
+  const size_t frames = std::min(ref->frames.size(), dist->frames.size());
+  for (const char* metric : kPsnrMetrics) {
+    const auto it = expected.metrics.find(metric);
+    if (it == expected.metrics.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("pair %s: no %s although psnr was not refused", pair.id, metric));
+    }
+    if (it->second.size() != frames) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "pair %s: %d values of %s for the %d frames the vmaf tool reads", pair.id,
+          it->second.size(), metric, frames));
+    }
+  }
+  auto scorer = PsnrScorer::Create(pair.geometry, PsnrOptions{});
+  if (!scorer.ok()) return scorer.status();
+  ReplayReport report;
+  for (size_t f = 0; f < frames; ++f) {
+    auto scores = scorer->Score(ref->frames[f], dist->frames[f]);
+    if (!scores.ok()) return scores.status();
+    for (const char* metric : kPsnrMetrics) {
+      const auto got = scores->find(metric);
+      if (got == scores->end()) {
+        return absl::InternalError(absl::StrFormat("pair %s: psnr gave no %s", pair.id, metric));
+      }
+      const double want = expected.metrics.at(metric)[f];
+      ++report.compared;
+      if (!SameBits(want, got->second)) {
+        report.mismatches.push_back({"psnr", metric, static_cast<int>(f), want, got->second});
+      }
+    }
+  }
+  return report;
+}
+
+}  // namespace ssimd::testing
