@@ -1,6 +1,7 @@
 #include "tests/reference/json.h"
 
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 namespace ssimd::testing {
@@ -14,6 +15,17 @@ absl::StatusOr<nlohmann::json> ReadJsonFile(const std::string& path) {
                                                 /*allow_exceptions=*/false);
   if (parsed.is_discarded()) return absl::InvalidArgumentError(path + " is not valid JSON");
   return parsed;
+}
+
+absl::StatusOr<double> ReadScoreValue(const nlohmann::json& value) {
+  if (value.is_number()) return value.get<double>();
+  if (value.is_string()) {
+    const std::string text = value.get<std::string>();
+    if (text == "inf") return std::numeric_limits<double>::infinity();
+    if (text == "-inf") return -std::numeric_limits<double>::infinity();
+    if (text == "nan") return std::numeric_limits<double>::quiet_NaN();
+  }
+  return absl::InvalidArgumentError("a score is neither a number nor \"inf\", \"-inf\", \"nan\"");
 }
 
 }  // namespace ssimd::testing

@@ -14,6 +14,10 @@ namespace ssimd::testing {
 // not JSON.
 absl::StatusOr<nlohmann::json> ReadJsonFile(const std::string& path);
 
+// A score as the reference files write it: a number, or "inf", "-inf" or "nan" for the values
+// JSON has no number for.
+absl::StatusOr<double> ReadScoreValue(const nlohmann::json& value);
+
 }  // namespace ssimd::testing
 
 #endif  // SSIMD_TESTS_REFERENCE_JSON_H_

@@ -1,8 +1,6 @@
 #include "tests/reference/psnr_replay.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <limits>
 #include <utility>
 
 #include "absl/strings/str_format.h"
@@ -12,38 +10,6 @@ namespace ssimd::testing {
 namespace {
 
 constexpr const char* kPsnrMetrics[] = {"psnr_y", "psnr_cb", "psnr_cr"};
-
-absl::StatusOr<double> Value(const nlohmann::json& value) {
-  if (value.is_number()) return value.get<double>();
-  if (value.is_string()) {
-    const std::string text = value.get<std::string>();
-    if (text == "inf") return std::numeric_limits<double>::infinity();
-    if (text == "-inf") return -std::numeric_limits<double>::infinity();
-    if (text == "nan") return std::numeric_limits<double>::quiet_NaN();
-  }
-  return absl::InvalidArgumentError("a value is neither a number nor \"inf\", \"-inf\", \"nan\"");
-}
-
-absl::StatusOr<std::vector<uint8_t>> Decompress(const std::string& path) {
-  // The path comes from our own data files; quote it for the shell anyway.
-  if (path.find('\'') != std::string::npos) {
-    return absl::InvalidArgumentError("clip path contains a quote: " + path);
-  }
-  FILE* pipe = popen(("xz -dc -- '" + path + "'").c_str(), "r");
-  if (pipe == nullptr) return absl::InternalError("cannot run xz for " + path);
-  std::vector<uint8_t> bytes;
-  uint8_t buffer[1 << 16];
-  size_t got;
-  while ((got = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) {
-    bytes.insert(bytes.end(), buffer, buffer + got);
-  }
-  const int rc = pclose(pipe);
-  if (rc != 0) {
-    return absl::DataLossError(absl::StrFormat(
-        "%s: xz exit status %d; is xz installed and the file complete?", path, rc));
-  }
-  return bytes;
-}
 
 }  // namespace
 
@@ -76,7 +42,7 @@ absl::StatusOr<std::map<std::string, ExpectedMetrics>> LoadExpectedMetrics(
         }
         std::vector<double>& values = entry.metrics[it.key()];
         for (const nlohmann::json& v : it.value()) {
-          auto value = Value(v);
+          auto value = ReadScoreValue(v);
           if (!value.ok()) {
             return absl::InvalidArgumentError(absl::StrFormat(
                 "%s: pair %s %s: %s", path, id, it.key(), value.status().message()));
@@ -92,7 +58,7 @@ absl::StatusOr<std::map<std::string, ExpectedMetrics>> LoadExpectedMetrics(
 
 absl::StatusOr<ToolFrames> ReadClipAsVmafTool(const std::string& path, const Geometry& geometry) {
   ToolFrames out;
-  auto bytes = Decompress(path);
+  auto bytes = ReadXzFile(path);
   if (!bytes.ok()) return bytes.status();
   out.storage = std::move(*bytes);
   const size_t sample_bytes = static_cast<size_t>(BytesPerSample(geometry.bit_depth));

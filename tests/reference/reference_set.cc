@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <limits>
 
 #include "absl/strings/str_format.h"
 #include "absl/types/span.h"
@@ -29,22 +28,11 @@ double Number(const nlohmann::json& value) {
   return value.is_number() ? value.get<double>() : 0;
 }
 
-absl::StatusOr<double> ScoreValue(const nlohmann::json& value) {
-  if (value.is_number()) return value.get<double>();
-  if (value.is_string()) {
-    const std::string text = value.get<std::string>();
-    if (text == "inf") return std::numeric_limits<double>::infinity();
-    if (text == "-inf") return -std::numeric_limits<double>::infinity();
-    if (text == "nan") return std::numeric_limits<double>::quiet_NaN();
-  }
-  return absl::InvalidArgumentError("a score is neither a number nor \"inf\", \"-inf\", \"nan\"");
-}
-
 absl::StatusOr<std::vector<double>> ScoreList(const nlohmann::json& list) {
   std::vector<double> out;
   if (!list.is_array()) return absl::InvalidArgumentError("a score list is not an array");
   for (const nlohmann::json& v : list) {
-    auto value = ScoreValue(v);
+    auto value = ReadScoreValue(v);
     if (!value.ok()) return value.status();
     out.push_back(*value);
   }
@@ -131,29 +119,43 @@ absl::StatusOr<ReferenceSet> LoadReferenceSet(const std::string& directory) {
   return set;
 }
 
-absl::StatusOr<std::vector<std::vector<uint8_t>>> ReadClipLuma(const std::string& path,
-                                                               const Geometry& geometry,
-                                                               int frames) {
+absl::StatusOr<std::vector<uint8_t>> ReadXzFile(const std::string& path) {
   // The path comes from our own data files; quote it for the shell anyway.
   if (path.find('\'') != std::string::npos) {
     return absl::InvalidArgumentError("clip path contains a quote: " + path);
   }
   FILE* pipe = popen(("xz -dc -- '" + path + "'").c_str(), "r");
   if (pipe == nullptr) return absl::InternalError("cannot run xz for " + path);
-  const size_t frame_bytes = FrameBytes(geometry);
-  const size_t luma_bytes = LumaBytes(geometry);
-  std::vector<uint8_t> frame(frame_bytes);
-  std::vector<std::vector<uint8_t>> out;
-  for (int i = 0; i < frames; ++i) {
-    if (std::fread(frame.data(), 1, frame_bytes, pipe) != frame_bytes) break;
-    out.emplace_back(frame.begin(), frame.begin() + static_cast<std::ptrdiff_t>(luma_bytes));
+  std::vector<uint8_t> bytes;
+  uint8_t buffer[1 << 16];
+  size_t got;
+  while ((got = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) {
+    bytes.insert(bytes.end(), buffer, buffer + got);
   }
   const int rc = pclose(pipe);
-  if (static_cast<int>(out.size()) != frames || rc != 0) {
+  if (rc != 0) {
     return absl::DataLossError(absl::StrFormat(
-        "%s: read %d of %d frames of %d bytes (xz exit status %d); is xz installed and the file "
-        "complete?",
-        path, out.size(), frames, frame_bytes, rc));
+        "%s: xz exit status %d; is xz installed and the file complete?", path, rc));
+  }
+  return bytes;
+}
+
+absl::StatusOr<std::vector<std::vector<uint8_t>>> ReadClipLuma(const std::string& path,
+                                                               const Geometry& geometry,
+                                                               int frames) {
+  absl::StatusOr<std::vector<uint8_t>> bytes = ReadXzFile(path);
+  if (!bytes.ok()) return bytes.status();
+  const size_t frame_bytes = FrameBytes(geometry);
+  const size_t luma_bytes = LumaBytes(geometry);
+  if (frames < 0 || bytes->size() < frame_bytes * static_cast<size_t>(frames)) {
+    return absl::DataLossError(absl::StrFormat(
+        "%s: %d bytes hold fewer than %d frames of %d bytes; is the file complete?", path,
+        bytes->size(), frames, frame_bytes));
+  }
+  std::vector<std::vector<uint8_t>> out;
+  for (int i = 0; i < frames; ++i) {
+    const auto frame = bytes->begin() + static_cast<std::ptrdiff_t>(frame_bytes * i);
+    out.emplace_back(frame, frame + static_cast<std::ptrdiff_t>(luma_bytes));
   }
   return out;
 }

@@ -42,7 +42,10 @@ struct ReferenceSet {
 
 absl::StatusOr<ReferenceSet> LoadReferenceSet(const std::string& directory);
 
-// Luma planes of every frame of a raw .yuv.xz clip, decompressed with the xz tool.
+// The whole of a .xz file, decompressed with the xz tool.
+absl::StatusOr<std::vector<uint8_t>> ReadXzFile(const std::string& path);
+
+// Luma planes of the first `frames` frames of a raw .yuv.xz clip (ReadXzFile).
 absl::StatusOr<std::vector<std::vector<uint8_t>>> ReadClipLuma(const std::string& path,
                                                                const Geometry& geometry,
                                                                int frames);
