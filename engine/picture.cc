@@ -11,7 +11,7 @@ bool SupportedBitDepth(int bit_depth) {
   return bit_depth == 8 || bit_depth == 10 || bit_depth == 12 || bit_depth == 16;
 }
 
-int64_t HalfUp(int n) { return (static_cast<int64_t>(n) + 1) / 2; }
+int HalfUp(int n) { return static_cast<int>((static_cast<int64_t>(n) + 1) / 2); }
 
 }  // namespace
 
@@ -57,22 +57,23 @@ size_t LumaBytes(const Geometry& geometry) {
          static_cast<size_t>(BytesPerSample(geometry.bit_depth));
 }
 
-size_t FrameBytes(const Geometry& geometry) {
-  int64_t chroma_samples = 0;  // both chroma planes together
+PlaneSize StoredChromaSize(const Geometry& geometry) {
   switch (geometry.chroma) {
     case ChromaFormat::k400:
-      chroma_samples = 0;
-      break;
+      return {};
     case ChromaFormat::k420:
-      chroma_samples = 2 * HalfUp(geometry.width) * HalfUp(geometry.height);
-      break;
+      return {HalfUp(geometry.width), HalfUp(geometry.height)};
     case ChromaFormat::k422:
-      chroma_samples = 2 * HalfUp(geometry.width) * geometry.height;
-      break;
+      return {HalfUp(geometry.width), geometry.height};
     case ChromaFormat::k444:
-      chroma_samples = 2 * static_cast<int64_t>(geometry.width) * geometry.height;
-      break;
+      return {geometry.width, geometry.height};
   }
+  return {};
+}
+
+size_t FrameBytes(const Geometry& geometry) {
+  const PlaneSize chroma = StoredChromaSize(geometry);
+  const int64_t chroma_samples = 2 * static_cast<int64_t>(chroma.width) * chroma.height;
   return LumaBytes(geometry) +
          static_cast<size_t>(chroma_samples) * static_cast<size_t>(BytesPerSample(geometry.bit_depth));
 }

@@ -42,8 +42,16 @@ int BytesPerSample(int bit_depth);
 uint32_t PeakValue(int bit_depth);
 // Bytes of one tightly packed luma plane.
 size_t LumaBytes(const Geometry& geometry);
-// Bytes of one whole planar frame in a raw .yuv file (luma plus chroma; chroma sides are
-// ceil(w/2) / ceil(h/2) where subsampled, as ffmpeg writes odd sizes).
+// A plane's sides in samples.
+struct PlaneSize {
+  int width = 0;
+  int height = 0;
+};
+
+// Each chroma plane of a raw .yuv file: sides ceil(w/2) / ceil(h/2) where subsampled, as ffmpeg
+// writes odd sizes; 0x0 for 4:0:0.
+PlaneSize StoredChromaSize(const Geometry& geometry);
+// Bytes of one whole planar frame in a raw .yuv file: luma plus two StoredChromaSize planes.
 size_t FrameBytes(const Geometry& geometry);
 
 std::string ChromaFormatName(ChromaFormat format);  // "420", "422", "444", "400"

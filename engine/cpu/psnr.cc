@@ -16,15 +16,6 @@ constexpr const char* kPlaneSuffix[3] = {"y", "cb", "cr"};
 bool SubsampledHorizontally(ChromaFormat format) { return format != ChromaFormat::k444; }
 bool SubsampledVertically(ChromaFormat format) { return format == ChromaFormat::k420; }
 
-// Chroma sides as files store them: halves rounded up where subsampled.
-PlaneSize StoredChromaSize(const Geometry& geometry) {
-  if (geometry.chroma == ChromaFormat::k400) return {};
-  const bool h = SubsampledHorizontally(geometry.chroma);
-  const bool v = SubsampledVertically(geometry.chroma);
-  return {h ? (geometry.width + 1) / 2 : geometry.width,
-          v ? (geometry.height + 1) / 2 : geometry.height};
-}
-
 absl::Status CheckPlane(const Geometry& geometry, const LumaView& view, int plane,
                         const char* side) {
   const PlaneSize size = PsnrPlaneSize(geometry, plane);

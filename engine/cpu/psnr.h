@@ -27,11 +27,6 @@ struct PsnrOptions {
 // name is historical: any plane of packed samples, 8-bit or 16-bit little-endian).
 using PsnrPlanes = std::array<LumaView, 3>;
 
-struct PlaneSize {
-  int width = 0;
-  int height = 0;
-};
-
 // The size libvmaf gives plane `plane` (0 luma, 1 and 2 chroma) of a picture: subsampled chroma
 // sides are halved rounding down (a 1-pixel-wide 4:2:0 picture has empty chroma), and 4:0:0 has
 // none. Files store such chroma rounded up (FrameBytes); libvmaf reads its top-left part.
