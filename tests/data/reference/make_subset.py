@@ -51,18 +51,13 @@ PAIRS = {
 }
 
 
-def frame_bytes(pair):
+def frame_bytes(pair, round_up=True):
+    """Bytes of one frame: subsampled chroma sides halved rounding up, as the files store them,
+    or with round_up=False rounding down, as upstream's vmaf tool reads them."""
     w, h, bd, fmt = pair["width"], pair["height"], pair["bitdepth"], pair["pix_fmt"]
-    cw, ch = (w + 1) // 2, (h + 1) // 2
+    half = (lambda n: (n + 1) // 2) if round_up else (lambda n: n // 2)
+    cw, ch = half(w), half(h)
     chroma = {"yuv420p": 2 * cw * ch, "yuv422p": 2 * cw * h, "yuv444p": 2 * w * h}[fmt[:7]]
-    return (w * h + chroma) * (2 if bd > 8 else 1)
-
-
-def cli_frame_bytes(pair):
-    """Bytes of one frame as upstream's vmaf tool reads it: chroma sides rounded down."""
-    w, h, bd, fmt = pair["width"], pair["height"], pair["bitdepth"], pair["pix_fmt"]
-    chroma = {"yuv420p": 2 * (w // 2) * (h // 2), "yuv422p": 2 * (w // 2) * h,
-              "yuv444p": 2 * w * h}[fmt[:7]]
     return (w * h + chroma) * (2 if bd > 8 else 1)
 
 
@@ -83,7 +78,7 @@ def cut_metrics(src, out, kept):
             continue
         m = json.loads(json.dumps(by_id[pid]))
         cut = n < pair["frames"]
-        read = n * frame_bytes(pair) // cli_frame_bytes(pair)
+        read = n * frame_bytes(pair) // frame_bytes(pair, round_up=False)
         metrics = {}
         for key, values in m.get("metrics", {}).items():
             if cut and any(t in key for t in TEMPORAL):
