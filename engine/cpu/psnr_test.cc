@@ -22,15 +22,6 @@ double Log10(double x) {
   return std::log10(v);
 }
 
-Geometry MakeGeometry(int width, int height, int bits, ChromaFormat chroma) {
-  Geometry g;
-  g.width = width;
-  g.height = height;
-  g.bit_depth = bits;
-  g.chroma = chroma;
-  return g;
-}
-
 // A raw frame whose every sample is `value` (little-endian words above 8 bits).
 std::vector<uint8_t> FlatFrame(const Geometry& g, uint32_t value) {
   std::vector<uint8_t> frame(FrameBytes(g));
@@ -48,25 +39,25 @@ PsnrPlanes Planes(const Geometry& g, const std::vector<uint8_t>& frame) {
 }
 
 TEST(PsnrPlaneSize, ChromaHalvesRoundDown) {
-  const Geometry g420 = MakeGeometry(5, 3, 8, ChromaFormat::k420);
+  const Geometry g420{5, 3, 8, ChromaFormat::k420};
   EXPECT_EQ(PsnrPlaneSize(g420, 0).width, 5);
   EXPECT_EQ(PsnrPlaneSize(g420, 1).width, 2);
   EXPECT_EQ(PsnrPlaneSize(g420, 2).height, 1);
-  const Geometry g1x1 = MakeGeometry(1, 1, 8, ChromaFormat::k420);
+  const Geometry g1x1{1, 1, 8, ChromaFormat::k420};
   EXPECT_EQ(PsnrPlaneSize(g1x1, 1).width, 0);
   EXPECT_EQ(PsnrPlaneSize(g1x1, 1).height, 0);
-  const Geometry g422 = MakeGeometry(5, 3, 10, ChromaFormat::k422);
+  const Geometry g422{5, 3, 10, ChromaFormat::k422};
   EXPECT_EQ(PsnrPlaneSize(g422, 1).width, 2);
   EXPECT_EQ(PsnrPlaneSize(g422, 1).height, 3);
-  const Geometry g444 = MakeGeometry(5, 3, 8, ChromaFormat::k444);
+  const Geometry g444{5, 3, 8, ChromaFormat::k444};
   EXPECT_EQ(PsnrPlaneSize(g444, 2).width, 5);
-  const Geometry g400 = MakeGeometry(5, 3, 8, ChromaFormat::k400);
+  const Geometry g400{5, 3, 8, ChromaFormat::k400};
   EXPECT_EQ(PsnrPlaneSize(g400, 1).width, 0);
 }
 
 TEST(PsnrPlanesOfFrame, ChromaIsTheTopLeftOfTheStoredPlane) {
   // 3x3 4:2:0: stored chroma is 2x2 (rounded up), libvmaf reads its 1x1 top-left sample.
-  const Geometry g = MakeGeometry(3, 3, 8, ChromaFormat::k420);
+  const Geometry g{3, 3, 8, ChromaFormat::k420};
   std::vector<uint8_t> frame(FrameBytes(g));
   ASSERT_EQ(frame.size(), 9u + 2u * 4u);
   for (size_t i = 0; i < frame.size(); ++i) frame[i] = static_cast<uint8_t>(i);
@@ -80,7 +71,7 @@ TEST(PsnrPlanesOfFrame, ChromaIsTheTopLeftOfTheStoredPlane) {
 
 TEST(PsnrScorer, IdenticalFramesGiveTheCapPerPlane) {
   for (const int bits : {8, 10, 12, 16}) {
-    const Geometry g = MakeGeometry(8, 6, bits, ChromaFormat::k420);
+    const Geometry g{8, 6, bits, ChromaFormat::k420};
     auto scorer = PsnrScorer::Create(g, {});
     ASSERT_TRUE(scorer.ok());
     const auto frame = FlatFrame(g, 7);
@@ -94,7 +85,7 @@ TEST(PsnrScorer, IdenticalFramesGiveTheCapPerPlane) {
 }
 
 TEST(PsnrScorer, PerPlaneErrorsAndMse) {
-  const Geometry g = MakeGeometry(4, 4, 8, ChromaFormat::k420);
+  const Geometry g{4, 4, 8, ChromaFormat::k420};
   const auto ref = FlatFrame(g, 100);
   auto dist = ref;
   dist[5] = 103;        // luma: one sample 3 off of 16
@@ -115,7 +106,7 @@ TEST(PsnrScorer, PerPlaneErrorsAndMse) {
 }
 
 TEST(PsnrScorer, LumaOnlyWithoutChroma) {
-  const Geometry g400 = MakeGeometry(4, 4, 8, ChromaFormat::k400);
+  const Geometry g400{4, 4, 8, ChromaFormat::k400};
   auto gray = PsnrScorer::Create(g400, {});
   ASSERT_TRUE(gray.ok());
   EXPECT_EQ(gray->planes(), 1);
@@ -126,7 +117,7 @@ TEST(PsnrScorer, LumaOnlyWithoutChroma) {
   EXPECT_EQ(scores->count("psnr_y"), 1u);
 
   // enable_chroma=false: chroma views are not even looked at.
-  const Geometry g = MakeGeometry(4, 4, 8, ChromaFormat::k420);
+  const Geometry g{4, 4, 8, ChromaFormat::k420};
   PsnrOptions options;
   options.enable_chroma = false;
   options.enable_apsnr = true;
@@ -148,7 +139,7 @@ TEST(PsnrScorer, LumaOnlyWithoutChroma) {
 }
 
 TEST(PsnrScorer, OnePixelWide420HasEmptyChromaAtTheCap) {
-  const Geometry g = MakeGeometry(1, 1, 8, ChromaFormat::k420);
+  const Geometry g{1, 1, 8, ChromaFormat::k420};
   PsnrOptions options;
   options.enable_mse = true;
   auto scorer = PsnrScorer::Create(g, options);
@@ -163,7 +154,7 @@ TEST(PsnrScorer, OnePixelWide420HasEmptyChromaAtTheCap) {
 }
 
 TEST(PsnrScorer, SixteenBitSamplesAtAnyAlignment) {
-  const Geometry g = MakeGeometry(3, 2, 16, ChromaFormat::k444);
+  const Geometry g{3, 2, 16, ChromaFormat::k444};
   const auto ref = FlatFrame(g, 65535);
   auto dist = FlatFrame(g, 65535);
   StoreSample(dist.data(), 4, 16, 0);  // luma sample 4: the full range off
@@ -183,7 +174,7 @@ TEST(PsnrScorer, SixteenBitSamplesAtAnyAlignment) {
 }
 
 TEST(PsnrScorer, ReducedPeakAndMinSse) {
-  const Geometry g = MakeGeometry(4, 2, 10, ChromaFormat::k420);
+  const Geometry g{4, 2, 10, ChromaFormat::k420};
   PsnrOptions options;
   options.reduced_hbd_peak = true;
   options.min_sse = 0.5;
@@ -200,7 +191,7 @@ TEST(PsnrScorer, ReducedPeakAndMinSse) {
 }
 
 TEST(PsnrScorer, ApsnrPoolsErrorsOverFrames) {
-  const Geometry g = MakeGeometry(4, 4, 8, ChromaFormat::k444);
+  const Geometry g{4, 4, 8, ChromaFormat::k444};
   PsnrOptions options;
   options.enable_apsnr = true;
   auto scorer = PsnrScorer::Create(g, options);
@@ -222,7 +213,7 @@ TEST(PsnrScorer, ApsnrPoolsErrorsOverFrames) {
 }
 
 TEST(PsnrScorer, RefusesBadPlanesAndOptions) {
-  const Geometry g = MakeGeometry(4, 4, 8, ChromaFormat::k420);
+  const Geometry g{4, 4, 8, ChromaFormat::k420};
   PsnrOptions bad;
   bad.min_sse = -1;
   EXPECT_EQ(PsnrScorer::Create(g, bad).status().code(), absl::StatusCode::kInvalidArgument);

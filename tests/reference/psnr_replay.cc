@@ -62,12 +62,13 @@ absl::StatusOr<ToolFrames> ReadClipAsVmafTool(const std::string& path, const Geo
   if (!bytes.ok()) return bytes.status();
   out.storage = std::move(*bytes);
   const size_t sample_bytes = static_cast<size_t>(BytesPerSample(geometry.bit_depth));
+  PlaneSize sizes[3];
   size_t plane_bytes[3];
   size_t frame_bytes = 0;
   for (int p = 0; p < 3; ++p) {
-    const PlaneSize size = PsnrPlaneSize(geometry, p);
+    sizes[p] = PsnrPlaneSize(geometry, p);
     plane_bytes[p] =
-        static_cast<size_t>(size.width) * static_cast<size_t>(size.height) * sample_bytes;
+        static_cast<size_t>(sizes[p].width) * static_cast<size_t>(sizes[p].height) * sample_bytes;
     frame_bytes += plane_bytes[p];
   }
   if (out.storage.empty() || out.storage.size() % frame_bytes != 0) {
@@ -79,11 +80,10 @@ absl::StatusOr<ToolFrames> ReadClipAsVmafTool(const std::string& path, const Geo
     PsnrPlanes planes;
     size_t at = offset;
     for (int p = 0; p < 3; ++p) {
-      const PlaneSize size = PsnrPlaneSize(geometry, p);
-      planes[p].width = size.width;
-      planes[p].height = size.height;
+      planes[p].width = sizes[p].width;
+      planes[p].height = sizes[p].height;
       planes[p].bit_depth = geometry.bit_depth;
-      planes[p].stride_bytes = static_cast<size_t>(size.width) * sample_bytes;
+      planes[p].stride_bytes = static_cast<size_t>(sizes[p].width) * sample_bytes;
       planes[p].data = plane_bytes[p] > 0 ? out.storage.data() + at : nullptr;
       at += plane_bytes[p];
     }

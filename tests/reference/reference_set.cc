@@ -147,9 +147,9 @@ absl::StatusOr<std::vector<std::vector<uint8_t>>> ReadClipLuma(const std::string
   if (!bytes.ok()) return bytes.status();
   const size_t frame_bytes = FrameBytes(geometry);
   const size_t luma_bytes = LumaBytes(geometry);
-  if (frames < 0 || bytes->size() < frame_bytes * static_cast<size_t>(frames)) {
+  if (frames < 0 || bytes->size() != frame_bytes * static_cast<size_t>(frames)) {
     return absl::DataLossError(absl::StrFormat(
-        "%s: %d bytes hold fewer than %d frames of %d bytes; is the file complete?", path,
+        "%s: %d bytes are not %d frames of %d bytes; is the file complete?", path,
         bytes->size(), frames, frame_bytes));
   }
   std::vector<std::vector<uint8_t>> out;
