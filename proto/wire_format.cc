@@ -10,21 +10,6 @@ void PutVarint(uint64_t value, std::string* out) {
   out->push_back(static_cast<char>(value));
 }
 
-std::optional<DecodedVarint> DecodeVarint(absl::Span<const uint8_t> bytes) {
-  VarintDecoder decoder;
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    switch (decoder.Feed(bytes[i])) {
-      case VarintDecoder::Step::kMore:
-        break;
-      case VarintDecoder::Step::kDone:
-        return DecodedVarint{decoder.value(), i + 1};
-      case VarintDecoder::Step::kTooLong:
-        return std::nullopt;
-    }
-  }
-  return std::nullopt;  // ends inside the varint
-}
-
 void PutTag(uint32_t field, WireType type, std::string* out) { PutVarint(Tag(field, type), out); }
 
 std::optional<DecodedTag> DecodeTag(uint64_t tag) {

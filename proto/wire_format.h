@@ -11,8 +11,6 @@
 #include <optional>
 #include <string>
 
-#include "absl/types/span.h"
-
 namespace ssimd::wire {
 
 // The low three bits of a tag. 6 and 7 are not wire types.
@@ -66,16 +64,6 @@ class VarintDecoder {
   uint64_t value_ = 0;
   size_t shift_ = 0;
 };
-
-struct DecodedVarint {
-  uint64_t value = 0;
-  size_t size = 0;  // bytes it took
-};
-
-// The varint at the start of `bytes`; nullopt when `bytes` ends inside it or it runs past 10
-// bytes. Not a Status: callers that meet a bad encoding hand the bytes to protobuf, whose parse
-// gives the verdict.
-std::optional<DecodedVarint> DecodeVarint(absl::Span<const uint8_t> bytes);
 
 // A field's tag: its number and wire type.
 constexpr uint64_t Tag(uint32_t field, WireType type) {

@@ -1,9 +1,11 @@
 #include "proto/wire_format.h"
 
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/wire_format_lite.h"
@@ -15,6 +17,28 @@ namespace {
 
 using google::protobuf::internal::WireFormatLite;
 using google::protobuf::io::CodedOutputStream;
+
+struct DecodedVarint {
+  uint64_t value = 0;
+  size_t size = 0;  // bytes it took
+};
+
+// The varint at the start of `bytes` through VarintDecoder, as the server feeds it; nullopt when
+// `bytes` ends inside it or it runs past 10 bytes.
+std::optional<DecodedVarint> DecodeVarint(absl::Span<const uint8_t> bytes) {
+  VarintDecoder decoder;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    switch (decoder.Feed(bytes[i])) {
+      case VarintDecoder::Step::kMore:
+        break;
+      case VarintDecoder::Step::kDone:
+        return DecodedVarint{decoder.value(), i + 1};
+      case VarintDecoder::Step::kTooLong:
+        return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
 
 // Sizes are compile-time constants, so the client can size headers without running code.
 static_assert(VarintSize(0) == 1);
