@@ -4,7 +4,6 @@
 #include <system_error>
 #include <utility>
 
-
 namespace ssimd {
 
 size_t ReadAheadDepth(const Geometry& geometry) {
