@@ -31,9 +31,27 @@ struct IntegerSsimOptions {
   bool exact = true;
 };
 
+// libvmaf `psnr`: integer sums of squared errors per plane, dB capped as libvmaf caps them.
+struct PsnrOptions {
+  bool enable_chroma = true;      // psnr_cb and psnr_cr too (never for 4:0:0)
+  bool enable_mse = false;        // also mse_y, mse_cb, mse_cr
+  bool enable_apsnr = false;      // pool apsnr_* over the frames
+  bool reduced_hbd_peak = false;  // peak 255 * 2^(b-8) instead of 2^b - 1
+  double min_sse = 0.0;           // > 0: cap psnr where the error would be below this
+};
+
+// libvmaf `float_ms_ssim`: luma, binary32, five scales of SSIM on a 9/7 low-pass pyramid.
+struct FloatMsSsimOptions {
+  bool enable_db = false;
+  bool clip_db = false;
+  bool enable_lcs = false;  // also the per-scale float_ms_ssim_{l,c,s}_scale{0..4}
+};
+
 struct FeatureSet {
   std::optional<FloatSsimOptions> float_ssim;
   std::optional<IntegerSsimOptions> ssim;
+  std::optional<PsnrOptions> psnr;
+  std::optional<FloatMsSsimOptions> float_ms_ssim;
 };
 
 // OK, or INVALID_ARGUMENT naming the option and its accepted range.

@@ -14,15 +14,6 @@
 
 namespace ssimd {
 
-// The options of libvmaf's psnr extractor, with its defaults.
-struct PsnrOptions {
-  bool enable_chroma = true;      // psnr_cb and psnr_cr too (never for 4:0:0)
-  bool enable_mse = false;        // also mse_y, mse_cb, mse_cr
-  bool enable_apsnr = false;      // pool apsnr_* over the frames (Pooled())
-  bool reduced_hbd_peak = false;  // peak 255 * 2^(b-8) instead of 2^b - 1
-  double min_sse = 0.0;           // > 0: cap psnr where the error would be below this
-};
-
 // One picture's planes: luma, then the two chroma planes. A plane is described by a LumaView (the
 // name is historical: any plane of packed samples, 8-bit or 16-bit little-endian).
 using PsnrPlanes = std::array<LumaView, 3>;
