@@ -1,5 +1,7 @@
 #include "base/client_text.h"
 
+#include <charconv>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -82,6 +84,12 @@ std::string QuoteClientText(absl::string_view text) {
   out.push_back('"');
   if (kept.size() < text.size()) absl::StrAppend(&out, "... (", text.size(), " bytes)");
   return out;
+}
+
+std::string ShortestDecimal(double value) {
+  char buffer[32];
+  const std::to_chars_result end = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  return std::string(buffer, end.ptr);
 }
 
 std::string CapStatusMessage(absl::string_view message) {

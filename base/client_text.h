@@ -28,6 +28,10 @@ std::string QuoteClientText(absl::string_view text);
 // 8 letters or digits), kQuotedClientBytes in all.
 std::string BareClientName(absl::string_view text);
 
+// `value` as the shortest decimal that reads back as the same double (100.0001 stays 100.0001,
+// where %g would print 100), so that a message or an option's canonical text shows what was sent.
+std::string ShortestDecimal(double value);
+
 // `message` cut to kMaxStatusMessageBytes (at a character boundary, marked with "...").
 std::string CapStatusMessage(absl::string_view message);
 

@@ -127,14 +127,11 @@ void AppendWrapped(absl::string_view text, absl::string_view indent, std::string
 std::string FeatureHelp() {
   std::string out = "\nfeatures (--feature NAME, or NAME=option=value:option=value):\n";
   for (const FeatureDescription& feature : FeatureTable()) {
-    absl::StrAppend(&out, "  ", feature.name, " (outputs ", absl::StrJoin(feature.outputs, ", "),
-                    ")\n");
+    AppendWrapped(absl::StrCat(feature.name, " (outputs ", absl::StrJoin(feature.outputs, ", "),
+                               ")"),
+                  "  ", out);
     for (const OptionDescription& option : feature.options) {
-      const std::string range =
-          option.type == OptionType::kBool
-              ? "true or false"
-              : absl::StrFormat("%d to %d", option.min_value, option.max_value);
-      absl::StrAppend(&out, "    ", option.name, ": ", range, ", default ",
+      absl::StrAppend(&out, "    ", option.name, ": ", OptionRangeText(option), ", default ",
                       OptionValueText(option, option.default_value), "\n");
       AppendWrapped(option.help, "        ", out);
     }

@@ -13,21 +13,30 @@
 
 namespace ssimd {
 
-enum class OptionType { kBool, kInt };
+enum class OptionType { kBool, kInt, kDouble };
 
 struct OptionDescription {
   const char* name;
   OptionType type;
-  int default_value;  // bools: 0 = false, 1 = true
-  int min_value;      // bools: 0
-  int max_value;      // bools: 1
+  // Every value is held as a double: bools (0 = false, 1 = true) and ints within any option's
+  // range are exact in it, and libvmaf's double options need it.
+  double default_value;
+  double min_value;  // bools: 0
+  double max_value;  // bools: 1
   const char* help;
   // Set for an older spelling kept so that existing requests still parse: the option it stands
   // in for. Canonical output (FormatFeatureArgs) never writes it; giving both is refused.
   const char* alias_of;
   // The option's value in a FeatureSet that requests the feature.
-  int (*get)(const FeatureSet&);
-  void (*set)(FeatureSet&, int);
+  double (*get)(const FeatureSet&);
+  void (*set)(FeatureSet&, double);
+};
+
+// What an output's values look like, for the histograms that show them.
+enum class OutputScale {
+  kUnitInterval,  // similarity in [0, 1], crowded near 1
+  kDecibels,      // psnr, and similarities converted with enable_db
+  kUnbounded,     // mean squared errors: no fixed buckets fit, not observed
 };
 
 struct FeatureDescription {
@@ -37,7 +46,12 @@ struct FeatureDescription {
   bool (*requested)(const FeatureSet&);
   // Requests the feature with every option at its default.
   void (*request)(FeatureSet&);
+  // The scale of `output` (one of `outputs`) in a set that requests the feature.
+  OutputScale (*scale_of)(const FeatureSet&, absl::string_view output);
 };
+
+// The feature whose outputs include `metric`, or nullptr.
+const FeatureDescription* FeatureOfMetric(absl::string_view metric);
 
 // Every feature, in the order metrics and canonical arguments list them.
 const std::vector<FeatureDescription>& FeatureTable();
@@ -45,8 +59,12 @@ const std::vector<FeatureDescription>& FeatureTable();
 // The feature named `name`, or nullptr.
 const FeatureDescription* FindFeature(absl::string_view name);
 
-// A value as the option syntax writes it: "true"/"false" for bools, decimal for ints.
-std::string OptionValueText(const OptionDescription& option, int value);
+// A value as the option syntax writes it: "true"/"false" for bools, decimal for ints, the
+// shortest decimal that reads back to the same double for doubles.
+std::string OptionValueText(const OptionDescription& option, double value);
+
+// The accepted values in words, e.g. "true or false", "0 to 10", "0 or more".
+std::string OptionRangeText(const OptionDescription& option);
 
 }  // namespace ssimd
 

@@ -36,7 +36,7 @@ TEST(FeatureTable, NamesAreUniqueAndFindable) {
       }
     }
   }
-  EXPECT_EQ(FindFeature("psnr"), nullptr);
+  EXPECT_EQ(FindFeature("psnr_hvs"), nullptr);
 }
 
 // The option structs' own initialisers (used where code builds options directly) must say what
@@ -79,7 +79,7 @@ TEST(FeatureTable, AnAliasIsTheInverseOrTheSameOfItsOption) {
       // Setting the alias moves its option: both name one engine field.
       FeatureSet set = Requested(feature);
       option.set(set, option.max_value);
-      const int with_max = target->get(set);
+      const double with_max = target->get(set);
       option.set(set, option.min_value);
       EXPECT_NE(target->get(set), with_max) << option.name;
     }
@@ -97,7 +97,7 @@ TEST(FeatureTable, IntegerSsimDefaultIsLibvmafsSum) {
 TEST(OptionValueText, WritesWhatTheParserReads) {
   for (const FeatureDescription& feature : FeatureTable()) {
     for (const OptionDescription& option : feature.options) {
-      for (int value : {option.min_value, option.max_value}) {
+      for (double value : {option.min_value, option.max_value}) {
         const std::string arg = std::string(feature.name) + "=" + option.name + "=" +
                                 OptionValueText(option, value);
         auto parsed = ParseFeatureArgs({arg});

@@ -1,9 +1,11 @@
 #include "engine/features.h"
 
+#include <cmath>
 #include <cstdint>
 #include <utility>
 
 #include "base/client_text.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -24,8 +26,8 @@ absl::StatusOr<bool> ParseBool(absl::string_view feature, absl::string_view key,
       "%s option %s must be true, false, 1 or 0, got %s", feature, key, QuoteClientText(value)));
 }
 
-absl::StatusOr<int> ParseInt(absl::string_view feature, const OptionDescription& option,
-                             absl::string_view value) {
+absl::StatusOr<double> ParseInt(absl::string_view feature, const OptionDescription& option,
+                                absl::string_view value) {
   int parsed = 0;
   // Digits only: SimpleAtoi alone would also take signs and surrounding spaces.
   const bool digits = !value.empty() && value.size() <= 9 &&
@@ -33,19 +35,42 @@ absl::StatusOr<int> ParseInt(absl::string_view feature, const OptionDescription&
   if (!digits || !absl::SimpleAtoi(value, &parsed) || parsed < option.min_value ||
       parsed > option.max_value) {
     return absl::InvalidArgumentError(
-        absl::StrFormat("%s option %s must be an integer from %d to %d (%s), got %s", feature,
-                        option.name, option.min_value, option.max_value, option.help,
+        absl::StrFormat("%s option %s must be an integer from %s (%s), got %s", feature,
+                        option.name, OptionRangeText(option), option.help,
                         QuoteClientText(value)));
   }
   return parsed;
 }
 
-absl::StatusOr<int> ParseValue(absl::string_view feature, const OptionDescription& option,
-                               absl::string_view value) {
-  if (option.type == OptionType::kInt) return ParseInt(feature, option, value);
+absl::StatusOr<double> ParseDouble(absl::string_view feature, const OptionDescription& option,
+                                   absl::string_view value) {
+  double parsed = 0;
+  // A plain decimal number: no sign, spaces, hex, inf or nan, which SimpleAtod would take.
+  const bool plain = !value.empty() && value.size() <= 32 &&
+                     value.find_first_not_of("0123456789.eE-+") == absl::string_view::npos &&
+                     absl::ascii_isdigit(static_cast<unsigned char>(value.front()));
+  if (!plain || !absl::SimpleAtod(value, &parsed) || !std::isfinite(parsed) ||
+      parsed < option.min_value || parsed > option.max_value) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s option %s must be a number, %s (%s), got %s", feature, option.name,
+                        OptionRangeText(option), option.help, QuoteClientText(value)));
+  }
+  return parsed;
+}
+
+absl::StatusOr<double> ParseValue(absl::string_view feature, const OptionDescription& option,
+                                  absl::string_view value) {
+  switch (option.type) {
+    case OptionType::kInt:
+      return ParseInt(feature, option, value);
+    case OptionType::kDouble:
+      return ParseDouble(feature, option, value);
+    case OptionType::kBool:
+      break;
+  }
   absl::StatusOr<bool> flag = ParseBool(feature, option.name, value);
   if (!flag.ok()) return flag.status();
-  return *flag ? 1 : 0;
+  return *flag ? 1.0 : 0.0;
 }
 
 // The option names a user should write (aliases left out), for error messages.
@@ -118,7 +143,7 @@ absl::Status ParseFeatureOptions(const FeatureDescription& feature, absl::string
                                                         feature.name, QuoteClientText(key),
                                                         OptionList(feature)));
     }
-    absl::StatusOr<int> parsed = ParseValue(feature.name, *option, value);
+    absl::StatusOr<double> parsed = ParseValue(feature.name, *option, value);
     if (!parsed.ok()) return parsed.status();
     option->set(out, *parsed);
   }
@@ -139,17 +164,33 @@ absl::Status ValidateFeatureSet(const FeatureSet& features) {
     if (!feature.requested(features)) continue;
     any = true;
     for (const OptionDescription& option : feature.options) {
-      const int value = option.get(features);
-      if (value < option.min_value || value > option.max_value) {
-        return absl::InvalidArgumentError(
-            absl::StrFormat("%s option %s must be from %d to %d (%s), got %d", feature.name,
-                            option.name, option.min_value, option.max_value, option.help, value));
+      const double value = option.get(features);
+      // Written so that NaN fails too.
+      if (!(value >= option.min_value && value <= option.max_value)) {
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "%s option %s must be %s (%s), got %s", feature.name, option.name,
+            OptionRangeText(option), option.help, OptionValueText(option, value)));
       }
     }
   }
   if (!any) {
     return absl::InvalidArgumentError(absl::StrCat(
         "no feature requested: ask for at least one of ", absl::StrJoin(FeatureNames(), ", ")));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckLumaOnlyFeatures(const FeatureSet& features) {
+  if (!features.psnr.has_value()) return absl::OkStatus();
+  if (features.psnr->enable_chroma) {
+    return absl::InvalidArgumentError(
+        "psnr option enable_chroma is true (libvmaf's default), but frames carry luma only, so "
+        "psnr_cb and psnr_cr cannot be computed: request psnr=enable_chroma=false for psnr_y");
+  }
+  if (features.psnr->enable_apsnr) {
+    return absl::InvalidArgumentError(
+        "psnr option enable_apsnr is not served yet: leave it false (the summary pools psnr_y "
+        "by its mean, harmonic mean and percentiles)");
   }
   return absl::OkStatus();
 }
@@ -208,6 +249,16 @@ std::vector<std::string> FormatFeatureArgs(const FeatureSet& features) {
   return out;
 }
 
+std::vector<std::string> FloatMsSsimLcsNames() {
+  std::vector<std::string> out;
+  for (const char* term : {"l", "c", "s"}) {
+    for (int scale = 0; scale < 5; ++scale) {  // libvmaf's five scales
+      out.push_back(absl::StrFormat("float_ms_ssim_%s_scale%d", term, scale));
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> MetricNames(const FeatureSet& features) {
   std::vector<std::string> out;
   if (features.float_ssim.has_value()) {
@@ -219,6 +270,21 @@ std::vector<std::string> MetricNames(const FeatureSet& features) {
     }
   }
   if (features.ssim.has_value()) out.push_back("ssim");
+  if (features.psnr.has_value()) {
+    const std::vector<std::string> planes =
+        features.psnr->enable_chroma ? std::vector<std::string>{"y", "cb", "cr"}
+                                     : std::vector<std::string>{"y"};
+    for (const std::string& plane : planes) out.push_back(absl::StrCat("psnr_", plane));
+    if (features.psnr->enable_mse) {
+      for (const std::string& plane : planes) out.push_back(absl::StrCat("mse_", plane));
+    }
+  }
+  if (features.float_ms_ssim.has_value()) {
+    out.push_back("float_ms_ssim");
+    if (features.float_ms_ssim->enable_lcs) {
+      for (std::string& name : FloatMsSsimLcsNames()) out.push_back(std::move(name));
+    }
+  }
   return out;
 }
 

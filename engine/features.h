@@ -57,6 +57,11 @@ struct FeatureSet {
 // OK, or INVALID_ARGUMENT naming the option and its accepted range.
 absl::Status ValidateFeatureSet(const FeatureSet& features);
 
+// OK if frame pairs of luma planes give every value `features` ask for, else INVALID_ARGUMENT
+// saying what to ask for instead: psnr's chroma planes (enable_chroma, libvmaf's default) and its
+// pooling over frames (enable_apsnr) are not served yet.
+absl::Status CheckLumaOnlyFeatures(const FeatureSet& features);
+
 // Parses libvmaf CLI style feature arguments: "float_ssim", "float_ssim=scale=2:enable_db=true",
 // "ssim=enable_db=1:fast_sum=true". Repeated features, unknown features or options, and bad values are
 // INVALID_ARGUMENT with a message naming them.
@@ -68,8 +73,14 @@ absl::StatusOr<FeatureSet> ParseFeatureArgs(const std::vector<std::string>& args
 std::vector<std::string> FormatFeatureArgs(const FeatureSet& features);
 
 // The metric names a frame scored with `features` carries, in a fixed order: float_ssim,
-// float_ssim_l, float_ssim_c, float_ssim_s (with enable_lcs), ssim.
+// float_ssim_l, float_ssim_c, float_ssim_s (with enable_lcs), ssim, psnr_y, psnr_cb, psnr_cr (with
+// enable_chroma; a 4:0:0 picture has no chroma to score), mse_* (with enable_mse), float_ms_ssim
+// and its per-scale terms (with enable_lcs). Pooled values (apsnr_*) are the summary's.
 std::vector<std::string> MetricNames(const FeatureSet& features);
+
+// float_ms_ssim's per-scale outputs with enable_lcs, in libvmaf's order:
+// float_ms_ssim_l_scale0..4, then _c_, then _s_.
+std::vector<std::string> FloatMsSsimLcsNames();
 
 // One frame's scores keyed by libvmaf's metric names: float_ssim, float_ssim_l, float_ssim_c,
 // float_ssim_s, ssim. Values are exactly what libvmaf reports (dB where enable_db is set).

@@ -59,7 +59,12 @@ TEST(ParseFeatureArgs, RefusesWhatLibvmafWouldIgnore) {
   };
   const Case cases[] = {
       {{}, "no feature given"},
-      {{"psnr"}, "unknown feature \"psnr\""},
+      {{"psnr_hvs"}, "unknown feature \"psnr_hvs\""},
+      {{"psnr=min_sse=-1"}, "min_sse must be a number, 0 or more"},
+      {{"psnr=min_sse=inf"}, "min_sse must be a number"},
+      {{"psnr=min_sse=1e999"}, "min_sse must be a number"},
+      {{"psnr=enable_mse=2"}, "enable_mse must be true, false, 1 or 0"},
+      {{"float_ms_ssim=scale=2"}, "float_ms_ssim has no option \"scale\""},
       {{""}, "feature argument \"\" names no feature"},
       {{"float_ssim", "float_ssim=scale=2"}, "float_ssim is given more than once"},
       {{"ssim", "ssim"}, "ssim is given more than once"},

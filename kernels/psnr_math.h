@@ -17,17 +17,19 @@
 
 namespace ssimd {
 
-// Sum of (ref - dist)^2 over one row. Each square fits 32 unsigned bits (65535^2 < 2^32) and the
-// sum is kept in 64. libvmaf sums an 8-bit row in 32 bits, which could wrap only beyond 66052
-// samples a row; ssimd's pictures are at most 32768 wide, so the exact sum is libvmaf's.
+// (ref - dist)^2 of one sample pair; it fits 32 unsigned bits (65535^2 < 2^32).
+SSIMD_HD inline uint64_t SampleSquaredError(uint32_t ref, uint32_t dist) {
+  const uint64_t magnitude = ref > dist ? ref - dist : dist - ref;
+  return magnitude * magnitude;
+}
+
+// Sum of (ref - dist)^2 over one row, kept in 64 bits. libvmaf sums an 8-bit row in 32 bits,
+// which could wrap only beyond 66052 samples a row; ssimd's pictures are at most 32768 wide, so
+// the exact sum is libvmaf's.
 template <typename Sample>
 SSIMD_HD inline uint64_t RowSquaredError(const Sample* ref, const Sample* dist, int width) {
   uint64_t sum = 0;
-  for (int x = 0; x < width; ++x) {
-    const int32_t e = static_cast<int32_t>(ref[x]) - static_cast<int32_t>(dist[x]);
-    const uint64_t magnitude = static_cast<uint64_t>(e < 0 ? -e : e);
-    sum += magnitude * magnitude;
-  }
+  for (int x = 0; x < width; ++x) sum += SampleSquaredError(ref[x], dist[x]);
   return sum;
 }
 

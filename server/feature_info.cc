@@ -2,10 +2,24 @@
 
 #include <string>
 
-#include "absl/strings/str_cat.h"
 #include "engine/feature_table.h"
 
 namespace ssimd {
+namespace {
+
+const char* TypeName(OptionType type) {
+  switch (type) {
+    case OptionType::kBool:
+      return "bool";
+    case OptionType::kInt:
+      return "int";
+    case OptionType::kDouble:
+      break;
+  }
+  return "double";
+}
+
+}  // namespace
 
 void AddFeatureInfo(v1::Capabilities* out) {
   for (const FeatureDescription& feature : FeatureTable()) {
@@ -14,12 +28,12 @@ void AddFeatureInfo(v1::Capabilities* out) {
     for (const OptionDescription& option : feature.options) {
       v1::OptionInfo* o = info->add_options();
       o->set_name(option.name);
-      o->set_type(option.type == OptionType::kBool ? "bool" : "int");
+      o->set_type(TypeName(option.type));
       o->set_default_value(OptionValueText(option, option.default_value));
-      // The API reports a range for ints only; a bool's range says nothing.
-      if (option.type == OptionType::kInt) {
-        o->set_min(absl::StrCat(option.min_value));
-        o->set_max(absl::StrCat(option.max_value));
+      // The API reports a range for numbers only; a bool's range says nothing.
+      if (option.type != OptionType::kBool) {
+        o->set_min(OptionValueText(option, option.min_value));
+        o->set_max(OptionValueText(option, option.max_value));
       }
       o->set_description(option.help);
     }

@@ -1,9 +1,12 @@
 #include "server/metric_labels.h"
 
 #include <array>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
+#include "engine/feature_table.h"
 
 namespace ssimd {
 
@@ -21,10 +24,11 @@ BackendLabel ParseBackendLabel(std::string_view backend) {
 }
 
 std::string FeatureSetLabel(const FeatureSet& features) {
-  if (features.float_ssim && features.ssim) return "float_ssim+ssim";
-  if (features.float_ssim) return "float_ssim";
-  if (features.ssim) return "ssim";
-  return "none";
+  std::vector<absl::string_view> names;
+  for (const FeatureDescription& feature : FeatureTable()) {
+    if (feature.requested(features)) names.push_back(feature.name);
+  }
+  return names.empty() ? "none" : absl::StrJoin(names, "+");
 }
 
 std::string FallbackReasonLabel(std::string_view reason) {

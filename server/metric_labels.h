@@ -19,8 +19,9 @@ struct BackendLabel {
 };
 BackendLabel ParseBackendLabel(std::string_view backend);
 
-// The requested feature set as one label value: "float_ssim", "ssim" or "float_ssim+ssim" (empty
-// set: "none"). One frame is one observation whatever it asks for, so sums over the label stay
+// The requested feature set as one label value: the requested features' names joined with "+" in
+// the feature table's order, e.g. "float_ssim", "float_ssim+ssim", "ssim+psnr" (empty set:
+// "none"); at most 2^features - 1 values. One frame is one observation whatever it asks for, so sums over the label stay
 // meaningful.
 std::string FeatureSetLabel(const FeatureSet& features);
 

@@ -4,6 +4,7 @@
 #include <exception>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "base/status_macros.h"
+#include "engine/feature_table.h"
 #include "engine/media/decode_error.h"
 #include "prometheus/counter.h"
 #include "prometheus/exposer.h"
@@ -62,16 +64,14 @@ const Histogram::BucketBoundaries& DecibelBuckets() {
   return *kBuckets;
 }
 
-// The frame-score names the engine reports; anything else is not turned into a series.
-bool IsScoreName(const std::string& name) {
-  return name == "float_ssim" || name == "float_ssim_l" || name == "float_ssim_c" ||
-         name == "float_ssim_s" || name == "ssim";
-}
-
-bool IsDecibelScore(const std::string& name, const FeatureSet& features) {
-  if (name == "float_ssim") return features.float_ssim && features.float_ssim->enable_db;
-  if (name == "ssim") return features.ssim && features.ssim->enable_db;
-  return false;  // float_ssim_l/_c/_s are never converted (docs/numerics.md §8)
+// The histogram a frame score goes to: none for names outside the feature table (so a series
+// cannot be made up) and for unbounded values such as mse.
+std::optional<OutputScale> ObservedScale(const std::string& name, const FeatureSet& features) {
+  const FeatureDescription* feature = FeatureOfMetric(name);
+  if (feature == nullptr || !feature->requested(features)) return std::nullopt;
+  const OutputScale scale = feature->scale_of(features, name);
+  if (scale == OutputScale::kUnbounded) return std::nullopt;
+  return scale;
 }
 
 template <typename T>
@@ -321,8 +321,9 @@ void ServiceMetrics::Impl::RecordStages(const std::string& feature, const std::s
 void ServiceMetrics::Impl::RecordScores(const FeatureSet& features, const FrameScores& scores) {
   for (const auto& [name, value] : scores) {
     // NaN (tiny frames) and +inf (dB of a perfect match) have no bucket and would poison _sum.
-    if (!IsScoreName(name) || !std::isfinite(value)) continue;
-    if (IsDecibelScore(name, features)) {
+    const std::optional<OutputScale> scale = ObservedScale(name, features);
+    if (!scale.has_value() || !std::isfinite(value)) continue;
+    if (*scale == OutputScale::kDecibels) {
       score_db.Add({{"feature", name}}, DecibelBuckets()).Observe(value);
     } else {
       score.Add({{"feature", name}}, ScoreBuckets()).Observe(value);

@@ -1,7 +1,6 @@
 #include "server/request_parsing.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdlib>
 #include <optional>
 
@@ -15,14 +14,6 @@
 
 namespace ssimd {
 namespace {
-
-// `value` as the shortest decimal that reads back as the same double (100.0001 stays 100.0001, where
-// %g would print 100), so a message shows what the client sent.
-std::string ShortestDecimal(double value) {
-  char buffer[32];
-  const std::to_chars_result end = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  return std::string(buffer, end.ptr);
-}
 
 // Labels end up in logs and metrics; bounds keep one request from flooding either.
 constexpr size_t kMaxLabels = 32;
@@ -103,9 +94,10 @@ absl::StatusOr<FeatureSet> ParseFeatures(const v1::Features& features, absl::str
     // Checked here as unsigned, before the conversion to int, against the table's range.
     const OptionDescription& scale = TableOption("float_ssim", "scale");
     if (o.scale() > static_cast<uint32_t>(scale.max_value)) {
-      return Invalid(field, absl::StrFormat("float_ssim.scale: expected %d (automatic) to %d, "
+      return Invalid(field, absl::StrFormat("float_ssim.scale: expected %s (automatic) to %s, "
                                             "got %d",
-                                            scale.min_value, scale.max_value, o.scale()));
+                                            OptionValueText(scale, scale.min_value),
+                                            OptionValueText(scale, scale.max_value), o.scale()));
     }
     FloatSsimOptions options;
     options.scale = static_cast<int>(o.scale());
@@ -128,11 +120,14 @@ absl::StatusOr<FeatureSet> ParseFeatures(const v1::Features& features, absl::str
     options.exact = !o.fast_sum();  // raster order unless block order is asked for
     out.ssim = options;
   }
-  if (!out.float_ssim.has_value() && !out.ssim.has_value()) {
+  const bool any = std::any_of(FeatureTable().begin(), FeatureTable().end(),
+                               [&](const FeatureDescription& f) { return f.requested(out); });
+  if (!any) {
     return Invalid(field, "no feature requested: set float_ssim, ssim, or feature_args "
                           "(e.g. \"float_ssim\")");
   }
   SSIMD_RETURN_IF_ERROR(WithField(ValidateFeatureSet(out), field));
+  SSIMD_RETURN_IF_ERROR(WithField(CheckLumaOnlyFeatures(out), field));
   return out;
 }
 

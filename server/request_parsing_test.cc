@@ -117,11 +117,35 @@ TEST(ParseFeaturesTest, Refusals) {
               HasSubstr("request it once"));
 
   v1::Features unknown;
-  unknown.add_feature_args("psnr");
+  unknown.add_feature_args("psnr_hvs");
   auto status = ParseFeatures(unknown, "config.features").status();
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(status.message()), StartsWith("config.features.feature_args: "));
-  EXPECT_THAT(std::string(status.message()), HasSubstr("psnr"));
+  EXPECT_THAT(std::string(status.message()), HasSubstr("psnr_hvs"));
+}
+
+// Frames carry luma only: psnr's chroma (libvmaf's default) is refused with what to ask instead.
+TEST(ParseFeaturesTest, PsnrNeedsItsLumaOnlyForm) {
+  v1::Features chroma;
+  chroma.add_feature_args("psnr");
+  const absl::Status status = ParseFeatures(chroma, "config.features").status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(status.message()), StartsWith("config.features: psnr option "));
+  EXPECT_THAT(std::string(status.message()), HasSubstr("psnr=enable_chroma=false"));
+
+  v1::Features pooled;
+  pooled.add_feature_args("psnr=enable_chroma=false:enable_apsnr=true");
+  EXPECT_THAT(std::string(ParseFeatures(pooled, "f").status().message()),
+              HasSubstr("enable_apsnr is not served yet"));
+
+  v1::Features luma;
+  luma.add_feature_args("psnr=enable_chroma=false:enable_mse=true:min_sse=0.25");
+  luma.add_feature_args("float_ms_ssim");
+  absl::StatusOr<FeatureSet> parsed = ParseFeatures(luma, "f");
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->psnr->min_sse, 0.25);
+  EXPECT_TRUE(parsed->psnr->enable_mse);
+  EXPECT_TRUE(parsed->float_ms_ssim.has_value());
 }
 
 TEST(ParseBackendTest, PolicyApplies) {

@@ -7,6 +7,8 @@
 #include "base/thread_pool.h"
 #include "engine/cpu/float_ssim.h"
 #include "engine/cpu/integer_ssim.h"
+#include "engine/cpu/ms_ssim.h"
+#include "engine/cpu/psnr.h"
 
 namespace ssimd {
 namespace {
@@ -32,7 +34,12 @@ class CpuScorer final : public Scorer {
   // serve them, so there is nothing to fall back to).
   absl::Status CheckContext(const Geometry& geometry, const FeatureSet& features) const override {
     SSIMD_RETURN_IF_ERROR(ValidateGeometry(geometry));
-    return ValidateFeatureSet(features);
+    SSIMD_RETURN_IF_ERROR(ValidateFeatureSet(features));
+    SSIMD_RETURN_IF_ERROR(CheckLumaOnlyFeatures(features));
+    if (features.float_ms_ssim.has_value()) {
+      return CheckFloatMsSsimSize(geometry.width, geometry.height);
+    }
+    return absl::OkStatus();
   }
 
   absl::StatusOr<ScoreResult> Score(const Geometry& geometry, const FeatureSet& features,
@@ -54,6 +61,16 @@ class CpuScorer final : public Scorer {
     if (features.ssim.has_value()) {
       const double score = ComputeIntegerSsim(pair.reference, pair.distorted, pool_);
       AddIntegerSsimScore(*features.ssim, score, result.scores);
+    }
+    if (features.float_ms_ssim.has_value()) {
+      absl::StatusOr<FloatMsSsimValues> values =
+          ComputeFloatMsSsim(pair.reference, pair.distorted, pool_);
+      if (!values.ok()) return values.status();
+      AddFloatMsSsimScores(*features.float_ms_ssim, geometry, *values, result.scores);
+    }
+    if (features.psnr.has_value()) {
+      SSIMD_RETURN_IF_ERROR(AddLumaPsnrScores(geometry, *features.psnr, pair.reference,
+                                              pair.distorted, result.scores));
     }
     const auto done = std::chrono::steady_clock::now();
     result.timings.compute = Seconds(done - checked);

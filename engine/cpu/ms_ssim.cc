@@ -231,8 +231,6 @@ absl::Status CheckViews(const LumaView& reference, const LumaView& distorted) {
   return CheckFloatMsSsimSize(reference.width, reference.height);
 }
 
-constexpr const char* kTermNames[] = {"l", "c", "s"};
-
 }  // namespace
 
 absl::Status CheckFloatMsSsimSize(int width, int height) {
@@ -295,24 +293,14 @@ void AddFloatMsSsimScores(const FloatMsSsimOptions& options, const Geometry& geo
   }
   scores["float_ms_ssim"] = score;
   if (!options.enable_lcs) return;
+  // FloatMsSsimLcsNames lists l, c, s, each over scales 0..4.
+  const std::vector<std::string> names = FloatMsSsimLcsNames();
   const std::array<double, 5>* terms[] = {&values.l, &values.c, &values.s};
   for (int t = 0; t < 3; ++t) {
     for (int scale = 0; scale < kMsSsimScales; ++scale) {
-      scores[absl::StrFormat("float_ms_ssim_%s_scale%d", kTermNames[t], scale)] =
-          (*terms[t])[scale];
+      scores[names[static_cast<size_t>(t * kMsSsimScales + scale)]] = (*terms[t])[scale];
     }
   }
-}
-
-std::vector<std::string> FloatMsSsimMetricNames(const FloatMsSsimOptions& options) {
-  std::vector<std::string> names = {"float_ms_ssim"};
-  if (!options.enable_lcs) return names;
-  for (const char* term : kTermNames) {
-    for (int scale = 0; scale < kMsSsimScales; ++scale) {
-      names.push_back(absl::StrFormat("float_ms_ssim_%s_scale%d", term, scale));
-    }
-  }
-  return names;
 }
 
 }  // namespace ssimd

@@ -47,10 +47,6 @@ absl::StatusOr<FloatMsSsimValues> ComputeFloatMsSsim(const LumaView& reference,
 void AddFloatMsSsimScores(const FloatMsSsimOptions& options, const Geometry& geometry,
                           const FloatMsSsimValues& values, FrameScores& scores);
 
-// The metric names a frame carries for `options`, in libvmaf's order: float_ms_ssim, then with
-// enable_lcs the l, c and s of scales 0..4.
-std::vector<std::string> FloatMsSsimMetricNames(const FloatMsSsimOptions& options);
-
 }  // namespace ssimd
 
 #endif  // SSIMD_ENGINE_CPU_MS_SSIM_H_

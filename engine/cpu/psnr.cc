@@ -11,15 +11,10 @@
 namespace ssimd {
 namespace {
 
-constexpr const char* kPlaneSuffix[3] = {"y", "cb", "cr"};
-
-bool SubsampledHorizontally(ChromaFormat format) { return format != ChromaFormat::k444; }
-bool SubsampledVertically(ChromaFormat format) { return format == ChromaFormat::k420; }
-
 absl::Status CheckPlane(const Geometry& geometry, const LumaView& view, int plane,
                         const char* side) {
   const PlaneSize size = PsnrPlaneSize(geometry, plane);
-  const std::string what = absl::StrFormat("%s plane %s", side, kPlaneSuffix[plane]);
+  const std::string what = absl::StrFormat("%s plane %s", side, PsnrPlaneSuffix(plane));
   if (view.width != size.width || view.height != size.height) {
     return absl::InvalidArgumentError(absl::StrFormat("%s is %dx%d; expected %dx%d", what,
                                                       view.width, view.height, size.width,
@@ -54,13 +49,6 @@ uint64_t SquaredError(const LumaView& reference, const LumaView& distorted) {
 }
 
 }  // namespace
-
-PlaneSize PsnrPlaneSize(const Geometry& geometry, int plane) {
-  if (plane == 0) return {geometry.width, geometry.height};
-  if (geometry.chroma == ChromaFormat::k400) return {};
-  return {SubsampledHorizontally(geometry.chroma) ? geometry.width >> 1 : geometry.width,
-          SubsampledVertically(geometry.chroma) ? geometry.height >> 1 : geometry.height};
-}
 
 absl::StatusOr<PsnrPlanes> PsnrPlanesOfFrame(const Geometry& geometry,
                                              absl::Span<const uint8_t> frame) {
@@ -101,7 +89,7 @@ void ApsnrAccumulator::Add(int plane, uint64_t sse, uint32_t pixels) {
 FrameScores ApsnrAccumulator::Scores(uint32_t peak) const {
   FrameScores scores;
   for (int p = 0; p < 3; ++p) {
-    scores[std::string("apsnr_") + kPlaneSuffix[p]] = ApsnrScore(sse_[p], pixels_[p], peak);
+    scores[std::string("apsnr_") + PsnrPlaneSuffix(p)] = ApsnrScore(sse_[p], pixels_[p], peak);
   }
   return scores;
 }
@@ -110,11 +98,6 @@ PsnrScorer::PsnrScorer(const Geometry& geometry, const PsnrOptions& options)
     : geometry_(geometry), options_(options) {
   planes_ = options.enable_chroma && geometry.chroma != ChromaFormat::k400 ? 3 : 1;
   peak_ = PsnrPeak(geometry.bit_depth, options.reduced_hbd_peak);
-  for (int p = 0; p < 3; ++p) {
-    const PlaneSize size = PsnrPlaneSize(geometry, p);
-    psnr_max_[p] = PsnrMax(geometry.bit_depth, peak_, options.min_sse,
-                           PsnrPlanePixels(size.width, size.height));
-  }
 }
 
 absl::StatusOr<PsnrScorer> PsnrScorer::Create(const Geometry& geometry,
@@ -136,13 +119,32 @@ absl::StatusOr<FrameScores> PsnrScorer::Score(const PsnrPlanes& reference,
   FrameScores scores;
   for (int p = 0; p < planes_; ++p) {
     const uint64_t sse = SquaredError(reference[p], distorted[p]);
-    const uint32_t pixels = PsnrPlanePixels(reference[p].width, reference[p].height);
-    if (options_.enable_apsnr) pool_.Add(p, sse, pixels);
-    const double mse = PsnrMse(sse, pixels);
-    scores[std::string("psnr_") + kPlaneSuffix[p]] = PsnrFromMse(mse, peak_, psnr_max_[p]);
-    if (options_.enable_mse) scores[std::string("mse_") + kPlaneSuffix[p]] = mse;
+    if (options_.enable_apsnr) {
+      pool_.Add(p, sse, PsnrPlanePixels(reference[p].width, reference[p].height));
+    }
+    AddPsnrPlaneScores(geometry_, options_, p, sse, scores);
   }
   return scores;
+}
+
+absl::Status AddLumaPsnrScores(const Geometry& geometry, const PsnrOptions& options,
+                               const LumaView& reference, const LumaView& distorted,
+                               FrameScores& scores) {
+  if (options.enable_apsnr) {
+    return absl::InvalidArgumentError("psnr: enable_apsnr pools over frames; one pair has none");
+  }
+  absl::StatusOr<PsnrScorer> scorer = PsnrScorer::Create(geometry, options);
+  if (!scorer.ok()) return scorer.status();
+  if (scorer->planes() != 1) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "psnr with enable_chroma needs the chroma planes of this %s picture; only luma was "
+        "given",
+        ChromaFormatName(geometry.chroma)));
+  }
+  absl::StatusOr<FrameScores> luma = scorer->Score({reference, {}, {}}, {distorted, {}, {}});
+  if (!luma.ok()) return luma.status();
+  scores.merge(*luma);
+  return absl::OkStatus();
 }
 
 FrameScores PsnrScorer::Pooled() const {

@@ -11,17 +11,13 @@
 #include "absl/types/span.h"
 #include "engine/features.h"
 #include "engine/picture.h"
+#include "engine/psnr_scores.h"
 
 namespace ssimd {
 
 // One picture's planes: luma, then the two chroma planes. A plane is described by a LumaView (the
 // name is historical: any plane of packed samples, 8-bit or 16-bit little-endian).
 using PsnrPlanes = std::array<LumaView, 3>;
-
-// The size libvmaf gives plane `plane` (0 luma, 1 and 2 chroma) of a picture: subsampled chroma
-// sides are halved rounding down (a 1-pixel-wide 4:2:0 picture has empty chroma), and 4:0:0 has
-// none. Files store such chroma rounded up (FrameBytes); libvmaf reads its top-left part.
-PlaneSize PsnrPlaneSize(const Geometry& geometry, int plane);
 
 // Views of one raw planar frame of FrameBytes(geometry) bytes (chroma sides rounded up, as ffmpeg
 // writes them) at the sizes PsnrPlaneSize gives. INVALID_ARGUMENT if the size is wrong.
@@ -40,6 +36,13 @@ class ApsnrAccumulator {
   std::array<uint64_t, 3> sse_{};
   std::array<uint64_t, 3> pixels_{};
 };
+
+// psnr_y (and mse_y with enable_mse) of one pair of luma planes, added to `scores`: what a frame
+// pair without chroma gives. INVALID_ARGUMENT if `options` ask for chroma planes of a picture that
+// has them, or for pooling, or if a plane does not match `geometry`.
+absl::Status AddLumaPsnrScores(const Geometry& geometry, const PsnrOptions& options,
+                               const LumaView& reference, const LumaView& distorted,
+                               FrameScores& scores);
 
 class PsnrScorer {
  public:
@@ -64,7 +67,6 @@ class PsnrScorer {
   PsnrOptions options_;
   int planes_ = 1;
   uint32_t peak_ = 255;
-  std::array<double, 3> psnr_max_{};
   ApsnrAccumulator pool_;
 };
 

@@ -234,5 +234,40 @@ TEST(PsnrScorer, RefusesBadPlanesAndOptions) {
   EXPECT_FALSE(scorer->Score(deep, Planes(g, frame)).ok());
 }
 
+// A frame pair of luma planes gives what the scorer gives for the luma, and refuses to pretend
+// it has chroma or frames to pool.
+TEST(AddLumaPsnrScores, IsTheScorersLumaAndRefusesWhatNeedsMore) {
+  const Geometry g{6, 4, 10, ChromaFormat::k420};
+  const auto ref = FlatFrame(g, 100);
+  const auto dist = FlatFrame(g, 103);
+  PsnrOptions options;
+  options.enable_chroma = false;
+  options.enable_mse = true;
+  options.min_sse = 3.5;
+  auto scorer = PsnrScorer::Create(g, options);
+  ASSERT_TRUE(scorer.ok());
+  auto expected = scorer->Score(Planes(g, ref), Planes(g, dist));
+  ASSERT_TRUE(expected.ok());
+  FrameScores scores;
+  ASSERT_TRUE(AddLumaPsnrScores(g, options, Planes(g, ref)[0], Planes(g, dist)[0], scores).ok());
+  EXPECT_EQ(scores, *expected);
+  EXPECT_EQ(scores.size(), 2u);  // psnr_y, mse_y
+
+  options.enable_chroma = true;
+  absl::Status chroma =
+      AddLumaPsnrScores(g, options, Planes(g, ref)[0], Planes(g, dist)[0], scores);
+  EXPECT_EQ(chroma.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(chroma.message().find("only luma was given"), absl::string_view::npos) << chroma;
+  // A 4:0:0 picture has no chroma to ask for.
+  const Geometry gray{6, 4, 10, ChromaFormat::k400};
+  EXPECT_TRUE(AddLumaPsnrScores(gray, options, Planes(gray, FlatFrame(gray, 1))[0],
+                                Planes(gray, FlatFrame(gray, 1))[0], scores)
+                  .ok());
+  options.enable_chroma = false;
+  options.enable_apsnr = true;
+  EXPECT_EQ(AddLumaPsnrScores(g, options, Planes(g, ref)[0], Planes(g, dist)[0], scores).code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace ssimd

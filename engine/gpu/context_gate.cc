@@ -33,6 +33,11 @@ absl::Status CheckGpuFloatSsimLimits(int width, int height, int scale) {
 absl::Status CheckGpuContext(const Geometry& geometry, const FeatureSet& features) {
   SSIMD_RETURN_IF_ERROR(ValidateGeometry(geometry));
   SSIMD_RETURN_IF_ERROR(ValidateFeatureSet(features));
+  SSIMD_RETURN_IF_ERROR(CheckLumaOnlyFeatures(features));
+  if (features.float_ms_ssim.has_value()) {
+    return absl::FailedPreconditionError(
+        "float_ms_ssim has no device kernels yet; the CPU computes it");
+  }
   if (!features.float_ssim.has_value()) return absl::OkStatus();
   return CheckGpuFloatSsimLimits(geometry.width, geometry.height,
                                  GpuFloatSsimScale(geometry, *features.float_ssim));

@@ -12,6 +12,7 @@
 #include "engine/gpu/context_gate.h"
 #include "engine/gpu/exact_sum.h"
 #include "engine/gpu/hip_status.h"
+#include "engine/psnr_scores.h"
 #include "kernels/db.h"
 #include "kernels/decimate.h"
 #include "kernels/exact_sum_kernels.h"
@@ -23,6 +24,7 @@
 #include "kernels/integer_ssim_math.h"
 #include "kernels/luma_pack_kernels.h"
 #include "kernels/luma_scale_kernels.h"
+#include "kernels/psnr_kernels.h"
 #include "kernels/ssim_constants.h"
 
 namespace ssimd {
@@ -249,6 +251,8 @@ struct FramePlans {
 struct ReadbackLayout {
   size_t float_doubles = 0;  // float_ssim block sums, from 0
   size_t ssim_doubles = 0;   // ssim block sums or exact outcome, from float_doubles
+  size_t psnr_doubles = 0;   // psnr: the luma's uint64 squared-error sum, after those
+  size_t psnr_offset() const { return float_doubles + ssim_doubles; }
 };
 
 size_t AlignUp(size_t bytes) { return (bytes + 255) & ~size_t{255}; }
@@ -407,6 +411,17 @@ absl::Status EnqueueKernels(StreamSlot& slot, const Geometry& geometry,
     SSIMD_RETURN_IF_ERROR(EnqueueIntegerSsim(slot, geometry, *features.ssim, host_serial, plans.ref,
                                              plans.dist, plans.ssim_plan));
   }
+  if (features.psnr.has_value()) {
+    SSIMD_RETURN_IF_ERROR(slot.psnr_sse.Reserve(sizeof(uint64_t), "psnr sum"));
+    PsnrSseLaunch launch;
+    launch.reference = plans.ref;
+    launch.distorted = plans.dist;
+    launch.width = geometry.width;
+    launch.height = geometry.height;
+    launch.bit_depth = geometry.bit_depth;
+    launch.sse = slot.psnr_sse.as<unsigned long long>();  // NOLINT(runtime/int)
+    SSIMD_HIP_RETURN_IF_ERROR(LaunchPsnrSse(launch, slot.stream), "summing psnr's squared errors");
+  }
   SSIMD_RETURN_IF_ERROR(InjectTestFaults(hooks, slot.stream));
   SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[2], slot.stream), "recording an event");
   return absl::OkStatus();
@@ -419,7 +434,9 @@ absl::Status EnqueueReadback(StreamSlot& slot, const FeatureSet& features,
   layout.float_doubles =
       features.float_ssim.has_value() ? FloatPartialDoubles(plans.float_plan) : 0;
   layout.ssim_doubles = features.ssim.has_value() ? SsimReadbackDoubles(plans.ssim_plan) : 0;
-  const size_t doubles = layout.float_doubles + layout.ssim_doubles;
+  static_assert(sizeof(uint64_t) == sizeof(double), "the psnr sum takes one read-back slot");
+  layout.psnr_doubles = features.psnr.has_value() ? 1 : 0;
+  const size_t doubles = layout.psnr_offset() + layout.psnr_doubles;
   SSIMD_RETURN_IF_ERROR(slot.readback.Reserve(doubles * sizeof(double), "read-back"));
   double* host = slot.readback.as<double>();
   if (layout.float_doubles > 0) {
@@ -438,6 +455,12 @@ absl::Status EnqueueReadback(StreamSlot& slot, const FeatureSet& features,
         hipMemcpyAsync(host + layout.float_doubles, source, layout.ssim_doubles * sizeof(double),
                        hipMemcpyDeviceToHost, slot.stream),
         "reading back the ssim frame sum");
+  }
+  if (layout.psnr_doubles > 0) {
+    SSIMD_HIP_RETURN_IF_ERROR(
+        hipMemcpyAsync(host + layout.psnr_offset(), slot.psnr_sse.as<uint64_t>(),
+                       sizeof(uint64_t), hipMemcpyDeviceToHost, slot.stream),
+        "reading back the psnr sum");
   }
   SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[3], slot.stream), "recording an event");
   return absl::OkStatus();
@@ -548,6 +571,11 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
   if (features.ssim.has_value()) {
     SSIMD_RETURN_IF_ERROR(FinishIntegerSsim(slot, geometry, *features.ssim, plans.ssim_plan,
                                             host + layout.float_doubles, result, report));
+  }
+  if (features.psnr.has_value()) {
+    uint64_t sse = 0;
+    std::memcpy(&sse, host + layout.psnr_offset(), sizeof(sse));
+    AddPsnrPlaneScores(geometry, *features.psnr, 0, sse, result.scores);
   }
   if (features.float_ssim.has_value()) {
     SSIMD_RETURN_IF_ERROR(FinishFloatSsimScores(slot, geometry, *features.float_ssim,

@@ -133,6 +133,10 @@ std::string Describe(const Geometry& g, const FeatureSet& f) {
   if (f.ssim) {
     absl::StrAppendFormat(&options, " ssim(db=%d exact=%d)", f.ssim->enable_db, f.ssim->exact);
   }
+  if (f.psnr) {
+    absl::StrAppendFormat(&options, " psnr(mse=%d reduced_peak=%d min_sse=%g)",
+                          f.psnr->enable_mse, f.psnr->reduced_hbd_peak, f.psnr->min_sse);
+  }
   return absl::StrFormat("%dx%d %d-bit%s", g.width, g.height, g.bit_depth, options);
 }
 
@@ -181,6 +185,16 @@ FeatureSet FloatSsim(int scale, bool lcs = false, bool db = false, bool clip = f
   f.float_ssim->enable_db = db;
   f.float_ssim->clip_db = clip;
   return f;
+}
+
+// psnr of the luma (frame pairs carry no chroma).
+PsnrOptions LumaPsnr(bool mse = false, bool reduced_peak = false, double min_sse = 0) {
+  PsnrOptions options;
+  options.enable_chroma = false;
+  options.enable_mse = mse;
+  options.reduced_hbd_peak = reduced_peak;
+  options.min_sse = min_sse;
+  return options;
 }
 
 FeatureSet IntegerSsim(bool db, bool exact) {
@@ -302,6 +316,7 @@ TEST(GpuPiecesTest, PiecesCutAnywhereScoreAsTheWholePlaneAndTheCpu) {
     ++k;
     FeatureSet features = FloatSsim(0, true);
     features.ssim = IntegerSsim(false, true).ssim;  // exact: bit for bit at any size
+    features.psnr = LumaPsnr(true);
     absl::StatusOr<ScoreResult> cpu = Cpu().Score(g, features, PairOf(ref, dist));
     ASSERT_TRUE(cpu.ok()) << cpu.status();
     for (size_t piece : {size_t{16384}, size_t{4097}, size_t{1} << 20, ref.bytes.size()}) {
@@ -369,6 +384,7 @@ TEST(GpuUpscaleTest, UpscaledOnTheDeviceScoresAsUpscaledOnTheHost) {
     ++k;
     FeatureSet features = FloatSsim(0, true);
     features.ssim = IntegerSsim(false, true).ssim;
+    features.psnr = LumaPsnr();
     const PlanePieces ref_pieces = Cut(ref, ref.bytes.size());
     const PlanePieces dist_pieces = Cut(dist, 4097);
     const PiecewiseFramePair pair{&ref_pieces, &dist_pieces, &plan.value()};
@@ -587,6 +603,35 @@ TEST(GpuReferenceTest, EveryClipMatchesLibvmafAndTheCpu) {
       ADD_FAILURE() << pair.id << ": " << m.ToString();
     }
     g_tally.reference_values.fetch_add(report->compared);
+  }
+}
+
+// ---- psnr ---------------------------------------------------------------------------------------
+
+// The device's sum is an integer, so every size, depth and option gives the CPU's bits; alone and
+// beside the other features (which share the frame's uploaded planes).
+TEST(GpuPsnrTest, EveryDepthAndOptionMatchesTheCpu) {
+  SKIP_WITHOUT_GPU();
+  int k = 0;
+  for (auto [w, h, bit_depth] : std::vector<std::tuple<int, int, int>>{
+           {1, 1, 8}, {3, 2, 10}, {17, 9, 8}, {257, 3, 12}, {1920, 1080, 8}, {1920, 1080, 10},
+           {853, 481, 16}, {3840, 2160, 8}}) {
+    const Geometry g = MakeGeometry(w, h, bit_depth);
+    const Picture ref = MakePicture(g, Content::kNoise, 2000 + k);
+    const Picture dist = DistortScaled(ref, 2100 + k, 7);
+    ++k;
+    for (const PsnrOptions& options :
+         {LumaPsnr(), LumaPsnr(true, true), LumaPsnr(false, false, 0.5), LumaPsnr(true, false, 1e9)}) {
+      FeatureSet features;
+      features.psnr = options;
+      EXPECT_TRUE(CompareWithCpu(*Gpu().scorer, g, features, PairOf(ref, dist)));
+      features.float_ssim = FloatSsimOptions{};
+      CompareWithCpu(*Gpu().scorer, g, features, PairOf(ref, dist));  // may be gated (tiny)
+    }
+    // Identical planes: a zero sum, the cap.
+    FeatureSet features;
+    features.psnr = LumaPsnr(true);
+    EXPECT_TRUE(CompareWithCpu(*Gpu().scorer, g, features, PairOf(ref, ref)));
   }
 }
 

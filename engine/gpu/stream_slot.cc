@@ -13,6 +13,7 @@ StreamSlot::StreamSlot(std::atomic<int64_t>* device_bytes)
       moments(MemoryKind::kDevice, device_bytes),
       ssim_partials(MemoryKind::kDevice, device_bytes),
       ssim_terms(MemoryKind::kDevice, device_bytes),
+      psnr_sse(MemoryKind::kDevice, device_bytes),
       upscale(MemoryKind::kDevice, device_bytes) {}
 
 absl::StatusOr<std::unique_ptr<StreamSlot>> StreamSlot::Create(int device,

@@ -34,6 +34,7 @@ struct StreamSlot {
   GrowableBuffer moments;      // ssim: five int64 planes of horizontal moments
   GrowableBuffer ssim_partials;
   GrowableBuffer ssim_terms;  // ssim: per-pixel terms for the ordered host sum
+  GrowableBuffer psnr_sse;    // psnr: the luma's sum of squared errors, one 64-bit word
   // A distorted plane before its upscale, the scaler's filters and its intermediate rows.
   GrowableBuffer upscale;
 

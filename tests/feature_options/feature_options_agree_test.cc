@@ -1,6 +1,8 @@
 // GetCapabilities, ssimd-score's help and the feature parser must describe the same features and
 // options. Each is checked against the others as the user sees them (capabilities messages, help
 // text, parser answers), not only against the table they are written from.
+#include <cfloat>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -61,6 +63,9 @@ TEST(FeatureOptionsAgree, AdvertisedDefaultsAndRangesAreWhatTheParserDoes) {
         EXPECT_EQ(option.max(), "");
         accepted = {"true", "false", "1", "0"};
         refused = {"2", "yes"};
+      } else if (option.type() == "double") {
+        accepted = {option.min(), option.max(), "0.5", "1e3"};
+        refused = {"-1", "x", "inf", "nan", "1e999", " 1", "0x10"};
       } else {
         ASSERT_EQ(option.type(), "int") << prefix;
         const int max = std::stoi(option.max());
@@ -95,12 +100,18 @@ TEST(FeatureOptionsAgree, HelpNamesEveryAdvertisedOptionWithItsDefaultAndRange) 
   const std::string help = CliUsage();
   const v1::Capabilities caps = Advertised();
   for (const v1::FeatureInfo& feature : caps.features()) {
-    EXPECT_THAT(help, HasSubstr(absl::StrCat("  ", feature.name(), " (outputs ",
-                                             absl::StrJoin(feature.outputs(), ", "), ")")));
+    // The outputs may wrap onto indented lines.
+    EXPECT_THAT(std::regex_replace(help, std::regex("\n +"), " "),
+                HasSubstr(absl::StrCat(" ", feature.name(), " (outputs ",
+                                       absl::StrJoin(feature.outputs(), ", "), ")")));
     for (const v1::OptionInfo& option : feature.options()) {
-      const std::string range = option.type() == "bool"
-                                    ? "true or false"
-                                    : absl::StrCat(option.min(), " to ", option.max());
+      // A double option without an upper bound (libvmaf's DBL_MAX) reads "MIN or more".
+      const std::string range =
+          option.type() == "bool"
+              ? "true or false"
+          : option.type() == "double" && std::stod(option.max()) == DBL_MAX
+              ? absl::StrCat(option.min(), " or more")
+              : absl::StrCat(option.min(), " to ", option.max());
       EXPECT_THAT(help, HasSubstr(absl::StrCat("    ", option.name(), ": ", range, ", default ",
                                                option.default_value(), "\n")));
       // The description's first words start the next line (it may wrap after them).

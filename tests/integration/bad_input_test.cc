@@ -125,8 +125,16 @@ std::vector<ClipCase> ClipCases() {
        {Config([](v1::ClipConfig* c) { c->mutable_features()->Clear(); })},
        C::INVALID_ARGUMENT, "config.features: no feature requested"},
       {"unknown feature",
-       {Config([](v1::ClipConfig* c) { c->mutable_features()->add_feature_args("psnr"); })},
+       {Config([](v1::ClipConfig* c) { c->mutable_features()->add_feature_args("psnr_hvs"); })},
        C::INVALID_ARGUMENT, "config.features.feature_args"},
+      {"psnr's chroma without chroma planes",
+       {Config([](v1::ClipConfig* c) { c->mutable_features()->add_feature_args("psnr"); })},
+       C::INVALID_ARGUMENT, "request psnr=enable_chroma=false"},
+      {"float_ms_ssim on a picture too small for five scales",
+       {Config([](v1::ClipConfig* c) {
+         c->mutable_features()->add_feature_args("float_ms_ssim");
+       })},
+       C::INVALID_ARGUMENT, "float_ms_ssim needs at least 176x176 pixels"},
       {"unknown option",
        {Config([](v1::ClipConfig* c) {
          c->mutable_features()->set_feature_args(0, "float_ssim=k1=0.5");

@@ -159,11 +159,18 @@ TEST(ScoringServiceTest, CapabilitiesDescribeLimitsAndFeatures) {
   EXPECT_EQ(caps->limits().max_concurrent_streams(), 7u);
   EXPECT_EQ(caps->limits().max_frames_in_flight_per_stream(), 3u);
   EXPECT_GE(caps->limits().max_message_bytes(), uint64_t{2} * 8192 * 4320 * 2);
-  ASSERT_EQ(caps->features_size(), 2);
+  ASSERT_EQ(caps->features_size(), 4);
   EXPECT_EQ(caps->features(0).name(), "float_ssim");
   EXPECT_EQ(caps->features(0).options(0).name(), "scale");
   EXPECT_EQ(caps->features(0).options(0).max(), "10");
   EXPECT_EQ(caps->features(1).name(), "ssim");
+  EXPECT_EQ(caps->features(2).name(), "psnr");
+  const v1::OptionInfo& min_sse = caps->features(2).options(4);
+  EXPECT_EQ(min_sse.name(), "min_sse");
+  EXPECT_EQ(min_sse.type(), "double");
+  EXPECT_EQ(min_sse.min(), "0");
+  EXPECT_EQ(min_sse.max(), "1.7976931348623157e+308");
+  EXPECT_EQ(caps->features(3).name(), "float_ms_ssim");
 }
 
 TEST(ScoringServiceTest, ScorePairEqualsCpuEngineAtEveryBitDepth) {
