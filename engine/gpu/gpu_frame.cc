@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -24,6 +25,8 @@
 #include "kernels/integer_ssim_math.h"
 #include "kernels/luma_pack_kernels.h"
 #include "kernels/luma_scale_kernels.h"
+#include "kernels/ms_ssim_kernels.h"
+#include "kernels/ms_ssim_math.h"
 #include "kernels/psnr_kernels.h"
 #include "kernels/ssim_constants.h"
 
@@ -79,15 +82,22 @@ size_t FloatPartialDoubles(const FloatPlan& plan) {
   return static_cast<size_t>(plan.blocks) * 2 * plan.quantities;
 }
 
+// The five horizontally filtered planes of a plane `height` rows high, in the slot's buffer.
+absl::Status ReserveFilteredPlanes(StreamSlot& slot, int valid_width, int height,
+                                   const char* what, FloatSsimFilteredPlanes& planes) {
+  const size_t plane = static_cast<size_t>(valid_width) * height;
+  SSIMD_RETURN_IF_ERROR(slot.filtered.Reserve(5 * plane * sizeof(float), what));
+  float* base = slot.filtered.as<float>();
+  planes = {base, base + plane, base + 2 * plane, base + 3 * plane, base + 4 * plane};
+  return absl::OkStatus();
+}
+
 absl::Status EnqueueFloatSsim(StreamSlot& slot, const Geometry& geometry, const uint8_t* ref,
                               const uint8_t* dist, FloatPlan& plan) {
-  const size_t filtered_plane = static_cast<size_t>(plan.valid_width) * plan.plane_height;
-  SSIMD_RETURN_IF_ERROR(slot.filtered.Reserve(5 * filtered_plane * sizeof(float), "float_ssim"));
+  SSIMD_RETURN_IF_ERROR(ReserveFilteredPlanes(slot, plan.valid_width, plan.plane_height,
+                                              "float_ssim", plan.filtered));
   SSIMD_RETURN_IF_ERROR(slot.float_partials.Reserve(FloatPartialDoubles(plan) * sizeof(double),
                                                     "float_ssim block sums"));
-  float* base = slot.filtered.as<float>();
-  plan.filtered = {base, base + filtered_plane, base + 2 * filtered_plane,
-                   base + 3 * filtered_plane, base + 4 * filtered_plane};
 
   const size_t stride = static_cast<size_t>(geometry.width);  // packed rows, in samples
   if (plan.scale > 1) {
@@ -115,6 +125,115 @@ absl::Status EnqueueFloatSsim(StreamSlot& slot, const Geometry& geometry, const 
       LaunchFloatSsimVertical(plan.filtered, plan.valid_width, plan.valid_height, plan.quantities,
                               slot.float_partials.as<double>(), nullptr, slot.stream),
       "float_ssim vertical kernel");
+  return absl::OkStatus();
+}
+
+// ---- float_ms_ssim (docs/numerics-ms-ssim.md) ---------------------------------------------------
+//
+// The device builds the five-scale pyramid (kernels/ms_ssim_kernels.h) and runs float_ssim's
+// horizontal and vertical kernels on each scale, which is what libvmaf does on the CPU: each scale
+// is float_ssim's window over that scale's planes. Every sample and per-pixel term is therefore
+// the CPU's, bit for bit; only the per-scale means, raster-order binary64 sums on the CPU, need
+// care. They come from the vertical pass's block sums where the summation-order bound shows that
+// every order gives the same binary32 mean (float_ssim's method, docs/adr/0021), and otherwise
+// from that scale's terms read back and summed on the host in raster order. The pow product and
+// the dB conversion run on the host with the CPU's shared functions.
+
+// One scale of the pyramid and where its work lives.
+struct MsSsimScalePlan {
+  int width = 0;
+  int height = 0;
+  int valid_width = 0;  // the Gaussian's valid region: (width - 10) x (height - 10)
+  int valid_height = 0;
+  int blocks = 0;             // of the vertical pass, each one partial-sum record
+  size_t plane_offset = 0;    // floats into the pyramid: the reference plane, then the distorted
+  size_t partial_offset = 0;  // doubles into the block sums
+};
+
+struct MsSsimPlan {
+  MsSsimScalePlan scales[kMsSsimScales];
+  size_t pyramid_floats = 0;
+  size_t partial_doubles = 0;
+};
+
+// The vertical pass always runs with enable_lcs's four quantities (ssim, l, c, s); float_ms_ssim
+// uses l, c and s, quantities 1..3. A block's record holds (sum, sum of |.|) per quantity.
+constexpr int kMsSsimPartialStride = 2 * kFloatSsimQuantities;
+constexpr int kMsSsimTerms = 3;  // l, c, s
+
+MsSsimPlan PlanMsSsim(const Geometry& geometry) {
+  MsSsimPlan plan;
+  int width = geometry.width;
+  int height = geometry.height;
+  for (MsSsimScalePlan& scale : plan.scales) {
+    scale.width = width;
+    scale.height = height;
+    scale.valid_width = width - 2 * kGaussianRadius;
+    scale.valid_height = height - 2 * kGaussianRadius;
+    scale.blocks = FloatSsimPartialBlocks(scale.valid_width, scale.valid_height);
+    scale.plane_offset = plan.pyramid_floats;
+    scale.partial_offset = plan.partial_doubles;
+    plan.pyramid_floats += 2 * static_cast<size_t>(width) * height;
+    plan.partial_doubles += static_cast<size_t>(scale.blocks) * kMsSsimPartialStride;
+    width = MsSsimNextSide(width);
+    height = MsSsimNextSide(height);
+  }
+  return plan;
+}
+
+// The reference plane of a scale; the distorted plane follows it.
+float* MsSsimPlane(StreamSlot& slot, const MsSsimScalePlan& scale) {
+  return slot.ms_ssim_pyramid.as<float>() + scale.plane_offset;
+}
+
+size_t PlaneSize(const MsSsimScalePlan& scale) {
+  return static_cast<size_t>(scale.width) * scale.height;
+}
+
+// One scale's Gaussian passes: its block sums, and with `terms` every per-pixel term too
+// (quantity-major, as LaunchFloatSsimVertical writes them).
+absl::Status EnqueueMsSsimScale(StreamSlot& slot, const MsSsimScalePlan& scale, double* terms) {
+  FloatSsimFilteredPlanes filtered;
+  SSIMD_RETURN_IF_ERROR(
+      ReserveFilteredPlanes(slot, scale.valid_width, scale.height, "float_ms_ssim", filtered));
+  const float* ref = MsSsimPlane(slot, scale);
+  SSIMD_HIP_RETURN_IF_ERROR(LaunchFloatSsimHorizontalF32(ref, ref + PlaneSize(scale), scale.width,
+                                                         scale.height, filtered, slot.stream),
+                            "float_ms_ssim horizontal kernel");
+  SSIMD_HIP_RETURN_IF_ERROR(
+      LaunchFloatSsimVertical(filtered, scale.valid_width, scale.valid_height,
+                              kFloatSsimQuantities,
+                              slot.ms_ssim_partials.as<double>() + scale.partial_offset, terms,
+                              slot.stream),
+      "float_ms_ssim vertical kernel");
+  return absl::OkStatus();
+}
+
+absl::Status EnqueueMsSsim(StreamSlot& slot, const Geometry& geometry, const uint8_t* ref,
+                           const uint8_t* dist, const MsSsimPlan& plan) {
+  SSIMD_RETURN_IF_ERROR(
+      slot.ms_ssim_pyramid.Reserve(plan.pyramid_floats * sizeof(float), "float_ms_ssim pyramid"));
+  SSIMD_RETURN_IF_ERROR(slot.ms_ssim_partials.Reserve(plan.partial_doubles * sizeof(double),
+                                                      "float_ms_ssim block sums"));
+  const MsSsimScalePlan& full = plan.scales[0];
+  float* ref0 = MsSsimPlane(slot, full);
+  SSIMD_HIP_RETURN_IF_ERROR(
+      LaunchMsSsimLoad(ref, dist, static_cast<size_t>(geometry.width), geometry.width,
+                       geometry.height, geometry.bit_depth, ref0, ref0 + PlaneSize(full),
+                       slot.stream),
+      "float_ms_ssim scale 0 kernel");
+  for (int k = 1; k < kMsSsimScales; ++k) {
+    const MsSsimScalePlan& from = plan.scales[k - 1];
+    const float* in = MsSsimPlane(slot, from);
+    float* out = MsSsimPlane(slot, plan.scales[k]);
+    SSIMD_HIP_RETURN_IF_ERROR(
+        LaunchMsSsimDecimate(in, in + PlaneSize(from), from.width, from.height, out,
+                             out + PlaneSize(plan.scales[k]), slot.stream),
+        absl::StrFormat("float_ms_ssim decimation kernel to scale %d", k));
+  }
+  for (const MsSsimScalePlan& scale : plan.scales) {
+    SSIMD_RETURN_IF_ERROR(EnqueueMsSsimScale(slot, scale, nullptr));
+  }
   return absl::OkStatus();
 }
 
@@ -233,6 +352,104 @@ absl::Status FinishFloatSsim(StreamSlot& slot, const FloatPlan& plan, const doub
   return absl::OkStatus();
 }
 
+// float_ms_ssim's per-scale means, [scale][l, c, s], and those still owed the ordered host sum.
+struct MsSsimMeans {
+  float value[kMsSsimScales][kMsSsimTerms] = {};
+  bool pending[kMsSsimScales][kMsSsimTerms] = {};
+};
+
+// The means the block sums settle. CertainFloatSsimMean's value is f32(sum / N) widened, which is
+// MsSsimScaleMean's arithmetic, so narrowing it back is exact.
+void MsSsimMeansFromBlockSums(const MsSsimPlan& plan, const double* partials, bool always_ordered,
+                              MsSsimMeans& means) {
+  for (int k = 0; k < kMsSsimScales; ++k) {
+    const MsSsimScalePlan& scale = plan.scales[k];
+    const int64_t summed = static_cast<int64_t>(scale.blocks) * kFloatBlockThreads;
+    for (int t = 0; t < kMsSsimTerms; ++t) {
+      std::optional<double> mean;
+      if (!always_ordered) {
+        const SumWithMagnitude sum = AddBlockPartials(partials + scale.partial_offset,
+                                                      scale.blocks, kMsSsimPartialStride,
+                                                      2 * (t + 1));
+        mean = CertainFloatSsimMean(sum, summed, scale.valid_width, scale.valid_height);
+      }
+      means.pending[k][t] = !mean.has_value();
+      if (mean.has_value()) means.value[k][t] = static_cast<float>(*mean);
+    }
+  }
+}
+
+// The pending means, each from its scale's terms summed in raster order on the host: the scale's
+// Gaussian passes run again (their filtered planes are gone) with every term written, and only
+// the pending quantities come back, n doubles each. Runs after float_ssim's finish, whose own
+// ordered sum needs float_ssim's filtered planes, which this overwrites.
+absl::Status MsSsimOrderedMeans(StreamSlot& slot, const MsSsimPlan& plan, MsSsimMeans& means) {
+  for (int k = 0; k < kMsSsimScales; ++k) {
+    const MsSsimScalePlan& scale = plan.scales[k];
+    int pending = 0;
+    for (bool p : means.pending[k]) pending += p;
+    if (pending == 0) continue;
+    const size_t n = static_cast<size_t>(scale.valid_width) * scale.valid_height;
+    SSIMD_RETURN_IF_ERROR(slot.float_terms.Reserve(kFloatSsimQuantities * n * sizeof(double),
+                                                   "float_ms_ssim terms"));
+    SSIMD_RETURN_IF_ERROR(slot.readback.Reserve(pending * n * sizeof(double),
+                                                "float_ms_ssim terms"));
+    SSIMD_RETURN_IF_ERROR(EnqueueMsSsimScale(slot, scale, slot.float_terms.as<double>()));
+    double* host = slot.readback.as<double>();
+    int slot_index = 0;
+    for (int t = 0; t < kMsSsimTerms; ++t) {
+      if (!means.pending[k][t]) continue;
+      // Quantity t + 1 of the vertical pass's ssim, l, c, s.
+      SSIMD_HIP_RETURN_IF_ERROR(
+          hipMemcpyAsync(host + slot_index * n, slot.float_terms.as<double>() + (t + 1) * n,
+                         n * sizeof(double), hipMemcpyDeviceToHost, slot.stream),
+          "reading back float_ms_ssim terms");
+      ++slot_index;
+    }
+    SSIMD_HIP_RETURN_IF_ERROR(hipStreamSynchronize(slot.stream), "float_ms_ssim terms");
+    slot_index = 0;
+    for (int t = 0; t < kMsSsimTerms; ++t) {
+      if (!means.pending[k][t]) continue;
+      means.value[k][t] = MsSsimScaleMean(SumInOrder(host + slot_index * n, n),
+                                          scale.valid_width, scale.valid_height);
+      means.pending[k][t] = false;
+      ++slot_index;
+    }
+  }
+  return absl::OkStatus();
+}
+
+// float_ms_ssim's keys from the means: the CPU's combination (MsSsimCombine) and dB formulas
+// (kernels/db.h), and its keys in FloatMsSsimLcsNames' order, as engine/cpu/ms_ssim.cc's
+// AddFloatMsSsimScores writes them.
+absl::Status AddMsSsimScores(const Geometry& geometry, const FloatMsSsimOptions& options,
+                             const MsSsimMeans& means, FrameScores& scores) {
+  float l[kMsSsimScales], c[kMsSsimScales], s[kMsSsimScales];
+  for (int k = 0; k < kMsSsimScales; ++k) {
+    l[k] = means.value[k][0];
+    c[k] = means.value[k][1];
+    s[k] = means.value[k][2];
+  }
+  double score = 0;
+  if (!MsSsimCombine(l, c, s, &score)) {
+    return absl::OutOfRangeError(
+        "float_ms_ssim is infinite; libvmaf gives no value for this frame");
+  }
+  if (options.enable_db) {
+    score = FloatSsimToDb(score, FloatSsimMaxDb(options.clip_db, geometry.bit_depth,
+                                                geometry.width, geometry.height));
+  }
+  scores["float_ms_ssim"] = score;
+  if (!options.enable_lcs) return absl::OkStatus();
+  const std::vector<std::string> names = FloatMsSsimLcsNames();
+  for (int t = 0; t < kMsSsimTerms; ++t) {
+    for (int k = 0; k < kMsSsimScales; ++k) {
+      scores[names[static_cast<size_t>(t * kMsSsimScales + k)]] = means.value[k][t];
+    }
+  }
+  return absl::OkStatus();
+}
+
 float ElapsedMs(hipEvent_t from, hipEvent_t to) {
   float ms = 0;
   if (hipEventElapsedTime(&ms, from, to) != hipSuccess) return 0;
@@ -245,6 +462,7 @@ struct FramePlans {
   uint8_t* dist = nullptr;
   FloatPlan float_plan;
   SsimPlan ssim_plan;
+  MsSsimPlan ms_ssim_plan;
 };
 
 // Where each result lies in the read-back buffer, in doubles.
@@ -252,7 +470,9 @@ struct ReadbackLayout {
   size_t float_doubles = 0;  // float_ssim block sums, from 0
   size_t ssim_doubles = 0;   // ssim block sums or exact outcome, from float_doubles
   size_t psnr_doubles = 0;   // psnr: the luma's uint64 squared-error sum, after those
+  size_t ms_ssim_doubles = 0;  // float_ms_ssim: every scale's block sums, after psnr's
   size_t psnr_offset() const { return float_doubles + ssim_doubles; }
+  size_t ms_ssim_offset() const { return psnr_offset() + psnr_doubles; }
 };
 
 size_t AlignUp(size_t bytes) { return (bytes + 255) & ~size_t{255}; }
@@ -398,6 +618,13 @@ absl::Status EnqueueUpscale(StreamSlot& slot, const LumaScalePlan& plan, FramePl
 
 absl::Status EnqueueKernels(StreamSlot& slot, const Geometry& geometry,
                             const FeatureSet& features, GpuTestHooks* hooks, FramePlans& plans) {
+  // float_ms_ssim before float_ssim: both filter through slot.filtered, and float_ssim's ordered
+  // host sum reads its own planes there after the frame, so float_ssim must write them last.
+  if (features.float_ms_ssim.has_value()) {
+    plans.ms_ssim_plan = PlanMsSsim(geometry);
+    SSIMD_RETURN_IF_ERROR(
+        EnqueueMsSsim(slot, geometry, plans.ref, plans.dist, plans.ms_ssim_plan));
+  }
   if (features.float_ssim.has_value()) {
     plans.float_plan = PlanFloatSsim(geometry, *features.float_ssim);
     if (absl::Status s =
@@ -436,7 +663,9 @@ absl::Status EnqueueReadback(StreamSlot& slot, const FeatureSet& features,
   layout.ssim_doubles = features.ssim.has_value() ? SsimReadbackDoubles(plans.ssim_plan) : 0;
   static_assert(sizeof(uint64_t) == sizeof(double), "the psnr sum takes one read-back slot");
   layout.psnr_doubles = features.psnr.has_value() ? 1 : 0;
-  const size_t doubles = layout.psnr_offset() + layout.psnr_doubles;
+  layout.ms_ssim_doubles =
+      features.float_ms_ssim.has_value() ? plans.ms_ssim_plan.partial_doubles : 0;
+  const size_t doubles = layout.ms_ssim_offset() + layout.ms_ssim_doubles;
   SSIMD_RETURN_IF_ERROR(slot.readback.Reserve(doubles * sizeof(double), "read-back"));
   double* host = slot.readback.as<double>();
   if (layout.float_doubles > 0) {
@@ -461,6 +690,13 @@ absl::Status EnqueueReadback(StreamSlot& slot, const FeatureSet& features,
         hipMemcpyAsync(host + layout.psnr_offset(), slot.psnr_sse.as<uint64_t>(),
                        sizeof(uint64_t), hipMemcpyDeviceToHost, slot.stream),
         "reading back the psnr sum");
+  }
+  if (layout.ms_ssim_doubles > 0) {
+    SSIMD_HIP_RETURN_IF_ERROR(
+        hipMemcpyAsync(host + layout.ms_ssim_offset(), slot.ms_ssim_partials.as<double>(),
+                       layout.ms_ssim_doubles * sizeof(double), hipMemcpyDeviceToHost,
+                       slot.stream),
+        "reading back float_ms_ssim block sums");
   }
   SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[3], slot.stream), "recording an event");
   return absl::OkStatus();
@@ -565,7 +801,8 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
   result.timings.compute = ElapsedMs(slot.events[1], slot.events[2]) * 1e-3;
   result.timings.readback = ElapsedMs(slot.events[2], slot.events[3]) * 1e-3;
 
-  // Host finish. ssim first: the float_ssim fallback reuses the read-back buffer.
+  // Host finish. Everything that reads the read-back buffer first: the ordered sums of float_ssim
+  // and then float_ms_ssim reuse it (and float_ms_ssim's overwrites float_ssim's filtered planes).
   const auto finish_start = Clock::now();
   const double* host = slot.readback.as<double>();
   if (features.ssim.has_value()) {
@@ -577,9 +814,21 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
     std::memcpy(&sse, host + layout.psnr_offset(), sizeof(sse));
     AddPsnrPlaneScores(geometry, *features.psnr, 0, sse, result.scores);
   }
+  MsSsimMeans ms_ssim_means;
+  if (features.float_ms_ssim.has_value()) {
+    MsSsimMeansFromBlockSums(plans.ms_ssim_plan, host + layout.ms_ssim_offset(),
+                             hooks != nullptr && hooks->always_ordered_sum.load(), ms_ssim_means);
+  }
   if (features.float_ssim.has_value()) {
     SSIMD_RETURN_IF_ERROR(FinishFloatSsimScores(slot, geometry, *features.float_ssim,
                                                 plans.float_plan, host, hooks, result, report));
+  }
+  if (features.float_ms_ssim.has_value()) {
+    StreamDrain ordered_drain(slot.stream);
+    SSIMD_RETURN_IF_ERROR(MsSsimOrderedMeans(slot, plans.ms_ssim_plan, ms_ssim_means));
+    ordered_drain.Disarm();
+    SSIMD_RETURN_IF_ERROR(
+        AddMsSsimScores(geometry, *features.float_ms_ssim, ms_ssim_means, result.scores));
   }
   result.timings.host_finish = Seconds(Clock::now() - finish_start);
   return absl::OkStatus();

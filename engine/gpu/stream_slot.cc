@@ -10,6 +10,8 @@ StreamSlot::StreamSlot(std::atomic<int64_t>* device_bytes)
       filtered(MemoryKind::kDevice, device_bytes),
       float_partials(MemoryKind::kDevice, device_bytes),
       float_terms(MemoryKind::kDevice, device_bytes),
+      ms_ssim_pyramid(MemoryKind::kDevice, device_bytes),
+      ms_ssim_partials(MemoryKind::kDevice, device_bytes),
       moments(MemoryKind::kDevice, device_bytes),
       ssim_partials(MemoryKind::kDevice, device_bytes),
       ssim_terms(MemoryKind::kDevice, device_bytes),

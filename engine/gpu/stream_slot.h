@@ -28,9 +28,14 @@ struct StreamSlot {
   GrowableBuffer readback{MemoryKind::kPinnedHost, nullptr};
   GrowableBuffer luma;       // reference then distorted raw luma, packed rows
   GrowableBuffer decimated;  // float_ssim: the two decimated binary32 planes
-  GrowableBuffer filtered;   // float_ssim: the five horizontally filtered planes
+  // The five horizontally filtered planes: float_ms_ssim's, scale by scale, then float_ssim's
+  // (gpu_frame.cc's EnqueueKernels says why in that order).
+  GrowableBuffer filtered;
   GrowableBuffer float_partials;
-  GrowableBuffer float_terms;  // float_ssim: per-pixel terms, only for an ordered host sum
+  // float_ssim or float_ms_ssim: per-pixel terms, only for an ordered host sum
+  GrowableBuffer float_terms;
+  GrowableBuffer ms_ssim_pyramid;   // float_ms_ssim: both planes of each of the five scales
+  GrowableBuffer ms_ssim_partials;  // float_ms_ssim: every scale's block sums
   GrowableBuffer moments;      // ssim: five int64 planes of horizontal moments
   GrowableBuffer ssim_partials;
   GrowableBuffer ssim_terms;  // ssim: per-pixel terms for the ordered host sum

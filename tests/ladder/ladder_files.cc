@@ -71,6 +71,25 @@ absl::StatusOr<std::vector<ExpectedRendition>> ReadExpectedScores(const std::str
   return out;
 }
 
+absl::Status ReadExpectedMetrics(std::vector<ExpectedRendition>& renditions) {
+  absl::StatusOr<nlohmann::json> doc = ReadJsonFile(absl::StrCat(kData, "expected_metrics.json"));
+  if (!doc.ok()) return doc.status();
+  for (ExpectedRendition& e : renditions) {
+    bool found = false;
+    for (const nlohmann::json& pair : (*doc)["pairs"]) {
+      if (pair["id"].get<std::string>() != e.rendition) continue;
+      e.psnr_y = pair["metrics"]["psnr_y"].get<std::vector<double>>();
+      e.float_ms_ssim = pair["metrics"]["float_ms_ssim"].get<std::vector<double>>();
+      found = true;
+    }
+    if (!found) {
+      return absl::NotFoundError(
+          absl::StrCat("expected_metrics.json has no rendition ", e.rendition));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status FillFilesRoot(const std::string& dir, bool with_sources) {
   if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
     return absl::InternalError(absl::StrCat("cannot make ", dir, ": ", std::strerror(errno)));

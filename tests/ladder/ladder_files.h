@@ -25,10 +25,18 @@ struct ExpectedRendition {
   int bit_depth = 8;
   std::vector<double> float_ssim;
   std::vector<double> ssim;
+  // Upstream libvmaf's (expected_metrics.json, plain bicubic), where ReadExpectedMetrics added
+  // them; empty otherwise.
+  std::vector<double> psnr_y;
+  std::vector<double> float_ms_ssim;
 };
 
 // tests/data/ladder/<file>, e.g. expected_scores_accurate_rnd.json.
 absl::StatusOr<std::vector<ExpectedRendition>> ReadExpectedScores(const std::string& file);
+
+// Adds psnr_y and float_ms_ssim from tests/data/ladder/expected_metrics.json (made after the
+// plain bicubic upscale, as expected_scores.json) to each rendition of `renditions`.
+absl::Status ReadExpectedMetrics(std::vector<ExpectedRendition>& renditions);
 
 // Makes `dir` (created) hold every rendition and, with `with_sources`, the three sources, as hard
 // links where the file system allows and copies elsewhere (a server's files root refuses symbolic

@@ -1,5 +1,7 @@
 #include "tests/ladder/libvmaf_expectations.h"
 
+#include <utility>
+
 #include "base/double_bits.h"
 #include "gtest/gtest.h"
 
@@ -18,6 +20,16 @@ void ExpectLibvmafFrames(const std::vector<v1::FrameResult>& frames,
         << expected.float_ssim[i];
     EXPECT_TRUE(SameBits(scores.at("ssim"), expected.ssim[i]))
         << "frame " << i << ": ssim " << scores.at("ssim") << " vs libvmaf " << expected.ssim[i];
+    const std::pair<const char*, const std::vector<double>*> upstream[] = {
+        {"psnr_y", &expected.psnr_y}, {"float_ms_ssim", &expected.float_ms_ssim}};
+    for (const auto& [name, values] : upstream) {
+      if (values->empty()) continue;
+      ASSERT_EQ(values->size(), frames.size()) << name;
+      ASSERT_TRUE(scores.contains(name)) << "frame " << i << ": no " << name;
+      EXPECT_TRUE(SameBits(scores.at(name), (*values)[i]))
+          << "frame " << i << ": " << name << " " << scores.at(name) << " vs libvmaf "
+          << (*values)[i];
+    }
   }
   EXPECT_EQ(summary.unmatched_reference_frames(), 0u);
   EXPECT_EQ(summary.unmatched_distorted_frames(), 0u);

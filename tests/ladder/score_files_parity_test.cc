@@ -1,4 +1,5 @@
-// ScoreFiles on the ladder test set gives libvmaf's float_ssim and ssim bit for bit, for every
+// ScoreFiles on the ladder test set gives libvmaf's float_ssim and ssim bit for bit (and upstream's
+// psnr_y and float_ms_ssim after the plain bicubic upscale), for every
 // rendition (decoded, upscaled to 1920x1080 as ffmpeg's scale filter does) against either source
 // file (.y4m or lossless FFV1 in Matroska), on the CPU.
 #include <string>
@@ -29,11 +30,14 @@ class ScoreFilesParityTest : public ::testing::Test {
     ASSERT_NE(server_, nullptr);
   }
 
-  // Scores every rendition of `expected_file` against `source8` (8-bit renditions) or src10.y4m.
+  // Scores every rendition of `expected_file` against `source8` (8-bit renditions) or src10.y4m;
+  // with `upstream_metrics`, psnr_y and float_ms_ssim too, against expected_metrics.json.
   void ExpectLibvmafScores(const std::string& expected_file, bool accurate_rounding,
-                           const std::string& source8, bool eight_bit_only) {
+                           const std::string& source8, bool eight_bit_only,
+                           bool upstream_metrics = false) {
     auto expected = ReadExpectedScores(expected_file);
     ASSERT_TRUE(expected.ok()) << expected.status();
+    if (upstream_metrics) ASSERT_TRUE(ReadExpectedMetrics(*expected).ok());
     int renditions = 0;
     for (const ExpectedRendition& e : *expected) {
       if (eight_bit_only && e.bit_depth != 8) continue;
@@ -41,6 +45,10 @@ class ScoreFilesParityTest : public ::testing::Test {
       v1::ScoreFilesRequest request;
       request.mutable_config()->mutable_features()->add_feature_args("float_ssim");
       request.mutable_config()->mutable_features()->add_feature_args("ssim");
+      if (upstream_metrics) {
+        request.mutable_config()->mutable_features()->add_feature_args("psnr=enable_chroma=false");
+        request.mutable_config()->mutable_features()->add_feature_args("float_ms_ssim");
+      }
       request.mutable_config()->set_rung(e.rendition);
       request.set_reference_path(e.bit_depth == 8 ? source8 : e.reference);
       request.set_distorted_path(e.distorted);
@@ -73,7 +81,8 @@ TEST_F(ScoreFilesParityTest, PlainBicubicOnAnAvx2Machine) {
     GTEST_SKIP() << "this CPU has no AVX2: libswscale's plain bicubic gives other bytes here "
                     "than on the machine that made expected_scores.json";
   }
-  ExpectLibvmafScores("expected_scores.json", false, "src.y4m", false);
+  ExpectLibvmafScores("expected_scores.json", false, "src.y4m", false,
+                      /*upstream_metrics=*/true);
 #else
   GTEST_SKIP() << "expected_scores.json holds x86-64 AVX2 upscales";
 #endif

@@ -131,14 +131,22 @@ class ScoreLadderTest : public ::testing::Test {
     return TestServer::Start(options);
   }
 
-  // The whole ladder of `expected_file` (accurate_rnd) in two calls: the 8-bit renditions against
-  // `source8`, the 10-bit ones against src10.y4m.
-  void ExpectLibvmafScores(const std::string& source8) {
-    auto expected = ReadExpectedScores("expected_scores_accurate_rnd.json");
+  // The whole ladder in two calls: the 8-bit renditions against `source8`, the 10-bit ones
+  // against src10.y4m. Upscaled with accurate_rnd against expected_scores_accurate_rnd.json; or,
+  // with `upstream_metrics`, with plain bicubic, also asking for psnr (luma) and float_ms_ssim,
+  // against expected_scores.json and expected_metrics.json.
+  void ExpectLibvmafScores(const std::string& source8, bool upstream_metrics = false) {
+    auto expected = ReadExpectedScores(upstream_metrics ? "expected_scores.json"
+                                                        : "expected_scores_accurate_rnd.json");
     ASSERT_TRUE(expected.ok()) << expected.status();
+    if (upstream_metrics) ASSERT_TRUE(ReadExpectedMetrics(*expected).ok());
     for (int depth : {8, 10}) {
       v1::ScoreLadderRequest request = LadderRequest(depth == 8 ? source8 : "src10.y4m");
-      request.mutable_upscale()->set_accurate_rounding(true);
+      request.mutable_upscale()->set_accurate_rounding(!upstream_metrics);
+      if (upstream_metrics) {
+        request.mutable_config()->mutable_features()->add_feature_args("psnr=enable_chroma=false");
+        request.mutable_config()->mutable_features()->add_feature_args("float_ms_ssim");
+      }
       std::vector<const ExpectedRendition*> rungs;
       for (const ExpectedRendition& e : *expected) {
         if (e.bit_depth != depth) continue;
@@ -182,6 +190,22 @@ TEST_F(ScoreLadderTest, WholeLadderMatchesLibvmafFromTheFfv1Source) {
   const std::string missing = MissingSourcesReason();
   if (!missing.empty()) GTEST_SKIP() << missing;
   ExpectLibvmafScores("src_ffv1.mkv");
+}
+
+// Four metrics in one pass (float_ssim, ssim, psnr, float_ms_ssim) after the plain bicubic upscale,
+// which expected_scores.json and expected_metrics.json were made with on an x86-64 CPU with AVX2.
+TEST_F(ScoreLadderTest, WholeLadderMatchesLibvmafWithFourMetrics) {
+  const std::string missing = MissingSourcesReason();
+  if (!missing.empty()) GTEST_SKIP() << missing;
+#if defined(__x86_64__)
+  if (!__builtin_cpu_supports("avx2")) {
+    GTEST_SKIP() << "this CPU has no AVX2: libswscale's plain bicubic gives other bytes here "
+                    "than on the machine that made the expected values";
+  }
+  ExpectLibvmafScores("src.y4m", /*upstream_metrics=*/true);
+#else
+  GTEST_SKIP() << "the expected values hold x86-64 AVX2 upscales";
+#endif
 }
 
 // The upscale handed to the scoring backend with libswscale's filters (here the CPU, through the
