@@ -467,9 +467,9 @@ struct FramePlans {
 
 // Where each result lies in the read-back buffer, in doubles.
 struct ReadbackLayout {
-  size_t float_doubles = 0;  // float_ssim block sums, from 0
-  size_t ssim_doubles = 0;   // ssim block sums or exact outcome, from float_doubles
-  size_t psnr_doubles = 0;   // psnr: the luma's uint64 squared-error sum, after those
+  size_t float_doubles = 0;    // float_ssim block sums, from 0
+  size_t ssim_doubles = 0;     // ssim block sums or exact outcome, from float_doubles
+  size_t psnr_doubles = 0;     // psnr: the luma's uint64 squared-error sum, after those
   size_t ms_ssim_doubles = 0;  // float_ms_ssim: every scale's block sums, after psnr's
   size_t psnr_offset() const { return float_doubles + ssim_doubles; }
   size_t ms_ssim_offset() const { return psnr_offset() + psnr_doubles; }

@@ -32,11 +32,10 @@ struct StreamSlot {
   // (gpu_frame.cc's EnqueueKernels says why in that order).
   GrowableBuffer filtered;
   GrowableBuffer float_partials;
-  // float_ssim or float_ms_ssim: per-pixel terms, only for an ordered host sum
-  GrowableBuffer float_terms;
+  GrowableBuffer float_terms;  // float_ssim, float_ms_ssim: terms, only for an ordered host sum
   GrowableBuffer ms_ssim_pyramid;   // float_ms_ssim: both planes of each of the five scales
   GrowableBuffer ms_ssim_partials;  // float_ms_ssim: every scale's block sums
-  GrowableBuffer moments;      // ssim: five int64 planes of horizontal moments
+  GrowableBuffer moments;  // ssim: five int64 planes of horizontal moments
   GrowableBuffer ssim_partials;
   GrowableBuffer ssim_terms;  // ssim: per-pixel terms for the ordered host sum
   GrowableBuffer psnr_sse;    // psnr: the luma's sum of squared errors, one 64-bit word
