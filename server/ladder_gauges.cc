@@ -4,15 +4,22 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "engine/feature_table.h"
 #include "server/metric_labels.h"
 #include "server/utf8.h"
 
 namespace ssimd {
 namespace {
 
-// Two metrics of three pools each: enough for a quality-against-bitrate view without a series
-// per percentile the client asked for.
-bool IsLadderFeature(const std::string& name) { return name == "float_ssim" || name == "ssim"; }
+// Each feature's headline metric (the first of its outputs: float_ssim, ssim, psnr_y,
+// float_ms_ssim) in three pools: enough for a quality-against-bitrate view without a series per
+// percentile, per-scale term or chroma plane.
+bool IsLadderFeature(const std::string& name) {
+  for (const FeatureDescription& feature : FeatureTable()) {
+    if (feature.outputs.front() == name) return true;
+  }
+  return false;
+}
 
 size_t Cap(int value) { return value > 0 ? static_cast<size_t>(value) : 0; }
 

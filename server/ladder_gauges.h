@@ -59,8 +59,9 @@ class LadderGauges {
   LadderGauges(const LadderFamilies& families, int max_titles, int max_renditions_per_title);
 
   // Replaces the rendition's series with `record`'s and marks it (and its title) most recently
-  // scored. A record without title or rendition name is ignored: no one could pick it. Only
-  // float_ssim and ssim are kept, each as mean, harmonic_mean and p5.
+  // scored. A record without title or rendition name is ignored: no one could pick it. Only each
+  // feature's headline metric (float_ssim, ssim, psnr_y, float_ms_ssim) is kept, each as mean,
+  // harmonic_mean and p5.
   void Set(const RenditionRecord& record);
 
  private:

@@ -264,6 +264,26 @@ TEST(ServiceMetricsTest, ScoreHistogramsSeparateDecibelsAndSkipNonFinite) {
   EXPECT_THAT(e.Find("ssimd_frame_score_count", {{"feature", "not_a_feature"}}), IsEmpty());
 }
 
+// psnr is in dB; mse has no fixed scale and is not observed; float_ms_ssim is a similarity.
+TEST(ServiceMetricsTest, PsnrIsDecibelsAndMseIsNotObserved) {
+  ServiceMetrics metrics;
+  FeatureSet features;
+  features.psnr = PsnrOptions{};
+  features.psnr->enable_mse = true;
+  features.float_ms_ssim = FloatMsSsimOptions{};
+  ScoreResult result = GpuResult(0);
+  result.scores = {{"psnr_y", 41.5}, {"mse_y", 4.6}, {"float_ms_ssim", 0.991}};
+  metrics.RecordFrame(features, result);
+  const Exposition e = Parse(metrics.Serialize());
+  EXPECT_EQ(e.Value("ssimd_frame_score_decibels_count", {{"feature", "psnr_y"}}), 1);
+  EXPECT_EQ(e.Value("ssimd_frame_score_count", {{"feature", "float_ms_ssim"}}), 1);
+  EXPECT_THAT(e.Find("ssimd_frame_score_count", {{"feature", "mse_y"}}), IsEmpty());
+  EXPECT_THAT(e.Find("ssimd_frame_score_decibels_count", {{"feature", "mse_y"}}), IsEmpty());
+  EXPECT_EQ(e.Value("ssimd_frames_scored_total",
+                    {{"feature", "psnr+float_ms_ssim"}, {"backend", "gpu"}}),
+            1);
+}
+
 TEST(ServiceMetricsTest, RpcsAreCountedByMethodAndCanonicalCode) {
   ServiceMetrics metrics;
   metrics.RecordRpc("ScoreClip", "OK");
@@ -594,6 +614,9 @@ TEST(ServiceMetricsTest, RenditionLabelsAreBoundedAndValid) {
   RenditionRecord odd = Rung(std::string(300, 't'), "bad\xFF");
   odd.codec = "H.264 \"x\"";
   odd.pooled["float_ssim_l"] = {0.5, 0.5, 0.5};  // enable_lcs outputs are not kept
+  odd.pooled["psnr_y"] = {38.5, 38.25, 31.0};     // headline metrics are
+  odd.pooled["psnr_cb"] = {40.0, 40.0, 40.0};     // chroma planes and mse are not
+  odd.pooled["mse_y"] = {9.0, 9.0, 9.0};
   metrics.RecordRendition(odd);
   const Exposition e = Parse(metrics.Serialize());
   ASSERT_EQ(e.Find("ssimd_rendition_info").size(), 1u);
@@ -602,6 +625,9 @@ TEST(ServiceMetricsTest, RenditionLabelsAreBoundedAndValid) {
   EXPECT_EQ(info.labels.at("rendition"), "bad\xEF\xBF\xBD");
   EXPECT_EQ(info.labels.at("codec"), "other");
   EXPECT_THAT(e.Find("ssimd_rendition_score", {{"feature", "float_ssim_l"}}), IsEmpty());
+  EXPECT_THAT(e.Find("ssimd_rendition_score", {{"feature", "psnr_cb"}}), IsEmpty());
+  EXPECT_THAT(e.Find("ssimd_rendition_score", {{"feature", "mse_y"}}), IsEmpty());
+  EXPECT_EQ(e.Value("ssimd_rendition_score", {{"feature", "psnr_y"}, {"pool", "mean"}}), 38.5);
 }
 
 TEST(ServiceMetricsTest, DecodeAndScaleAreStagesOfTheCpu) {
