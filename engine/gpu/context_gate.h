@@ -17,12 +17,20 @@ int GpuFloatSsimScale(const Geometry& geometry, const FloatSsimOptions& options)
 // the request (CheckGpuContext does both).
 absl::Status CheckGpuFloatSsimLimits(int width, int height, int scale);
 
+// float_ms_ssim's size rule (docs/numerics-ms-ssim.md §2): OK from 176x176, else INVALID_ARGUMENT
+// as on the CPU (engine/cpu/ms_ssim.h's CheckFloatMsSsimSize): libvmaf has no value to give, so
+// neither backend serves it.
+absl::Status CheckGpuFloatMsSsimSize(int width, int height);
+
 // OK when the device can score this request bit-identically to the CPU; FAILED_PRECONDITION with a
 // reason naming the limit otherwise:
 //  - float_ssim whose decimated plane is smaller than the 11x11 Gaussian window (libvmaf's value
 //    there is a NaN or a signed zero from an empty sum, which the CPU produces), or
 //  - float_ssim at a scale above 128, where the exact decimation sum no longer holds.
-// Integer ssim runs at every size. Malformed requests are INVALID_ARGUMENT.
+// Integer ssim runs at every size, float_ms_ssim at every size it is defined for: its pyramid
+// keeps the CPU's binary64 sums and order per sample, each scale runs float_ssim's kernels, and
+// its means fall back to the host's raster-order sum wherever the device's cannot be proven equal
+// (gpu_frame.cc). Malformed requests are INVALID_ARGUMENT, as is float_ms_ssim below its size.
 absl::Status CheckGpuContext(const Geometry& geometry, const FeatureSet& features);
 
 }  // namespace ssimd

@@ -1,5 +1,8 @@
 #include "engine/gpu/context_gate.h"
 
+#include <utility>
+
+#include "absl/strings/str_format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -68,6 +71,58 @@ TEST(ContextGateTest, IntegerSsimRunsAtEverySize) {
   features.ssim = IntegerSsimOptions{};
   EXPECT_TRUE(CheckGpuContext(Size(1, 1), features).ok());
   EXPECT_TRUE(CheckGpuContext(Size(3840, 2160), features).ok());
+}
+
+FeatureSet MsSsim() {
+  FeatureSet features;
+  features.float_ms_ssim = FloatMsSsimOptions{};
+  return features;
+}
+
+TEST(ContextGateTest, FloatMsSsimRunsAtEverySizeItIsDefinedFor) {
+  for (auto [w, h] : {std::pair{176, 176},
+                      {177, 177},
+                      {191, 176},
+                      {176, 20000},
+                      {1920, 1080},
+                      {1921, 1081},
+                      {3840, 2160},
+                      {7680, 4320}}) {
+    const absl::Status status = CheckGpuContext(Size(w, h), MsSsim());
+    EXPECT_TRUE(status.ok()) << w << "x" << h << ": " << status;
+  }
+  FeatureSet all = MsSsim();
+  all.float_ms_ssim->enable_db = true;
+  all.float_ms_ssim->clip_db = true;
+  all.float_ms_ssim->enable_lcs = true;
+  all.float_ssim = FloatSsimOptions{};
+  all.ssim = IntegerSsimOptions{};
+  EXPECT_TRUE(CheckGpuContext(Size(1920, 1080), all).ok());
+}
+
+TEST(ContextGateTest, FloatMsSsimBelowItsSizeIsInvalidAsOnTheCpu) {
+  // libvmaf has no value below 176 on either side (five halvings rounding down must leave 11).
+  for (auto [w, h] : {std::pair{175, 176}, {176, 175}, {175, 1080}, {64, 64}, {1, 1}}) {
+    const absl::Status status = CheckGpuContext(Size(w, h), MsSsim());
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << w << "x" << h << ": " << status;
+    EXPECT_THAT(status.message(), HasSubstr("176x176"));
+    EXPECT_THAT(status.message(), HasSubstr(absl::StrFormat("%dx%d", w, h)));
+  }
+}
+
+TEST(ContextGateTest, FloatMsSsimBelowItsSizeIsInvalidEvenWhereFloatSsimIsRefused) {
+  // 100x100 at float_ssim scale 10 alone is a device refusal (the CPU would serve it), but with
+  // float_ms_ssim no backend can serve the request: INVALID_ARGUMENT, not a fallback.
+  FeatureSet features = FloatSsim(10);
+  EXPECT_EQ(CheckGpuContext(Size(100, 100), features).code(),
+            absl::StatusCode::kFailedPrecondition);
+  features.float_ms_ssim = FloatMsSsimOptions{};
+  EXPECT_EQ(CheckGpuContext(Size(100, 100), features).code(), absl::StatusCode::kInvalidArgument);
+  // At a size both accept, every forced float_ssim scale runs beside it.
+  for (int scale = 0; scale <= 10; ++scale) {
+    features.float_ssim->scale = scale;
+    EXPECT_TRUE(CheckGpuContext(Size(176, 176), features).ok()) << "scale " << scale;
+  }
 }
 
 TEST(ContextGateTest, MalformedRequestsAreInvalidArgument) {
