@@ -29,12 +29,14 @@
 #include "engine/synthetic_picture.h"
 #include "gtest/gtest.h"
 #include "kernels/decimate.h"
+#include "kernels/ms_ssim_math.h"
 #include "tests/reference/reference_dir.h"
 #include "tests/reference/reference_set.h"
 
 #if defined(SSIMD_GPU_NVIDIA) || defined(SSIMD_GPU_ROCM)
 #include "kernels/float_ssim_kernels.h"
 #include "kernels/hip_portability.h"
+#include "kernels/ms_ssim_kernels.h"
 #define SSIMD_TEST_HAS_GPU_BUILD 1
 #endif
 
@@ -50,6 +52,8 @@ struct Tally {
   std::atomic<int64_t> refused{0};           // requests the context gate sent to the CPU
   std::atomic<int64_t> planes{0};            // decimated planes compared byte for byte
   std::atomic<int64_t> reference_values{0};  // values compared with libvmaf's reference
+  std::atomic<int64_t> ms_ssim_frames{0};     // of frames, those with float_ms_ssim
+  std::atomic<int64_t> pyramid_planes{0};     // float_ms_ssim pyramid planes byte for byte
 };
 Tally g_tally;
 
@@ -137,6 +141,11 @@ std::string Describe(const Geometry& g, const FeatureSet& f) {
     absl::StrAppendFormat(&options, " psnr(mse=%d reduced_peak=%d min_sse=%g)",
                           f.psnr->enable_mse, f.psnr->reduced_hbd_peak, f.psnr->min_sse);
   }
+  if (f.float_ms_ssim) {
+    absl::StrAppendFormat(&options, " float_ms_ssim(lcs=%d db=%d clip=%d)",
+                          f.float_ms_ssim->enable_lcs, f.float_ms_ssim->enable_db,
+                          f.float_ms_ssim->clip_db);
+  }
   return absl::StrFormat("%dx%d %d-bit%s", g.width, g.height, g.bit_depth, options);
 }
 
@@ -174,6 +183,7 @@ bool CompareWithCpu(GpuScorer& gpu, const Geometry& geometry, const FeatureSet& 
   EXPECT_EQ(result->backend.rfind("gpu:", 0), 0u) << result->backend;
   ExpectSameScores(cpu->scores, result->scores, where);
   g_tally.frames.fetch_add(1);
+  if (features.float_ms_ssim) g_tally.ms_ssim_frames.fetch_add(1);
   return true;
 }
 
@@ -474,6 +484,381 @@ TEST(GpuFloatSsimTest, OrderedHostSumGivesTheSameScores) {
   int64_t ordered = 0;
   for (const GpuDeviceStats& s : (*gpu)->Stats()) ordered += s.float_ssim_ordered_sums;
   EXPECT_EQ(ordered, frames);
+}
+
+// ---- float_ms_ssim ------------------------------------------------------------------------------
+
+FeatureSet MsSsim(bool lcs = false, bool db = false, bool clip = false) {
+  FeatureSet f;
+  f.float_ms_ssim = FloatMsSsimOptions{};
+  f.float_ms_ssim->enable_lcs = lcs;
+  f.float_ms_ssim->enable_db = db;
+  f.float_ms_ssim->clip_db = clip;
+  return f;
+}
+
+// Distance in binary32 ulps between two per-scale means (both binary32 values widened).
+int64_t FloatUlps(double a, double b) {
+  auto ordered = [](float v) {
+    int32_t i;
+    std::memcpy(&i, &v, sizeof(i));
+    return i < 0 ? int64_t{INT32_MIN} - i : int64_t{i};
+  };
+  return ordered(static_cast<float>(b)) - ordered(static_cast<float>(a));
+}
+
+// After a float_ms_ssim mismatch: every scale's l, c and s from both backends, so the failure
+// says which scale and term went wrong (the pyramid shows at every scale from the first bad one
+// on; a mean's ordered-sum decision shows at one scale and term only).
+void ExplainMsSsimMismatch(GpuScorer& gpu, const Geometry& g, const FeatureSet& features,
+                           const FramePair& pair) {
+  FeatureSet lcs;
+  lcs.float_ms_ssim = FloatMsSsimOptions{};
+  lcs.float_ms_ssim->enable_lcs = true;
+  absl::StatusOr<ScoreResult> cpu = Cpu().Score(g, lcs, pair);
+  absl::StatusOr<ScoreResult> dev = gpu.Score(g, lcs, pair);
+  if (!cpu.ok() || !dev.ok()) {
+    ADD_FAILURE() << "float_ms_ssim per-scale terms unavailable: cpu " << cpu.status() << ", gpu "
+                  << dev.status();
+    return;
+  }
+  std::string table;
+  for (const std::string& name : FloatMsSsimLcsNames()) {
+    const double c = cpu->scores.at(name);
+    const double d = dev->scores.at(name);
+    absl::StrAppendFormat(&table, "\n  %-24s cpu %-14.9g gpu %-14.9g %s", name, c, d,
+                          SameBits(c, d) ? "same"
+                                         : absl::StrFormat("DIFFERS by %d ulp", FloatUlps(c, d)));
+  }
+  ADD_FAILURE() << "float_ms_ssim per scale for " << Describe(g, features) << ":" << table;
+}
+
+// CompareWithCpu, with the per-scale breakdown when float_ms_ssim's values differ.
+bool CompareMsSsim(GpuScorer& gpu, const Geometry& g, const FeatureSet& features,
+                   const FramePair& pair) {
+  const int before = ::testing::UnitTest::GetInstance()->current_test_info()->result()
+                         ->total_part_count();
+  const bool compared = CompareWithCpu(gpu, g, features, pair);
+  const int after = ::testing::UnitTest::GetInstance()->current_test_info()->result()
+                        ->total_part_count();
+  if (compared && after > before) ExplainMsSsimMismatch(gpu, g, features, pair);
+  return compared;
+}
+
+#ifdef SSIMD_TEST_HAS_GPU_BUILD
+using Pyramid = std::vector<std::vector<float>>;
+
+// The sides of the five scales of a width x height picture.
+std::vector<std::pair<int, int>> PyramidSides(int width, int height) {
+  std::vector<std::pair<int, int>> sides;
+  for (int k = 0; k < kMsSsimScales; ++k) {
+    sides.emplace_back(width, height);
+    width = MsSsimNextSide(width);
+    height = MsSsimNextSide(height);
+  }
+  return sides;
+}
+
+// The pyramid as the CPU engine builds it, from the shared per-sample functions.
+Pyramid HostPyramid(const Picture& p) {
+  const Geometry g = p.geometry();
+  const auto sides = PyramidSides(g.width, g.height);
+  Pyramid pyramid(kMsSsimScales);
+  pyramid[0].resize(static_cast<size_t>(g.width) * g.height);
+  for (int y = 0; y < g.height; ++y) {
+    for (int x = 0; x < g.width; ++x) {
+      pyramid[0][static_cast<size_t>(y) * g.width + x] =
+          g.bit_depth == 8 ? LoadScaled(p.bytes.data(), g.width, x, y, 8)
+                           : LoadScaled(reinterpret_cast<const uint16_t*>(p.bytes.data()),
+                                        g.width, x, y, g.bit_depth);
+    }
+  }
+  for (int k = 1; k < kMsSsimScales; ++k) {
+    const auto [in_w, in_h] = sides[k - 1];
+    const auto [w, h] = sides[k];
+    pyramid[k].resize(static_cast<size_t>(w) * h);
+    for (int y = 0; y < h; ++y) {
+      for (int x = 0; x < w; ++x) {
+        pyramid[k][static_cast<size_t>(y) * w + x] =
+            LowPassDecimatePixel(pyramid[k - 1].data(), in_w, in_h, x, y);
+      }
+    }
+  }
+  return pyramid;
+}
+
+// Both pyramids built by the device's kernels, read back.
+void DevicePyramids(const Picture& ref, const Picture& dist, Pyramid& ref_out, Pyramid& dist_out) {
+  const Geometry g = ref.geometry();
+  const auto sides = PyramidSides(g.width, g.height);
+  std::vector<size_t> offsets;
+  size_t floats = 0;
+  for (auto [w, h] : sides) {
+    offsets.push_back(floats);
+    floats += 2 * static_cast<size_t>(w) * h;
+  }
+  const size_t in_bytes = ref.bytes.size();
+  uint8_t* d_in = nullptr;
+  float* d_planes = nullptr;
+  ASSERT_EQ(hipMalloc(reinterpret_cast<void**>(&d_in), 2 * in_bytes), hipSuccess);
+  ASSERT_EQ(hipMalloc(reinterpret_cast<void**>(&d_planes), floats * sizeof(float)), hipSuccess);
+  ASSERT_EQ(hipMemcpy(d_in, ref.bytes.data(), in_bytes, hipMemcpyHostToDevice), hipSuccess);
+  ASSERT_EQ(hipMemcpy(d_in + in_bytes, dist.bytes.data(), in_bytes, hipMemcpyHostToDevice),
+            hipSuccess);
+  auto plane = [&](int k) { return d_planes + offsets[k]; };
+  auto size = [&](int k) { return static_cast<size_t>(sides[k].first) * sides[k].second; };
+  ASSERT_EQ(LaunchMsSsimLoad(d_in, d_in + in_bytes, g.width, g.width, g.height, g.bit_depth,
+                             plane(0), plane(0) + size(0), nullptr),
+            hipSuccess);
+  for (int k = 1; k < kMsSsimScales; ++k) {
+    ASSERT_EQ(LaunchMsSsimDecimate(plane(k - 1), plane(k - 1) + size(k - 1), sides[k - 1].first,
+                                   sides[k - 1].second, plane(k), plane(k) + size(k), nullptr),
+              hipSuccess);
+  }
+  ASSERT_EQ(hipDeviceSynchronize(), hipSuccess);
+  ref_out.assign(kMsSsimScales, {});
+  dist_out.assign(kMsSsimScales, {});
+  for (int k = 0; k < kMsSsimScales; ++k) {
+    ref_out[k].resize(size(k));
+    dist_out[k].resize(size(k));
+    ASSERT_EQ(hipMemcpy(ref_out[k].data(), plane(k), size(k) * sizeof(float),
+                        hipMemcpyDeviceToHost),
+              hipSuccess);
+    ASSERT_EQ(hipMemcpy(dist_out[k].data(), plane(k) + size(k), size(k) * sizeof(float),
+                        hipMemcpyDeviceToHost),
+              hipSuccess);
+  }
+  (void)hipFree(d_in);
+  (void)hipFree(d_planes);
+}
+
+// "" when the planes hold the same bits, else where they first differ and how many samples do.
+std::string PlaneDifference(const std::vector<float>& host, const std::vector<float>& device,
+                            int width) {
+  if (host.size() != device.size()) {
+    return absl::StrFormat("%d samples on the host, %d on the device", host.size(),
+                           device.size());
+  }
+  size_t first = host.size();
+  size_t count = 0;
+  for (size_t i = 0; i < host.size(); ++i) {
+    if (std::memcmp(&host[i], &device[i], sizeof(float)) != 0) {
+      if (count++ == 0) first = i;
+    }
+  }
+  if (count == 0) return "";
+  return absl::StrFormat("%d samples differ, the first at (%d, %d): host %a, device %a", count,
+                         first % width, first / width, host[first], device[first]);
+}
+#endif
+
+TEST(GpuMsSsimTest, PyramidPlanesAreByteIdenticalToTheHostLoop) {
+  SKIP_WITHOUT_GPU();
+#ifdef SSIMD_TEST_HAS_GPU_BUILD
+  const std::vector<std::tuple<int, int, int>> cases = {
+      {176, 176, 8},  {177, 179, 10}, {191, 203, 12},   {353, 289, 16},  {853, 481, 8},
+      {1920, 1080, 10}, {1921, 1081, 12}, {176, 2000, 16}, {3840, 2160, 8}, {3841, 2161, 16}};
+  int k = 0;
+  for (auto [w, h, bit_depth] : cases) {
+    const Geometry g = MakeGeometry(w, h, bit_depth);
+    const Picture ref = MakePicture(g, k % 2 ? Content::kSmooth : Content::kNoise, 3000 + k);
+    const Picture dist = DistortScaled(ref, 3100 + k, 9);
+    ++k;
+    Pyramid ref_device, dist_device;
+    DevicePyramids(ref, dist, ref_device, dist_device);
+    if (HasFatalFailure()) return;
+    const Pyramid ref_host = HostPyramid(ref);
+    const Pyramid dist_host = HostPyramid(dist);
+    const auto sides = PyramidSides(w, h);
+    for (int scale = 0; scale < kMsSsimScales; ++scale) {
+      const int width = sides[scale].first;
+      const std::string where = absl::StrFormat("%dx%d %d-bit, scale %d (%dx%d)", w, h, bit_depth,
+                                                scale, width, sides[scale].second);
+      EXPECT_EQ(PlaneDifference(ref_host[scale], ref_device[scale], width), "")
+          << where << ", reference";
+      EXPECT_EQ(PlaneDifference(dist_host[scale], dist_device[scale], width), "")
+          << where << ", distorted";
+      g_tally.pyramid_planes.fetch_add(2);
+    }
+  }
+#endif
+}
+
+TEST(GpuMsSsimTest, SyntheticPicturesMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  // The least size, odd sides (the pyramid keeps the last row or column), sides whose halvings
+  // are odd at several scales, long thin pictures, and the common video sizes up to 4K.
+  const std::vector<std::pair<int, int>> sizes = {
+      {176, 176},  {177, 176},  {176, 177},  {177, 179},   {191, 203},   {255, 383},
+      {176, 1200}, {1200, 176}, {352, 288},  {353, 289},   {640, 360},   {853, 481},
+      {1280, 720}, {1366, 768}, {1920, 1080}, {1921, 1081}, {2560, 1440}, {3840, 2160}};
+  const int depths[] = {8, 10, 12, 16};
+  int k = 0;
+  for (auto [w, h] : sizes) {
+    for (int bit_depth : {depths[k % 4], depths[(k + 1) % 4]}) {
+      ++k;
+      const Geometry g = MakeGeometry(w, h, bit_depth);
+      const Picture ref = MakePicture(g, k % 3 == 0 ? Content::kNoise : Content::kSmooth, k);
+      const Picture dist = DistortScaled(ref, 400 + k, 6);
+      const Picture flat = MakePicture(g, Content::kFlat, 0, PeakValue(bit_depth) / 2);
+      const Picture flat_other = MakePicture(g, Content::kFlat, 0, PeakValue(bit_depth) / 2 + 3);
+      GpuScorer& gpu = *Gpu().scorer;
+      CompareMsSsim(gpu, g, MsSsim(), PairOf(ref, dist));
+      CompareMsSsim(gpu, g, MsSsim(true), PairOf(ref, dist));
+      CompareMsSsim(gpu, g, MsSsim(false, true), PairOf(ref, dist));
+      CompareMsSsim(gpu, g, MsSsim(true, true, true), PairOf(ref, dist));
+      CompareMsSsim(gpu, g, MsSsim(false, false, true), PairOf(ref, dist));  // clip alone: no-op
+      // Identical pictures: 1.0, and in dB +inf or the clip.
+      CompareMsSsim(gpu, g, MsSsim(true), PairOf(ref, ref));
+      CompareMsSsim(gpu, g, MsSsim(false, true), PairOf(ref, ref));
+      CompareMsSsim(gpu, g, MsSsim(false, true, true), PairOf(ref, ref));
+      CompareMsSsim(gpu, g, MsSsim(true), PairOf(flat, flat));
+      CompareMsSsim(gpu, g, MsSsim(true, true, true), PairOf(flat, flat_other));
+    }
+  }
+}
+
+TEST(GpuMsSsimTest, EveryDepthAt1080pAnd4KWithStrongAndMildDistortion) {
+  SKIP_WITHOUT_GPU();
+  int k = 0;
+  for (auto [w, h] : {std::pair{1920, 1080}, {3840, 2160}}) {
+    for (int bit_depth : {8, 10, 12, 16}) {
+      for (int amplitude : {1, 40}) {
+        ++k;
+        const Geometry g = MakeGeometry(w, h, bit_depth);
+        const Picture ref = MakePicture(g, Content::kSmooth, 500 + k);
+        const Picture dist = DistortScaled(ref, 600 + k, amplitude);
+        CompareMsSsim(*Gpu().scorer, g, MsSsim(true, true, true), PairOf(ref, dist));
+        // Unrelated pictures: low and possibly negative structure (NaN score), as libvmaf.
+        const Picture other = MakePicture(g, Content::kNoise, 700 + k);
+        CompareMsSsim(*Gpu().scorer, g, MsSsim(true), PairOf(ref, other));
+      }
+    }
+  }
+}
+
+// The other features share the frame's planes and some of the slot's buffers (float_ssim's
+// filtered planes, its ordered-sum terms, the read-back buffer): every combination, every value
+// bit for bit, including float_ssim at scale 1, whose filtered planes are the size of
+// float_ms_ssim's scale 0.
+TEST(GpuMsSsimTest, BesideFloatSsimSsimAndPsnrMatchesTheCpu) {
+  SKIP_WITHOUT_GPU();
+  int k = 0;
+  for (auto [w, h, bit_depth] : std::vector<std::tuple<int, int, int>>{
+           {176, 176, 8}, {353, 289, 10}, {1280, 720, 12}, {1920, 1080, 8}, {1921, 1081, 16},
+           {3840, 2160, 10}}) {
+    const Geometry g = MakeGeometry(w, h, bit_depth);
+    const Picture ref = MakePicture(g, Content::kSmooth, 800 + k);
+    const Picture dist = DistortScaled(ref, 900 + k, 5);
+    ++k;
+    for (int mask = 1; mask < 8; ++mask) {
+      for (int float_scale : {0, 1}) {
+        if (!(mask & 1) && float_scale == 1) continue;
+        FeatureSet f = MsSsim(mask % 2 == 0, k % 2 == 0, true);
+        if (mask & 1) f.float_ssim = FloatSsim(float_scale, true, k % 2 == 1).float_ssim;
+        if (mask & 2) f.ssim = IntegerSsim(false, true).ssim;  // exact: bit for bit
+        if (mask & 4) f.psnr = LumaPsnr(true);
+        CompareMsSsim(*Gpu().scorer, g, f, PairOf(ref, dist));
+      }
+    }
+  }
+}
+
+TEST(GpuMsSsimTest, OrderedHostSumGivesTheSameScores) {
+  SKIP_WITHOUT_GPU();
+  // Every per-scale mean from the host's raster-order sum of terms read back (and float_ssim's
+  // too), as the backend does where the block sums come too close to a binary32 boundary.
+  auto hooks = std::make_shared<GpuTestHooks>();
+  hooks->always_ordered_sum = true;
+  absl::StatusOr<std::unique_ptr<GpuScorer>> gpu = MakeGpuScorerWithHooks({}, hooks);
+  ASSERT_TRUE(gpu.ok()) << gpu.status();
+  int k = 0;
+  for (auto [w, h, bit_depth] : std::vector<std::tuple<int, int, int>>{
+           {176, 176, 8}, {177, 179, 16}, {640, 360, 10}, {1920, 1080, 12}, {1921, 1081, 8}}) {
+    const Geometry g = MakeGeometry(w, h, bit_depth);
+    const Picture ref = MakePicture(g, Content::kNoise, 1000 + k);
+    const Picture dist = DistortScaled(ref, 1100 + k, 12);
+    ++k;
+    CompareMsSsim(**gpu, g, MsSsim(true, true, true), PairOf(ref, dist));
+    CompareMsSsim(**gpu, g, MsSsim(), PairOf(ref, ref));
+    FeatureSet both = MsSsim(true);
+    both.float_ssim = FloatSsim(1, true).float_ssim;
+    CompareMsSsim(**gpu, g, both, PairOf(ref, dist));
+  }
+}
+
+TEST(GpuMsSsimTest, BelowTheSizeRuleIsInvalidOnBothBackends) {
+  SKIP_WITHOUT_GPU();
+  for (auto [w, h] : {std::pair{175, 176}, {176, 175}, {64, 64}}) {
+    const Geometry g = MakeGeometry(w, h, 8);
+    const Picture ref = MakePicture(g, Content::kNoise, 1);
+    const absl::Status cpu = Cpu().Score(g, MsSsim(), PairOf(ref, ref)).status();
+    const absl::Status gpu = Gpu().scorer->Score(g, MsSsim(), PairOf(ref, ref)).status();
+    EXPECT_EQ(cpu.code(), absl::StatusCode::kInvalidArgument) << w << "x" << h << ": " << cpu;
+    EXPECT_EQ(gpu.code(), absl::StatusCode::kInvalidArgument) << w << "x" << h << ": " << gpu;
+    EXPECT_EQ(gpu.message(), cpu.message());
+  }
+  for (const GpuDeviceStats& stats : Gpu().scorer->Stats()) EXPECT_EQ(stats.slots_in_use, 0);
+}
+
+// Slots keep their buffers from frame to frame: sizes that grow and shrink, from many threads,
+// with and without float_ssim beside it, must keep every value exact.
+TEST(GpuMsSsimTest, SlotsReusedAcrossSizesAndThreadsStayExact) {
+  SKIP_WITHOUT_GPU();
+  struct Job {
+    Geometry geometry;
+    Picture ref, dist;
+    FeatureSet features;
+    FrameScores expected;
+  };
+  std::vector<Job> jobs;
+  int k = 0;
+  for (auto [w, h, d] : {std::tuple{1920, 1080, 10}, {176, 176, 8}, {853, 481, 12},
+                         {3840, 2160, 8}, {177, 179, 16}, {1280, 720, 8}}) {
+    Job job;
+    job.geometry = MakeGeometry(w, h, d);
+    job.ref = MakePicture(job.geometry, Content::kSmooth, 1200 + k);
+    job.dist = DistortScaled(job.ref, 1300 + k, 7);
+    job.features = MsSsim(true, k % 2 == 0, true);
+    if (k % 3 == 0) job.features.float_ssim = FloatSsim(k % 2, true).float_ssim;
+    ++k;
+    absl::StatusOr<ScoreResult> cpu =
+        Cpu().Score(job.geometry, job.features, PairOf(job.ref, job.dist));
+    ASSERT_TRUE(cpu.ok()) << cpu.status();
+    job.expected = cpu->scores;
+    jobs.push_back(std::move(job));
+  }
+  constexpr int kThreads = 8;
+  constexpr int kFramesPerThread = 12;
+  std::atomic<int> failures{0};
+  std::vector<std::string> mismatches(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kFramesPerThread; ++i) {
+        const Job& job = jobs[(t * 5 + i) % jobs.size()];
+        absl::StatusOr<ScoreResult> r =
+            Gpu().scorer->Score(job.geometry, job.features, PairOf(job.ref, job.dist));
+        if (!r.ok()) {
+          ++failures;
+          continue;
+        }
+        for (const auto& [key, value] : job.expected) {
+          const auto it = r->scores.find(key);
+          if (it == r->scores.end() || !SameBits(value, it->second)) {
+            absl::StrAppendFormat(&mismatches[t], "\n  %s %s: cpu %a gpu %a",
+                                  Describe(job.geometry, job.features), key, value,
+                                  it == r->scores.end() ? std::nan("") : it->second);
+          }
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(failures, 0);
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(mismatches[t], "") << "thread " << t;
+  g_tally.frames.fetch_add(kThreads * kFramesPerThread);
+  g_tally.ms_ssim_frames.fetch_add(kThreads * kFramesPerThread);
 }
 
 // ---- Integer ssim -------------------------------------------------------------------------------
@@ -820,6 +1205,8 @@ int main(int argc, char** argv) {
             << "the CPU engine, " << ssimd::g_tally.values << " values bit for bit; "
             << ssimd::g_tally.reference_values << " values against libvmaf's reference scores; "
             << ssimd::g_tally.planes << " decimated planes byte for byte; "
+            << ssimd::g_tally.ms_ssim_frames << " of the frames with float_ms_ssim, "
+            << ssimd::g_tally.pyramid_planes << " float_ms_ssim pyramid planes byte for byte; "
             << ssimd::g_tally.refused << " requests refused by the context gate (CPU's job)\n";
   return rc;
 }
