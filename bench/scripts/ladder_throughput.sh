@@ -32,6 +32,8 @@
 #                gpu_decoded_planes_test)
 #   FRAMES       frames per file (default: MEDIA_DIR/frames, else 240)
 #   CLIENT_BACKEND  ssimd-score's --backend (default gpu)
+#   FEATURES     the features every call asks for, space-separated (default "float_ssim ssim"),
+#                e.g. "float_ssim ssim psnr=enable_chroma=false float_ms_ssim"
 #
 # Writes into OUT_DIR: device.txt, TEST.txt, one_rendition.txt, ladders.txt, metrics.txt (the
 # servers' decode, upscale and fallback counters), check.txt, marks.txt, dmon.txt (nvidia-smi
@@ -78,7 +80,8 @@ done
 trap 'kill ${pids[*]} $dmon 2>/dev/null; rm -rf "$work"' EXIT
 sleep 5
 reference=${REFERENCE:-${names[0]}}
-common=(--server_files --backend "${CLIENT_BACKEND:-gpu}" --feature float_ssim --feature ssim --json -q)
+common=(--server_files --backend "${CLIENT_BACKEND:-gpu}" --json -q)
+for f in ${FEATURES:-float_ssim ssim}; do common+=(--feature "$f"); done
 
 for round in $(seq "${ONE_ROUNDS:-2}"); do
   for name in "${names[@]}"; do
