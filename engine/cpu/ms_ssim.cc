@@ -7,7 +7,6 @@
 #include "base/status_macros.h"
 #include "engine/cpu/sample_plane.h"
 #include "engine/scratch.h"
-#include "kernels/db.h"
 #include "kernels/decimate.h"
 #include "kernels/float_ssim_math.h"
 #include "kernels/ms_ssim_math.h"
@@ -233,14 +232,6 @@ absl::Status CheckViews(const LumaView& reference, const LumaView& distorted) {
 
 }  // namespace
 
-absl::Status CheckFloatMsSsimSize(int width, int height) {
-  if (MsSsimSizeSupported(width, height)) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrFormat(
-      "float_ms_ssim needs at least %dx%d pixels (an 11x11 window at each of its 5 scales), "
-      "got %dx%d",
-      kMsSsimMinSide, kMsSsimMinSide, width, height));
-}
-
 absl::StatusOr<FloatMsSsimValues> ComputeFloatMsSsim(const LumaView& reference,
                                                      const LumaView& distorted, ThreadPool& pool) {
   SSIMD_RETURN_IF_ERROR(CheckViews(reference, distorted));
@@ -263,44 +254,13 @@ absl::StatusOr<FloatMsSsimValues> ComputeFloatMsSsim(const LumaView& reference,
   }
   if (ws.Bytes() > kKeptScratchBytes) ws = Workspace();
 
-  FloatMsSsimValues values;
-  if (!MsSsimCombine(l, c, s, &values.ms_ssim)) {
-    return absl::OutOfRangeError(
-        "float_ms_ssim is infinite; libvmaf gives no value for this frame");
-  }
-  for (int scale = 0; scale < kMsSsimScales; ++scale) {
-    values.l[scale] = l[scale];
-    values.c[scale] = c[scale];
-    values.s[scale] = s[scale];
-  }
-  return values;
+  return CombineFloatMsSsim(l, c, s);
 }
 
 absl::StatusOr<FloatMsSsimValues> ComputeFloatMsSsim(const LumaView& reference,
                                                      const LumaView& distorted) {
   ThreadPool caller_only(1, ThreadPool::Sizing::kWithCaller);  // starts no thread
   return ComputeFloatMsSsim(reference, distorted, caller_only);
-}
-
-void AddFloatMsSsimScores(const FloatMsSsimOptions& options, const Geometry& geometry,
-                          const FloatMsSsimValues& values, FrameScores& scores) {
-  // libvmaf's float_ms_ssim converts to dB with the very formulas of float_ssim (kernels/db.h),
-  // but from the binary64 score: there is no binary32 rounding before the conversion here.
-  double score = values.ms_ssim;
-  if (options.enable_db) {
-    score = FloatSsimToDb(score, FloatSsimMaxDb(options.clip_db, geometry.bit_depth, geometry.width,
-                                                geometry.height));
-  }
-  scores["float_ms_ssim"] = score;
-  if (!options.enable_lcs) return;
-  // FloatMsSsimLcsNames lists l, c, s, each over scales 0..4.
-  const std::vector<std::string> names = FloatMsSsimLcsNames();
-  const std::array<double, 5>* terms[] = {&values.l, &values.c, &values.s};
-  for (int t = 0; t < 3; ++t) {
-    for (int scale = 0; scale < kMsSsimScales; ++scale) {
-      scores[names[static_cast<size_t>(t * kMsSsimScales + scale)]] = (*terms[t])[scale];
-    }
-  }
 }
 
 }  // namespace ssimd

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
+#include "engine/ms_ssim_scores.h"
 #include "kernels/decimate.h"
 #include "kernels/ms_ssim_math.h"
 #include "kernels/ssim_constants.h"
@@ -31,20 +32,12 @@ absl::Status CheckGpuFloatSsimLimits(int width, int height, int scale) {
   return absl::OkStatus();
 }
 
-absl::Status CheckGpuFloatMsSsimSize(int width, int height) {
-  if (MsSsimSizeSupported(width, height)) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrFormat(
-      "float_ms_ssim needs at least %dx%d pixels (an 11x11 window at each of its %d scales), "
-      "got %dx%d",
-      kMsSsimMinSide, kMsSsimMinSide, kMsSsimScales, width, height));
-}
-
 absl::Status CheckGpuContext(const Geometry& geometry, const FeatureSet& features) {
   SSIMD_RETURN_IF_ERROR(ValidateGeometry(geometry));
   SSIMD_RETURN_IF_ERROR(ValidateFeatureSet(features));
   SSIMD_RETURN_IF_ERROR(CheckLumaOnlyFeatures(features));
   if (features.float_ms_ssim.has_value()) {
-    SSIMD_RETURN_IF_ERROR(CheckGpuFloatMsSsimSize(geometry.width, geometry.height));
+    SSIMD_RETURN_IF_ERROR(CheckFloatMsSsimSize(geometry.width, geometry.height));
   }
   if (!features.float_ssim.has_value()) return absl::OkStatus();
   return CheckGpuFloatSsimLimits(geometry.width, geometry.height,

@@ -17,10 +17,6 @@ int GpuFloatSsimScale(const Geometry& geometry, const FloatSsimOptions& options)
 // the request (CheckGpuContext does both).
 absl::Status CheckGpuFloatSsimLimits(int width, int height, int scale);
 
-// float_ms_ssim's size rule (docs/numerics-ms-ssim.md §2): OK from 176x176, else INVALID_ARGUMENT
-// as on the CPU (engine/cpu/ms_ssim.h's CheckFloatMsSsimSize): libvmaf has no value to give, so
-// neither backend serves it.
-absl::Status CheckGpuFloatMsSsimSize(int width, int height);
 
 // OK when the device can score this request bit-identically to the CPU; FAILED_PRECONDITION with a
 // reason naming the limit otherwise:

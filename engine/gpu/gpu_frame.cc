@@ -13,6 +13,7 @@
 #include "engine/gpu/context_gate.h"
 #include "engine/gpu/exact_sum.h"
 #include "engine/gpu/hip_status.h"
+#include "engine/ms_ssim_scores.h"
 #include "engine/psnr_scores.h"
 #include "kernels/db.h"
 #include "kernels/decimate.h"
@@ -411,9 +412,7 @@ absl::Status MsSsimOrderedMeans(StreamSlot& slot, const MsSsimPlan& plan, MsSsim
   return absl::OkStatus();
 }
 
-// float_ms_ssim's keys from the means: the CPU's combination (MsSsimCombine) and dB formulas
-// (kernels/db.h), and its keys in FloatMsSsimLcsNames' order, as engine/cpu/ms_ssim.cc's
-// AddFloatMsSsimScores writes them.
+// float_ms_ssim's keys from the means, with the host finish every backend shares.
 absl::Status AddMsSsimScores(const Geometry& geometry, const FloatMsSsimOptions& options,
                              const MsSsimMeans& means, FrameScores& scores) {
   float l[kMsSsimScales], c[kMsSsimScales], s[kMsSsimScales];
@@ -422,23 +421,9 @@ absl::Status AddMsSsimScores(const Geometry& geometry, const FloatMsSsimOptions&
     c[k] = means.value[k][1];
     s[k] = means.value[k][2];
   }
-  double score = 0;
-  if (!MsSsimCombine(l, c, s, &score)) {
-    return absl::OutOfRangeError(
-        "float_ms_ssim is infinite; libvmaf gives no value for this frame");
-  }
-  if (options.enable_db) {
-    score = FloatSsimToDb(score, FloatSsimMaxDb(options.clip_db, geometry.bit_depth,
-                                                geometry.width, geometry.height));
-  }
-  scores["float_ms_ssim"] = score;
-  if (!options.enable_lcs) return absl::OkStatus();
-  const std::vector<std::string> names = FloatMsSsimLcsNames();
-  for (int t = 0; t < kMsSsimTerms; ++t) {
-    for (int k = 0; k < kMsSsimScales; ++k) {
-      scores[names[static_cast<size_t>(t * kMsSsimScales + k)]] = means.value[k][t];
-    }
-  }
+  absl::StatusOr<FloatMsSsimValues> values = CombineFloatMsSsim(l, c, s);
+  if (!values.ok()) return values.status();
+  AddFloatMsSsimScores(options, geometry, *values, scores);
   return absl::OkStatus();
 }
 

@@ -12,8 +12,9 @@
 namespace ssimd {
 
 struct GpuTestHooks {
-  // Sum float_ssim's per-pixel terms on the host in raster order on every frame, as the backend
-  // does only when the device's sum is too close to a binary32 rounding boundary.
+  // Sum float_ssim's (and float_ms_ssim's per-scale) per-pixel terms on the host in raster order
+  // on every frame, as the backend does only when the device's sum is too close to a binary32
+  // rounding boundary.
   std::atomic<bool> always_ordered_sum{false};
   // Sum ssim's per-pixel terms on the host in raster order where the exact sum is asked for,
   // instead of on the device: the reference the device's exact sum is compared with, and the
