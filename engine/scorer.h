@@ -49,6 +49,8 @@ struct DeviceStats {
   // Frames whose float_ssim mean came from the raster-order host sum of per-pixel terms because
   // the device's sum was within its error bound of a binary32 rounding boundary (rare).
   int64_t float_ssim_ordered_sums = 0;
+  // Frames where some scale of float_ms_ssim took that host sum, for the same reason.
+  int64_t float_ms_ssim_ordered_sums = 0;
   // Frames whose ssim was summed on the host in index order: the exact sum on the device fell
   // back, for one of the reasons counted below.
   int64_t ssim_ordered_sums = 0;

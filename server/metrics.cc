@@ -504,7 +504,9 @@ void ServiceMetrics::UpdateDevices(const std::vector<DeviceStats>& devices) {
       return increment;
     };
     const std::pair<const char*, int64_t> ordered[] = {
-        {"float_ssim", device.float_ssim_ordered_sums}, {"ssim", device.ssim_ordered_sums}};
+        {"float_ssim", device.float_ssim_ordered_sums},
+        {"ssim", device.ssim_ordered_sums},
+        {"float_ms_ssim", device.float_ms_ssim_ordered_sums}};
     for (const auto& [feature, count] : ordered) {
       const int64_t increment = increase(feature, count);
       if (increment > 0) {

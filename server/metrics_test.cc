@@ -371,12 +371,16 @@ TEST(ServiceMetricsTest, DeviceOrderedSumsBecomeCounterIncrements) {
   metrics.UpdateDevices({device});
   device.float_ssim_ordered_sums = 5;
   device.ssim_ordered_sums = 7;
+  device.float_ms_ssim_ordered_sums = 2;
   metrics.UpdateDevices({device});
   metrics.UpdateDevices({device});  // no change: no increment
   Exposition e = Parse(metrics.Serialize());
   EXPECT_EQ(e.Value("ssimd_device_ordered_sums_total", {{"device", "2"}, {"feature", "float_ssim"}}),
             5);
   EXPECT_EQ(e.Value("ssimd_device_ordered_sums_total", {{"device", "2"}, {"feature", "ssim"}}), 7);
+  EXPECT_EQ(e.Value("ssimd_device_ordered_sums_total",
+                    {{"device", "2"}, {"feature", "float_ms_ssim"}}),
+            2);
   device.float_ssim_ordered_sums = 1;  // the device was re-created and counts from 0 again
   metrics.UpdateDevices({device});
   e = Parse(metrics.Serialize());

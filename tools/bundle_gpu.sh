@@ -36,6 +36,7 @@
 # SSIMD_BAZEL_STARTUP holds Bazel startup options, e.g. "--output_base=/tmp/ob"; SSIMD_BAZEL_JOBS
 # the build's --jobs (2). SSIMD_BASELINE_SERVER names an ssimd_server binary of an earlier build
 # (--config=nvidia) to put in the --bench bundle as bin/ssimd_server_baseline.
+# SSIMD_BUNDLE_EXTRA_TARGETS adds Bazel targets (space-separated) to the chosen bundle's bin/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -65,6 +66,10 @@ else
   targets=(//engine/gpu:gpu_scorer_test //engine/gpu:gpu_exact_sum_test //engine/gpu:gpu_bench
            //engine/gpu:exact_sum_trace)
 fi
+
+# More programs for this bundle, e.g. //engine/gpu:gpu_scorer_test beside a ladder run.
+read -r -a extra_targets <<<"${SSIMD_BUNDLE_EXTRA_TARGETS:-}"
+targets+=("${extra_targets[@]}")
 
 read -r -a startup <<<"${SSIMD_BAZEL_STARTUP:-}"
 # No convenience symlinks: with another output base they would point the tree's bazel-* links

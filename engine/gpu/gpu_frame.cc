@@ -802,6 +802,9 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
   }
   if (features.float_ms_ssim.has_value()) {
     StreamDrain ordered_drain(slot.stream);
+    for (const auto& scale : ms_ssim_means.pending) {
+      for (bool pending : scale) report.ms_ssim_ordered_sum = report.ms_ssim_ordered_sum || pending;
+    }
     SSIMD_RETURN_IF_ERROR(MsSsimOrderedMeans(slot, plans.ms_ssim_plan, ms_ssim_means));
     ordered_drain.Disarm();
     SSIMD_RETURN_IF_ERROR(

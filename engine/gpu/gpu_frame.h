@@ -21,6 +21,8 @@ namespace ssimd {
 struct GpuFrameReport {
   bool float_ordered_sum = false;  // float_ssim's mean needed the raster-order host sum
   bool ssim_ordered_sum = false;   // ssim's per-pixel terms were summed on the host in order
+  // float_ms_ssim: some scale's mean needed the raster-order host sum.
+  bool ms_ssim_ordered_sum = false;
   // Why ssim's exact frame sum fell back to the host (an ExactSumFallback; 0: it did not).
   int32_t ssim_exact_fallback = 0;
   // Planes read where a video engine decoded them on this device, and device planes that had to

@@ -43,6 +43,7 @@ struct PoolEntry {
   std::atomic<int64_t> frames_scored{0};
   std::atomic<int64_t> float_ordered_sums{0};
   std::atomic<int64_t> ssim_ordered_sums{0};
+  std::atomic<int64_t> ms_ssim_ordered_sums{0};
   std::atomic<int64_t> ssim_exact_serial_budget{0};
   std::atomic<int64_t> ssim_exact_check_failed{0};
   std::atomic<int64_t> planes_read_on_device{0};
@@ -167,6 +168,7 @@ class HipGpuScorer final : public GpuScorer {
       stats.memory_in_use_bytes = entry.device->memory_bytes.load();
       stats.lost = pool_.IsLost(static_cast<int>(e));
       stats.float_ssim_ordered_sums = entry.float_ordered_sums.load();
+      stats.float_ms_ssim_ordered_sums = entry.ms_ssim_ordered_sums.load();
       stats.ssim_ordered_sums = entry.ssim_ordered_sums.load();
       stats.ssim_exact_fallbacks_serial_budget = entry.ssim_exact_serial_budget.load();
       stats.ssim_exact_fallbacks_check_failed = entry.ssim_exact_check_failed.load();
@@ -209,6 +211,7 @@ class HipGpuScorer final : public GpuScorer {
     entry.planes_read_on_device.fetch_add(report.planes_read_on_device);
     entry.device_planes_through_host.fetch_add(report.device_planes_through_host);
     if (report.float_ordered_sum) entry.float_ordered_sums.fetch_add(1);
+    if (report.ms_ssim_ordered_sum) entry.ms_ssim_ordered_sums.fetch_add(1);
     if (report.ssim_ordered_sum) entry.ssim_ordered_sums.fetch_add(1);
     if (report.ssim_exact_fallback == kExactSumSerialBudget) {
       entry.ssim_exact_serial_budget.fetch_add(1);

@@ -32,6 +32,7 @@
 #include "kernels/ms_ssim_math.h"
 #include "tests/reference/reference_dir.h"
 #include "tests/reference/reference_set.h"
+#include "tests/reference/scorer_metrics_replay.h"
 
 #if defined(SSIMD_GPU_NVIDIA) || defined(SSIMD_GPU_ROCM)
 #include "kernels/float_ssim_kernels.h"
@@ -1018,6 +1019,35 @@ TEST(GpuPsnrTest, EveryDepthAndOptionMatchesTheCpu) {
     features.psnr = LumaPsnr(true);
     EXPECT_TRUE(CompareWithCpu(*Gpu().scorer, g, features, PairOf(ref, ref)));
   }
+}
+
+// Upstream libvmaf's psnr_y and float_ms_ssim (expected_metrics.json) through the GPU, each frame
+// also checked against the CPU engine.
+TEST(GpuReferenceTest, UpstreamPsnrAndMsSsimMatchLibvmafAndTheCpu) {
+  SKIP_WITHOUT_GPU();
+  std::string dir = testing::FullReferenceDirectory();
+  if (dir.empty()) dir = testing::RunfilePath("tests/data/reference");
+  absl::StatusOr<testing::ReferenceSet> set = testing::LoadReferenceSet(dir);
+  auto expected = testing::LoadExpectedMetrics(dir);
+  if (!set.ok() || !expected.ok()) {
+    GTEST_SKIP() << "no reference set with expected_metrics.json in " << dir << " ("
+                 << (set.ok() ? expected.status() : set.status()) << ")";
+  }
+  CheckedGpuScorer scorer(*Gpu().scorer);
+  int64_t compared = 0;
+  for (const testing::ReferencePair& pair : set->pairs) {
+    const auto entry = expected->find(pair.id);
+    if (entry == expected->end()) continue;
+    absl::StatusOr<testing::ReplayReport> report =
+        testing::ReplayUpstreamMetricsThrough(pair, entry->second, scorer);
+    ASSERT_TRUE(report.ok()) << pair.id << ": " << report.status();
+    for (const testing::Mismatch& m : report->mismatches) {
+      ADD_FAILURE() << pair.id << ": " << m.ToString();
+    }
+    compared += report->compared;
+  }
+  std::cout << "upstream psnr_y and float_ms_ssim: " << compared << " values from " << dir << "\n";
+  g_tally.reference_values.fetch_add(compared);
 }
 
 // ---- The pool

@@ -50,6 +50,7 @@ int main() {
   device.slots_total = 4;
   device.memory_in_use_bytes = int64_t{1} << 28;
   device.float_ssim_ordered_sums = 1;
+  device.float_ms_ssim_ordered_sums = 1;
   device.ssim_ordered_sums = 1;
   metrics.UpdateDevices({device});
   std::cout << metrics.Serialize();
