@@ -24,6 +24,8 @@
 # cpu (default), gpu or auto; SSIMD_UPSCALE: the server's --upscale_on_scorer (default auto: the
 # GPU upscales where it scores; never: libswscale on the CPU); VMAF_THREADS: --threads of each
 # vmaf (default: cores / renditions, at least 1); FFMPEG: the ffmpeg command (default: ffmpeg).
+# FEATURES: what ssimd is asked for, space-separated (default "float_ssim ssim"); VMAF_FEATURES:
+# what each vmaf is asked for (default: FEATURES). The checks cover the metrics both report.
 set -euo pipefail
 usage="usage: bench/ladder_vs_pipeline.sh LADDER_DIR SOURCES_DIR VMAF OUT_DIR [ROUNDS]"
 ladder=$(cd "${1:?$usage}" && pwd)
@@ -39,6 +41,10 @@ ffmpeg=${FFMPEG:-ffmpeg}
 backend=${SSIMD_BACKEND:-cpu}
 upscale=${SSIMD_UPSCALE:-auto}
 count=$(($(wc -l <"$ladder/ladder.tsv") - 1))
+read -r -a features <<<"${FEATURES:-float_ssim ssim}"
+read -r -a vmaf_features <<<"${VMAF_FEATURES:-${features[*]}}"
+ssimd_feature_args=(); for f in "${features[@]}"; do ssimd_feature_args+=(--feature "$f"); done
+vmaf_feature_args=(); for f in "${vmaf_features[@]}"; do vmaf_feature_args+=(--feature "$f"); done
 threads=${VMAF_THREADS:-$(( $(nproc) / count > 0 ? $(nproc) / count : 1 ))}
 
 # One folder below the server's files root: the renditions and both sources.
@@ -75,7 +81,7 @@ pipeline() {  # all renditions at once, each ffmpeg | vmaf
     [[ $w != 1920 || $h != 1080 ]] && scale=(-vf scale=1920:1080:flags=bicubic)
     ( "$ffmpeg" -hide_banner -nostdin -loglevel error -i "$files/$file" "${scale[@]}" \
         -pix_fmt $fmt -strict -1 -f yuv4mpegpipe - |
-      "$vmaf" -r "$files/$src" -d /dev/stdin -n --feature float_ssim --feature ssim \
+      "$vmaf" -r "$files/$src" -d /dev/stdin -n "${vmaf_feature_args[@]}" \
         --threads "$threads" -q --json -o "$dir/$name.json" >/dev/null ) &
     pids+=($!)
   done <"$ladder/ladder.tsv"
@@ -90,7 +96,7 @@ scoreladder() {  # one ScoreLadder call per source, both at once
     if [[ $src == src10.y4m ]]; then args10+=(-d "$name=$file"); else args8+=(-d "$name=$file"); fi
   done <"$ladder/ladder.tsv"
   local flags=(--server 127.0.0.1:$port --server_files --backend "$backend"
-               --feature float_ssim --feature ssim --json -o "$dir" -q)
+               "${ssimd_feature_args[@]}" --json -o "$dir" -q)
   "$score_bin" --ladder -r src.y4m "${args8[@]}" "${flags[@]}" >"$dir/table-8.txt" &
   local a=$!
   "$score_bin" --ladder -r src10.y4m "${args10[@]}" "${flags[@]}" >"$dir/table-10.txt" &
@@ -128,9 +134,9 @@ same = total = 0
 for name in sorted(os.listdir(f"{out}/pipeline")):
     ours = json.load(open(f"{out}/{variant}/{name}"))["frames"]
     theirs = json.load(open(f"{out}/{first}/{name}"))["frames"]
-    total += 2 * max(len(ours), len(theirs))
+    total += sum(len(f["metrics"]) for f in (ours if len(ours) >= len(theirs) else theirs))
     for a, b in zip(ours, theirs):
-        same += sum(a["metrics"][m] == b["metrics"][m] for m in ("float_ssim", "ssim"))
+        same += sum(a["metrics"][m] == b["metrics"].get(m) for m in a["metrics"])
 print(f"{variant} against {first}, bit for bit: {same} of {total} values equal")
 PY
   fi
@@ -142,7 +148,7 @@ for name in sorted(os.listdir(f"{out}/pipeline")):
     lib = json.load(open(f"{out}/pipeline/{name}"))["frames"]
     ours = json.load(open(f"{out}/{variant}/{name}"))["frames"]
     for a, b in zip(ours, lib):
-        for m in ("float_ssim", "ssim"):
+        for m in sorted(set(a["metrics"]) & set(b["metrics"])):
             total += 1
             same += f"{a['metrics'][m]:.6f}" == f"{b['metrics'][m]:.6f}"
 print(f"{variant} against the pipeline's vmaf output (six decimals): {same} of {total} values equal")

@@ -148,9 +148,11 @@ for d in sorted(glob.glob(f"{work}/one-*") + glob.glob(f"{work}/ladder-*")):
     for f in glob.glob(f"{d}/*.json"):
         a, b = frames(f), frames(f"{refs[0]}/{os.path.basename(f)}")
         files += 1
-        total += 2 * max(len(a), len(b))
-        same += sum(x["metrics"][m] == y["metrics"][m]
-                    for x, y in zip(a, b) for m in ("float_ssim", "ssim"))
+        # Every metric the request asked for (FEATURES), frame by frame; a missing frame or
+        # metric counts as unequal.
+        total += sum(len(x["metrics"]) for x in (a if len(a) >= len(b) else b))
+        same += sum(x["metrics"][m] == y["metrics"].get(m)
+                    for x, y in zip(a, b) for m in x["metrics"])
     print(f"{os.path.basename(d)}: {files} renditions, {same} of {total} values equal to "
           f"{os.path.basename(refs[0])}")
 PY
