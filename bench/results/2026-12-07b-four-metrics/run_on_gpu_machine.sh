@@ -5,6 +5,15 @@
 #   run_on_gpu_machine.sh tests BUNDLE_TAR_XZ OUT_DIR   unpacks the bundle into /tmp/four_metrics
 #                                                       and runs the GPU tests
 #   run_on_gpu_machine.sh ladders MEDIA_TAR OUT_DIR     one 9-rendition ladder at 240 frames
+#   run_on_gpu_machine.sh unpack BUNDLE_TAR_XZ OUT_DIR  the bundle into /tmp/four_metrics alone
+#   run_on_gpu_machine.sh pipeline MEDIA_TAR OUT_DIR    the same ladder against ffmpeg | vmaf
+#
+# The pipeline: bench/ladder_vs_pipeline.sh, every rendition decoded and upscaled by Debian's
+# ffmpeg 5.1 and piped into upstream libvmaf's `vmaf` (Netflix/vmaf f85a8536, -Denable_float=true,
+# built on the development machine) with float_ssim, psnr (luma) and float_ms_ssim, all nine at
+# once, against ScoreLadder with the four metrics (upstream has no integer ssim: the pipeline does
+# one feature less). MEDIA_TAR then also holds ladder.tsv and ffx2/ (ffmpeg, vmaf and the
+# libraries ffmpeg needs beyond the bundle's).
 #
 # The ladders: NVDEC decoding and GPU scoring, with float_ssim alone, with float_ssim + ssim and
 # with the four metrics (float_ssim, ssim, psnr of the luma, float_ms_ssim), alternating, the four
@@ -29,8 +38,32 @@ if [[ $stage == tests ]]; then
   exit 0
 fi
 
+if [[ $stage == unpack ]]; then
+  rm -rf "$w" && mkdir -p "$w" && tar -xJf "$input" -C "$w" && echo "unpacked into $w"
+  exit 0
+fi
+
 [[ -x $bundle/bin/ssimd_server ]] || { echo "no bundle in $w: run the tests stage first"; exit 1; }
 rm -rf "$w/media" && mkdir -p "$w/media" && tar -xf "$input" -C "$w/media"
+
+if [[ $stage == pipeline ]]; then
+  tar -xJf "$w/media/ffx2.tar.xz" -C "$w"
+  export LD_LIBRARY_PATH=$bundle/lib:$w/ffx2/lib
+  mkdir -p "$w/sources"
+  ff=("$w/ffx2/ffmpeg" -hide_banner -nostdin -loglevel error -y)
+  "${ff[@]}" -i "$w/media/src_h264.mp4" -pix_fmt yuv420p -f yuv4mpegpipe "$w/sources/src.y4m"
+  "${ff[@]}" -i "$w/media/src10_hevc.mkv" -pix_fmt yuv420p10le -strict -1 -f yuv4mpegpipe \
+    "$w/sources/src10.y4m"
+  "$w/ffx2/ffmpeg" -version | head -1 >"$out/versions.txt"
+  SSIMD_BIN=$bundle/bin SSIMD_BACKEND=gpu VMAF_THREADS=2 FFMPEG=$w/ffx2/ffmpeg \
+    SSIMD_VARIANTS="gpu_decode=--hw_decode=cuda" \
+    FEATURES="float_ssim ssim psnr=enable_chroma=false float_ms_ssim" \
+    VMAF_FEATURES="float_ssim psnr=enable_chroma=false float_ms_ssim" \
+    bash bench/ladder_vs_pipeline.sh "$w/media" "$w/sources" "$w/ffx2/vmaf" "$w/pipeline" 2
+  cp "$w/pipeline/times.txt" "$w/pipeline/check.txt" "$out/"
+  tail -n 20 "$out/times.txt" "$out/check.txt"
+  exit 0
+fi
 eight="h264_1920x1080=h264_1920x1080.mp4,h264_1280x720=h264_1280x720.mp4"
 eight+=",h264_960x540=h264_960x540.mp4,h264_640x360=h264_640x360.mp4"
 eight+=",h264_426x240=h264_426x240.mp4,hevc_1280x720=hevc_1280x720.mkv,vp9_960x540=vp9_960x540.webm"
