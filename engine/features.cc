@@ -180,6 +180,10 @@ absl::Status ValidateFeatureSet(const FeatureSet& features) {
   return absl::OkStatus();
 }
 
+bool FeaturesReadChroma(const FeatureSet& features, ChromaFormat chroma) {
+  return features.psnr.has_value() && features.psnr->enable_chroma && chroma != ChromaFormat::k400;
+}
+
 absl::Status CheckLumaOnlyFeatures(const FeatureSet& features) {
   if (!features.psnr.has_value()) return absl::OkStatus();
   if (features.psnr->enable_chroma) {

@@ -57,6 +57,10 @@ struct FeatureSet {
 // OK, or INVALID_ARGUMENT naming the option and its accepted range.
 absl::Status ValidateFeatureSet(const FeatureSet& features);
 
+// True when a frame of `chroma` format scored with `features` needs its chroma planes: psnr with
+// enable_chroma on a picture that has chroma.
+bool FeaturesReadChroma(const FeatureSet& features, ChromaFormat chroma);
+
 // OK if frame pairs of luma planes give every value `features` ask for, else INVALID_ARGUMENT
 // saying what to ask for instead: psnr's chroma planes (enable_chroma, libvmaf's default) and its
 // pooling over frames (enable_apsnr) are not served yet.
