@@ -197,14 +197,18 @@ class FloatSsimOptions(_message.Message):
     def __init__(self, scale: _Optional[int] = ..., enable_db: bool = ..., clip_db: bool = ..., enable_lcs: bool = ...) -> None: ...
 
 class FramePair(_message.Message):
-    __slots__ = ["distorted_luma", "index", "reference_luma"]
+    __slots__ = ["distorted_chroma", "distorted_luma", "index", "reference_chroma", "reference_luma"]
+    DISTORTED_CHROMA_FIELD_NUMBER: _ClassVar[int]
     DISTORTED_LUMA_FIELD_NUMBER: _ClassVar[int]
     INDEX_FIELD_NUMBER: _ClassVar[int]
+    REFERENCE_CHROMA_FIELD_NUMBER: _ClassVar[int]
     REFERENCE_LUMA_FIELD_NUMBER: _ClassVar[int]
+    distorted_chroma: bytes
     distorted_luma: bytes
     index: int
+    reference_chroma: bytes
     reference_luma: bytes
-    def __init__(self, index: _Optional[int] = ..., reference_luma: _Optional[bytes] = ..., distorted_luma: _Optional[bytes] = ...) -> None: ...
+    def __init__(self, index: _Optional[int] = ..., reference_luma: _Optional[bytes] = ..., distorted_luma: _Optional[bytes] = ..., reference_chroma: _Optional[bytes] = ..., distorted_chroma: _Optional[bytes] = ...) -> None: ...
 
 class FrameResult(_message.Message):
     __slots__ = ["backend", "fallback_reason", "index", "scores", "timings"]
@@ -443,18 +447,22 @@ class ScoreLadderResponse(_message.Message):
     def __init__(self, frame: _Optional[_Union[RenditionFrame, _Mapping]] = ..., rendition_summary: _Optional[_Union[RenditionSummary, _Mapping]] = ..., ladder_summary: _Optional[_Union[LadderSummary, _Mapping]] = ...) -> None: ...
 
 class ScorePairRequest(_message.Message):
-    __slots__ = ["backend", "distorted_luma", "features", "geometry", "reference_luma"]
+    __slots__ = ["backend", "distorted_chroma", "distorted_luma", "features", "geometry", "reference_chroma", "reference_luma"]
     BACKEND_FIELD_NUMBER: _ClassVar[int]
+    DISTORTED_CHROMA_FIELD_NUMBER: _ClassVar[int]
     DISTORTED_LUMA_FIELD_NUMBER: _ClassVar[int]
     FEATURES_FIELD_NUMBER: _ClassVar[int]
     GEOMETRY_FIELD_NUMBER: _ClassVar[int]
+    REFERENCE_CHROMA_FIELD_NUMBER: _ClassVar[int]
     REFERENCE_LUMA_FIELD_NUMBER: _ClassVar[int]
     backend: Backend
+    distorted_chroma: bytes
     distorted_luma: bytes
     features: Features
     geometry: Geometry
+    reference_chroma: bytes
     reference_luma: bytes
-    def __init__(self, geometry: _Optional[_Union[Geometry, _Mapping]] = ..., features: _Optional[_Union[Features, _Mapping]] = ..., backend: _Optional[_Union[Backend, str]] = ..., reference_luma: _Optional[bytes] = ..., distorted_luma: _Optional[bytes] = ...) -> None: ...
+    def __init__(self, geometry: _Optional[_Union[Geometry, _Mapping]] = ..., features: _Optional[_Union[Features, _Mapping]] = ..., backend: _Optional[_Union[Backend, str]] = ..., reference_luma: _Optional[bytes] = ..., distorted_luma: _Optional[bytes] = ..., reference_chroma: _Optional[bytes] = ..., distorted_chroma: _Optional[bytes] = ...) -> None: ...
 
 class ScorePairResponse(_message.Message):
     __slots__ = ["result"]
