@@ -1,5 +1,6 @@
 #include "client/outgoing_message.h"
 
+#include <array>
 #include <utility>
 #include <vector>
 
@@ -25,18 +26,39 @@ grpc::Slice PlaneSlice(const std::string& bytes, const std::shared_ptr<const Out
       keep);
 }
 
-// `header`, then the two plane fields: a tag-and-length slice and the plane itself for each plane
+// A plane and the field number it goes out as.
+struct PlaneField {
+  uint32_t field;
+  const std::string* bytes;
+};
+
+// The planes of a FramePair, in field-number order as protobuf writes them.
+std::array<PlaneField, 4> FramePlaneFields(const OutgoingPlanes& planes) {
+  return {{{wire::kFrameReferenceField, &planes.reference},
+           {wire::kFrameDistortedField, &planes.distorted},
+           {wire::kFrameReferenceChromaField, &planes.reference_chroma},
+           {wire::kFrameDistortedChromaField, &planes.distorted_chroma}}};
+}
+
+// The same for a ScorePairRequest, whose planes follow its other fields.
+std::array<PlaneField, 4> PairPlaneFields(const OutgoingPlanes& planes) {
+  return {{{wire::kPairReferenceField, &planes.reference},
+           {wire::kPairDistortedField, &planes.distorted},
+           {wire::kPairReferenceChromaField, &planes.reference_chroma},
+           {wire::kPairDistortedChromaField, &planes.distorted_chroma}}};
+}
+
+// `header`, then the plane fields: a tag-and-length slice and the plane itself for each plane
 // that is not empty.
-void AppendPlanes(uint32_t reference_field, uint32_t distorted_field, std::string header,
+void AppendPlanes(const std::array<PlaneField, 4>& fields, std::string header,
                   const std::shared_ptr<const OutgoingPlanes>& planes,
                   std::vector<grpc::Slice>* slices) {
-  for (auto [field, plane] : {std::make_pair(reference_field, &planes->reference),
-                              std::make_pair(distorted_field, &planes->distorted)}) {
-    if (plane->empty()) continue;
-    wire::PutTag(field, WireType::kLengthDelimited, &header);
-    wire::PutVarint(plane->size(), &header);
+  for (const PlaneField& plane : fields) {
+    if (plane.bytes->empty()) continue;
+    wire::PutTag(plane.field, WireType::kLengthDelimited, &header);
+    wire::PutVarint(plane.bytes->size(), &header);
     slices->emplace_back(header.data(), header.size());
-    slices->push_back(PlaneSlice(*plane, planes));
+    slices->push_back(PlaneSlice(*plane.bytes, planes));
     header.clear();
   }
   if (!header.empty()) slices->emplace_back(header.data(), header.size());
@@ -48,10 +70,11 @@ grpc::ByteBuffer FrameRequestBuffer(uint64_t index, std::shared_ptr<const Outgoi
   // proto3 leaves an index of 0 out.
   const size_t index_bytes =
       index == 0 ? 0 : wire::TagSize(wire::kFrameIndexField) + wire::VarintSize(index);
-  const size_t frame_bytes =
-      index_bytes +
-      PresentDelimitedFieldSize(wire::kFrameReferenceField, planes->reference.size()) +
-      PresentDelimitedFieldSize(wire::kFrameDistortedField, planes->distorted.size());
+  const std::array<PlaneField, 4> fields = FramePlaneFields(*planes);
+  size_t frame_bytes = index_bytes;
+  for (const PlaneField& plane : fields) {
+    frame_bytes += PresentDelimitedFieldSize(plane.field, plane.bytes->size());
+  }
   std::string header;
   wire::PutTag(wire::kClipFrameField, WireType::kLengthDelimited, &header);
   wire::PutVarint(frame_bytes, &header);
@@ -60,16 +83,14 @@ grpc::ByteBuffer FrameRequestBuffer(uint64_t index, std::shared_ptr<const Outgoi
     wire::PutVarint(index, &header);
   }
   std::vector<grpc::Slice> slices;
-  AppendPlanes(wire::kFrameReferenceField, wire::kFrameDistortedField, std::move(header), planes,
-               &slices);
+  AppendPlanes(fields, std::move(header), planes, &slices);
   return grpc::ByteBuffer(slices.data(), slices.size());
 }
 
 grpc::ByteBuffer PairRequestBuffer(const v1::ScorePairRequest& fields,
                                    std::shared_ptr<const OutgoingPlanes> planes) {
   std::vector<grpc::Slice> slices;
-  AppendPlanes(wire::kPairReferenceField, wire::kPairDistortedField, fields.SerializeAsString(),
-               planes, &slices);
+  AppendPlanes(PairPlaneFields(*planes), fields.SerializeAsString(), planes, &slices);
   return grpc::ByteBuffer(slices.data(), slices.size());
 }
 

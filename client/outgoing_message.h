@@ -15,16 +15,21 @@
 
 namespace ssimd {
 
-// The two planes of a frame pair, owned by the message that refers to them.
+// The planes of a frame pair, owned by the message that refers to them: the two lumas and, when
+// a requested feature reads chroma, each picture's Cb and Cr planes packed one after the other as
+// a planar .yuv frame stores them. An empty plane is left out of the message.
 struct OutgoingPlanes {
   std::string reference;
   std::string distorted;
+  std::string reference_chroma;
+  std::string distorted_chroma;
 };
 
-// ScoreClipRequest{frame: {index, reference_luma, distorted_luma}}.
+// ScoreClipRequest{frame: {index, reference_luma, distorted_luma, reference_chroma,
+// distorted_chroma}}.
 grpc::ByteBuffer FrameRequestBuffer(uint64_t index, std::shared_ptr<const OutgoingPlanes> planes);
 
-// ScorePairRequest: `fields` (whose planes must be empty) and then the two planes.
+// ScorePairRequest: `fields` (whose planes must be empty) and then the planes.
 grpc::ByteBuffer PairRequestBuffer(const v1::ScorePairRequest& fields,
                                    std::shared_ptr<const OutgoingPlanes> planes);
 

@@ -156,6 +156,16 @@ absl::StatusOr<ClipReport> SsimdClient::ScoreClip(const v1::ClipConfig& config,
                                                   const FramePairSource& next_pair,
                                                   const FrameCallback& on_frame,
                                                   absl::Duration timeout) {
+  const FramePlanesSource next_frame = [&next_pair](OutgoingPlanes* planes) {
+    return next_pair(&planes->reference, &planes->distorted);
+  };
+  return ScoreClip(config, next_frame, on_frame, timeout);
+}
+
+absl::StatusOr<ClipReport> SsimdClient::ScoreClip(const v1::ClipConfig& config,
+                                                  const FramePlanesSource& next_frame,
+                                                  const FrameCallback& on_frame,
+                                                  absl::Duration timeout) {
   grpc::ClientContext context;
   SetDeadline(&context, timeout);
   std::unique_ptr<grpc::ClientReaderWriter<grpc::ByteBuffer, v1::ScoreClipResponse>> stream(
@@ -176,7 +186,7 @@ absl::StatusOr<ClipReport> SsimdClient::ScoreClip(const v1::ClipConfig& config,
                 stream->Write(config_buffer);
     for (uint64_t index = 0; open; ++index) {
       auto planes = std::make_shared<OutgoingPlanes>();
-      absl::StatusOr<bool> more = next_pair(&planes->reference, &planes->distorted);
+      absl::StatusOr<bool> more = next_frame(planes.get());
       if (!more.ok()) {
         send_error = more.status();
         context.TryCancel();

@@ -54,6 +54,9 @@ struct LadderReport {
 // Fills the two luma planes of the next frame pair; false when there are no more frames.
 using FramePairSource = std::function<absl::StatusOr<bool>(std::string* reference,
                                                            std::string* distorted)>;
+// Fills the planes of the next frame pair: the lumas and, where a requested feature reads chroma
+// (FeaturesReadChroma), the chroma planes; false when there are no more frames.
+using FramePlanesSource = std::function<absl::StatusOr<bool>(OutgoingPlanes* planes)>;
 // Called for each frame result as it arrives (e.g. to draw progress); may be empty.
 using FrameCallback = std::function<void(const v1::FrameResult&)>;
 
@@ -87,6 +90,10 @@ class SsimdClient {
   // (outgoing_message.h): each frame gets fresh strings, which gRPC frees once they are sent.
   absl::StatusOr<ClipReport> ScoreClip(const v1::ClipConfig& config,
                                        const FramePairSource& next_pair,
+                                       const FrameCallback& on_frame, absl::Duration timeout);
+  // The same with frames that may carry chroma planes.
+  absl::StatusOr<ClipReport> ScoreClip(const v1::ClipConfig& config,
+                                       const FramePlanesSource& next_frame,
                                        const FrameCallback& on_frame, absl::Duration timeout);
 
   // ScoreFiles: the server reads the files from its files root.

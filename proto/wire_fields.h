@@ -17,10 +17,19 @@ inline constexpr uint32_t kClipFrameField = v1::ScoreClipRequest::kFrameFieldNum
 inline constexpr uint32_t kFrameIndexField = v1::FramePair::kIndexFieldNumber;
 inline constexpr uint32_t kFrameReferenceField = v1::FramePair::kReferenceLumaFieldNumber;
 inline constexpr uint32_t kFrameDistortedField = v1::FramePair::kDistortedLumaFieldNumber;
+// Cb then Cr of each picture, sent only when a requested feature reads chroma.
+inline constexpr uint32_t kFrameReferenceChromaField =
+    v1::FramePair::kReferenceChromaFieldNumber;
+inline constexpr uint32_t kFrameDistortedChromaField =
+    v1::FramePair::kDistortedChromaFieldNumber;
 
 // ScorePairRequest's planes; its other fields are serialized and parsed by protobuf.
 inline constexpr uint32_t kPairReferenceField = v1::ScorePairRequest::kReferenceLumaFieldNumber;
 inline constexpr uint32_t kPairDistortedField = v1::ScorePairRequest::kDistortedLumaFieldNumber;
+inline constexpr uint32_t kPairReferenceChromaField =
+    v1::ScorePairRequest::kReferenceChromaFieldNumber;
+inline constexpr uint32_t kPairDistortedChromaField =
+    v1::ScorePairRequest::kDistortedChromaFieldNumber;
 
 }  // namespace ssimd::wire
 
