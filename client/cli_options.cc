@@ -176,7 +176,8 @@ usage: ssimd-score -r REF -d DIST [-w W -h H -p 420|422|444|400 -b 8|10|12|16] [
       --transport T        how the videos reach the server: auto (default: server_files if
                            given, else an upload of encoded files when the server accepts
                            uploads, else frames), server_files, upload or frames (decoded
-                           here, luma planes streamed)
+                           here, luma planes streamed; chroma too, from raw .yuv and .y4m
+                           files only, where psnr reads it)
       --server_files       let the server read REF and DIST from its --files_root
                            (the same as --transport server_files)
       --ladder             score a ladder: -r is the source, each -d NAME=FILE a rendition;

@@ -17,7 +17,7 @@
 namespace ssimd {
 
 // Opens the clip's frame pairs starting at frame `first` (0 = the clip's first frame).
-using FrameSourceOpener = std::function<absl::StatusOr<FramePairSource>(uint64_t first)>;
+using FrameSourceOpener = std::function<absl::StatusOr<FramePlanesSource>(uint64_t first)>;
 
 struct ResumeOptions {
   int max_streams = 4;  // streams tried in all, the first one included

@@ -8,6 +8,7 @@
 #include "client/clip_resume.h"
 #include "client/local_video.h"
 #include "client/progress_bar.h"
+#include "engine/features.h"
 #include "proto/pixel_format.h"
 
 namespace ssimd {
@@ -18,27 +19,36 @@ struct ClipRun {
   const std::string& reference;
   const std::string& distorted;
   const std::optional<Geometry>& raw_geometry;
+  // The features read chroma where a picture has it: frames are sent with their chroma planes.
+  bool chroma;
 };
 
 // Opens both videos and skips to frame `first` of the clip (after --frame_skip_ref/_dist).
 absl::StatusOr<LocalPair> OpenClip(const ClipRun& run, uint64_t first) {
   absl::StatusOr<LocalPair> pair =
-      OpenLocalPair(run.reference, run.distorted, run.raw_geometry, run.options.scaler);
+      OpenLocalPair(run.reference, run.distorted, run.raw_geometry, run.options.scaler,
+                    run.chroma);
   if (!pair.ok()) return pair.status();
   SSIMD_RETURN_IF_ERROR(pair->reference->Skip(run.options.frame_skip_ref + first));
   SSIMD_RETURN_IF_ERROR(pair->distorted->Skip(run.options.frame_skip_dist + first));
   return pair;
 }
 
-// Frame pairs from `pair`, frame `first` of the clip on, up to --frame_cnt frames in all.
-FramePairSource PairSource(const CliOptions& o, LocalPair pair, uint64_t first) {
+// Frame pairs from `pair`, frame `first` of the clip on, up to --frame_cnt frames in all, with
+// their chroma planes where the pair was opened with them (otherwise none are sent).
+FramePlanesSource PairSource(const CliOptions& o, LocalPair pair, uint64_t first) {
   auto shared = std::make_shared<LocalPair>(std::move(pair));
   auto sent = std::make_shared<uint64_t>(first);
-  return [&o, shared, sent](std::string* r, std::string* d) -> absl::StatusOr<bool> {
+  return [&o, shared, sent](OutgoingPlanes* planes) -> absl::StatusOr<bool> {
     if (o.frame_cnt > 0 && *sent >= o.frame_cnt) return false;
-    auto got_r = shared->reference->ReadLuma(r);
+    const bool chroma = shared->with_chroma();
+    auto got_r = chroma ? shared->reference_frames->ReadFrame(&planes->reference,
+                                                              &planes->reference_chroma)
+                        : shared->reference->ReadLuma(&planes->reference);
     if (!got_r.ok()) return got_r.status();
-    auto got_d = shared->distorted->ReadLuma(d);
+    auto got_d = chroma ? shared->distorted_frames->ReadFrame(&planes->distorted,
+                                                              &planes->distorted_chroma)
+                        : shared->distorted->ReadLuma(&planes->distorted);
     if (!got_d.ok()) return got_d.status();
     if (!*got_r || !*got_d) return false;  // as libvmaf: stop at the shorter video
     ++*sent;
@@ -67,7 +77,12 @@ absl::StatusOr<ClipReport> ScoreLocalFrames(SsimdClient& client, const CliOption
                                             const std::optional<Geometry>& raw_geometry,
                                             v1::ClipConfig config, std::FILE* err,
                                             bool show_progress) {
-  const ClipRun run{o, reference, distorted, raw_geometry};
+  absl::StatusOr<FeatureSet> features = ParseFeatureArgs(o.features);
+  if (!features.ok()) return features.status();
+  // 4:2:0 stands for any picture with chroma: whether this one has any is settled when the
+  // reference is opened (a 4:0:0 file is read without).
+  const ClipRun run{o, reference, distorted, raw_geometry,
+                    FeaturesReadChroma(*features, ChromaFormat::k420)};
   absl::StatusOr<LocalPair> pair = OpenClip(run, 0);
   if (!pair.ok()) return pair.status();
   *config.mutable_geometry() = GeometryToProto(pair->reference->geometry());
@@ -75,7 +90,7 @@ absl::StatusOr<ClipReport> ScoreLocalFrames(SsimdClient& client, const CliOption
 
   // The first stream reads the files already open; a resumed one opens them again at its frame.
   std::optional<LocalPair> opened = *std::move(pair);
-  auto open = [&](uint64_t first) -> absl::StatusOr<FramePairSource> {
+  auto open = [&](uint64_t first) -> absl::StatusOr<FramePlanesSource> {
     if (first == 0 && opened.has_value()) {
       LocalPair now = *std::move(opened);
       opened.reset();

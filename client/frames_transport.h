@@ -1,7 +1,8 @@
 // The frames transport: both videos are read (and, when encoded, decoded and upscaled) here and
-// their luma planes streamed to the server (ScoreClip), resumed on another server when a stream
-// is cut. The transport of last resort: it sends raw pixels, hundreds of times the bytes of an
-// encoded rendition.
+// their luma planes streamed to the server (ScoreClip), with their chroma planes where a feature
+// reads chroma (raw .yuv and .y4m files only), resumed on another server when a stream is cut.
+// The transport of last resort: it sends raw pixels, hundreds of times the bytes of an encoded
+// rendition.
 #ifndef SSIMD_CLIENT_FRAMES_TRANSPORT_H_
 #define SSIMD_CLIENT_FRAMES_TRANSPORT_H_
 
