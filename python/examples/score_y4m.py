@@ -5,8 +5,9 @@
         --feature float_ssim --feature ssim [--json]
 
 Prints one line per frame as the server scores it and the pooled scores, or libvmaf-shaped JSON
-with --json. Uses the installed ssimd_client (pip install --no-deps ./python), else the one in
-this checkout.
+with --json. Frames go out with their chroma planes where a feature reads them (--feature psnr,
+whose enable_chroma is on by default), with their lumas alone otherwise. Uses the installed
+ssimd_client (pip install --no-deps ./python), else the one in this checkout.
 """
 
 import argparse
@@ -16,12 +17,12 @@ import os
 import sys
 
 try:
-    from ssimd_client import Client, ClipSummary, SsimdError, Y4mReader
+    from ssimd_client import Client, ClipSummary, SsimdError, Y4mReader, features_read_chroma
 except ImportError as error:
     if getattr(error, "name", None) != "ssimd_client":
         raise  # installed, but grpc or protobuf is missing: the message says what to install
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-    from ssimd_client import Client, ClipSummary, SsimdError, Y4mReader
+    from ssimd_client import Client, ClipSummary, SsimdError, Y4mReader, features_read_chroma
 
 
 def number(value):
@@ -42,14 +43,16 @@ def main():
     features = args.feature or ["float_ssim"]
 
     reference, distorted = Y4mReader(args.reference), Y4mReader(args.distorted)
-    if reference.geometry[:3] != distorted.geometry[:3]:
+    # Chroma planes are compared only where a feature reads them; lumas always are.
+    compared = 4 if features_read_chroma(features, reference.geometry.pixel_format) else 3
+    if reference.geometry[:compared] != distorted.geometry[:compared]:
         sys.exit(f"{args.distorted} is {distorted.geometry}, but {args.reference} is "
                  f"{reference.geometry}")
     frames, summary = [], None
     try:
         with Client(args.server) as client:
             # Results arrive while frames are still being sent: FrameResults, then the summary.
-            for event in client.iter_clip(zip(reference.frames(), distorted.frames()),
+            for event in client.iter_clip(zip(reference.planes(), distorted.planes()),
                                           reference.geometry, features=features,
                                           backend=args.backend, title_id=args.title):
                 if isinstance(event, ClipSummary):

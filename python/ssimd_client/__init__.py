@@ -4,9 +4,13 @@
 
     with Client("127.0.0.1:50051") as client:
         ref, dist = Y4mReader("ref.y4m"), Y4mReader("dist.y4m")
-        result = client.score_clip(zip(ref.frames(), dist.frames()), ref.geometry,
-                                   features=["float_ssim", "ssim"], title_id="title-1")
+        result = client.score_clip(zip(ref.planes(), dist.planes()), ref.geometry,
+                                   features=["float_ssim", "psnr"], title_id="title-1")
         print(result.summary.pooled["float_ssim"].mean)
+
+planes() yields each frame's luma and chroma (FramePlanes); the chroma goes out only where a
+feature reads it (psnr, whose enable_chroma is on by default: features_read_chroma), so it costs
+nothing otherwise. frames() yields lumas alone, enough for the SSIM features.
 
 Client's calls, one per RPC of proto/ssimd/v1/ssimd.proto:
 
@@ -29,15 +33,16 @@ and python3-protobuf.
 
 from ssimd_client.errors import ScoringError, SsimdError  # first: says what to install
 from ssimd_client.client import DEFAULT_MAX_MESSAGE_BYTES, Client, ResultStream
-from ssimd_client.model import (Capabilities, ClipEvent, ClipResult, ClipSummary, FrameResult,
-                                Geometry, LadderEvent, LadderResult, LadderSummary,
-                                PooledScore, Rendition, RenditionFrame, RenditionSummary)
-from ssimd_client.y4m import RawYuvReader, Y4mReader, write_y4m
+from ssimd_client.model import (Capabilities, ClipEvent, ClipResult, ClipSummary, FramePlanes,
+                                FrameResult, Geometry, LadderEvent, LadderResult, LadderSummary,
+                                PooledScore, Rendition, RenditionFrame, RenditionSummary,
+                                features_read_chroma)
+from ssimd_client.y4m import RawYuvReader, Y4mReader, split_frame, write_y4m
 
 __version__ = "0.1.0"
 
 __all__ = ["Capabilities", "Client", "ClipEvent", "ClipResult", "ClipSummary",
-           "DEFAULT_MAX_MESSAGE_BYTES", "FrameResult", "Geometry", "LadderEvent", "LadderResult",
-           "LadderSummary", "PooledScore", "RawYuvReader", "Rendition", "RenditionFrame",
-           "RenditionSummary", "ResultStream", "ScoringError", "SsimdError", "Y4mReader",
-           "__version__", "write_y4m"]
+           "DEFAULT_MAX_MESSAGE_BYTES", "FramePlanes", "FrameResult", "Geometry", "LadderEvent",
+           "LadderResult", "LadderSummary", "PooledScore", "RawYuvReader", "Rendition",
+           "RenditionFrame", "RenditionSummary", "ResultStream", "ScoringError", "SsimdError",
+           "Y4mReader", "__version__", "features_read_chroma", "split_frame", "write_y4m"]

@@ -12,7 +12,8 @@ import grpc
 from ssimd.v1 import ssimd_pb2
 from ssimd.v1 import ssimd_pb2_grpc
 from ssimd_client.channel import channel_options, channel_target
-from ssimd_client.model import ClipEvent, ClipResult, Geometry, LadderEvent, LadderResult
+from ssimd_client.model import (ClipEvent, ClipResult, FramePlanes, Geometry, LadderEvent,
+                                LadderResult, features_read_chroma)
 
 __all__ = ["Client", "ClipResult", "DEFAULT_MAX_MESSAGE_BYTES", "Geometry", "LadderResult",
            "ResultStream", "ScoringError", "SsimdError"]
@@ -33,6 +34,8 @@ _SCALERS = {name: ssimd_pb2.Scaler.Value("SCALER_" + name.upper())
             for name in ("bicubic", "bilinear", "lanczos", "spline", "neighbor")}
 
 Features = Union[str, Sequence[str]]
+# One picture of a pair sent by the client: its luma plane alone, or FramePlanes (luma, chroma).
+Picture = Union[bytes, FramePlanes, Tuple[bytes, bytes]]
 PathLike = Union[str, "os.PathLike[str]"]
 RenditionInput = Union[Tuple[str, str], ssimd_pb2.Rendition]
 T = TypeVar("T")
@@ -56,6 +59,39 @@ def _geometry(geometry: Geometry) -> ssimd_pb2.Geometry:
     return ssimd_pb2.Geometry(width=geometry.width, height=geometry.height,
                               bit_depth=geometry.bit_depth,
                               pixel_format=_PIXEL_FORMATS[geometry.pixel_format])
+
+
+def _planes(picture: Picture) -> Tuple[bytes, bytes]:
+    """(luma, chroma) of a picture given as its luma alone (no chroma) or as (luma, chroma)."""
+    if isinstance(picture, (bytes, bytearray, memoryview)):
+        return picture, b""
+    luma, chroma = picture
+    return luma, chroma
+
+
+def _frame_pair(index: int, reference: Picture, distorted: Picture,
+                chroma: bool) -> ssimd_pb2.FramePair:
+    """The FramePair of one frame; its chroma planes only with `chroma` (a feature reads them),
+    so that other clips cost no more than their lumas."""
+    reference_luma, reference_chroma = _planes(reference)
+    distorted_luma, distorted_chroma = _planes(distorted)
+    frame = ssimd_pb2.FramePair(index=index, reference_luma=reference_luma,
+                                distorted_luma=distorted_luma)
+    if chroma:
+        frame.reference_chroma = reference_chroma
+        frame.distorted_chroma = distorted_chroma
+    return frame
+
+
+def _pair_request(reference: Picture, distorted: Picture, geometry: Geometry, features: Features,
+                  backend: str) -> ssimd_pb2.ScorePairRequest:
+    """The ScorePairRequest of one pair, with chroma planes as _frame_pair sends them."""
+    frame = _frame_pair(0, reference, distorted,
+                        features_read_chroma(features, geometry.pixel_format))
+    return ssimd_pb2.ScorePairRequest(
+        geometry=_geometry(geometry), features=_features(features), backend=_backend(backend),
+        reference_luma=frame.reference_luma, distorted_luma=frame.distorted_luma,
+        reference_chroma=frame.reference_chroma, distorted_chroma=frame.distorted_chroma)
 
 
 def _backend(name: str) -> "ssimd_pb2.Backend":
@@ -196,31 +232,40 @@ class Client:
 
     def score_pair(self, reference_luma: bytes, distorted_luma: bytes, geometry: Geometry,
                    features: Features = ("float_ssim",), backend: str = "auto",
-                   timeout: Optional[float] = 60.0) -> ssimd_pb2.FrameResult:
+                   timeout: Optional[float] = 60.0, *, reference_chroma: bytes = b"",
+                   distorted_chroma: bytes = b"") -> ssimd_pb2.FrameResult:
         """Scores one picture pair (ScorePair) and returns its FrameResult.
 
         The lumas are tightly packed planes of `geometry` (width * height bytes at 8 bits, two
         bytes a sample, little-endian, above). `features` are libvmaf's arguments, e.g.
         ["float_ssim", "ssim=enable_db=true"]. `backend`: "auto", "gpu" or "cpu". The scores
         are in .scores by metric name.
+
+        Features that read chroma (psnr, whose enable_chroma is true by default, on pictures
+        that are not 4:0:0: features_read_chroma) need each picture's chroma planes too: Cb
+        then Cr as a planar .yuv frame stores them after its luma (FramePlanes;
+        y4m.split_frame splits a whole frame). They are sent only for such features.
         """
-        request = ssimd_pb2.ScorePairRequest(
-            geometry=_geometry(geometry), features=_features(features),
-            backend=_backend(backend), reference_luma=reference_luma,
-            distorted_luma=distorted_luma)
+        request = _pair_request((reference_luma, reference_chroma),
+                                (distorted_luma, distorted_chroma), geometry, features, backend)
         try:
             answer: ssimd_pb2.ScorePairResponse = self._stub.ScorePair(request, timeout=timeout)
         except grpc.RpcError as e:
             _raise(e)
         return answer.result
 
-    def iter_clip(self, frame_pairs: Iterable[Tuple[bytes, bytes]], geometry: Geometry,
+    def iter_clip(self, frame_pairs: Iterable[Tuple[Picture, Picture]], geometry: Geometry,
                   features: Features = ("float_ssim",), backend: str = "auto",
                   title_id: str = "", rung: str = "", labels: Optional[Mapping[str, str]] = None,
                   percentiles: Sequence[float] = (),
                   timeout: Optional[float] = 3600.0) -> "ResultStream[ClipEvent]":
-        """Streams (reference_luma, distorted_luma) pairs through ScoreClip; yields each
-        frame's FrameResult as the server finishes it, in order, then the ClipSummary.
+        """Streams (reference, distorted) pairs through ScoreClip; yields each frame's
+        FrameResult as the server finishes it, in order, then the ClipSummary.
+
+        Each picture is its luma plane (bytes) or FramePlanes (luma, chroma), as the readers'
+        frames() and planes() yield them. Features that read chroma (psnr with enable_chroma,
+        its default, on pictures that are not 4:0:0: features_read_chroma) need FramePlanes,
+        e.g. zip(ref.planes(), dist.planes()); for other features only the lumas are sent.
 
         `frame_pairs` is read (on a gRPC thread) only as fast as the server takes frames, so a
         generator reading a file keeps few frames in memory. `title_id`, `rung` and `labels`
@@ -232,15 +277,17 @@ class Client:
             backend=_backend(backend), title_id=title_id, rung=rung, labels=labels or {},
             percentiles=list(percentiles))
 
+        chroma = features_read_chroma(features, geometry.pixel_format)
+
         def requests() -> Iterator[ssimd_pb2.ScoreClipRequest]:
             yield ssimd_pb2.ScoreClipRequest(config=config)
             for index, (reference, distorted) in enumerate(frame_pairs):
-                yield ssimd_pb2.ScoreClipRequest(frame=ssimd_pb2.FramePair(
-                    index=index, reference_luma=reference, distorted_luma=distorted))
+                yield ssimd_pb2.ScoreClipRequest(
+                    frame=_frame_pair(index, reference, distorted, chroma))
 
         return ResultStream(self._stub.ScoreClip(requests(), timeout=timeout), _clip_event)
 
-    def score_clip(self, frame_pairs: Iterable[Tuple[bytes, bytes]], geometry: Geometry,
+    def score_clip(self, frame_pairs: Iterable[Tuple[Picture, Picture]], geometry: Geometry,
                    features: Features = ("float_ssim",), backend: str = "auto",
                    title_id: str = "", rung: str = "", labels: Optional[Mapping[str, str]] = None,
                    percentiles: Sequence[float] = (), timeout: Optional[float] = 3600.0,

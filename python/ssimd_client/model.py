@@ -4,7 +4,7 @@ Results are the messages of ssimd.v1 (proto/ssimd/v1/ssimd.proto documents every
 for checkers by the generated ssimd/v1/ssimd_pb2.pyi; this module names the ones a caller meets.
 """
 
-from typing import Dict, List, NamedTuple, Optional, Union
+from typing import Dict, List, NamedTuple, Optional, Sequence, Union
 
 from ssimd.v1 import ssimd_pb2
 
@@ -35,7 +35,8 @@ LadderEvent = Union[ssimd_pb2.RenditionFrame, ssimd_pb2.RenditionSummary, ssimd_
 class Geometry(NamedTuple):
     """The shape of the pictures of a clip: luma width and height in pixels, bits per sample
     (8, 10, 12 or 16) and the chroma layout of the file they come from ("420", "422", "444" or
-    "400"). Only luma is sent, but the layout sets the size of a raw frame."""
+    "400"). The layout sets the size of a raw frame and of the chroma planes, which are sent
+    only where a feature reads them (features_read_chroma)."""
 
     width: int
     height: int
@@ -60,3 +61,31 @@ class LadderResult(NamedTuple):
     summaries: Dict[str, ssimd_pb2.ClipSummary]
     ladder: Optional[ssimd_pb2.LadderSummary]
     renditions: Dict[str, ssimd_pb2.RenditionSummary] = {}
+
+
+class FramePlanes(NamedTuple):
+    """One picture as the client sends it: its luma plane and both chroma planes, Cb then Cr,
+    tightly packed at the size a planar .yuv frame stores them after its luma (subsampled sides
+    halved rounding up; two bytes a sample, little-endian, above 8 bits); b"" for 4:0:0."""
+
+    luma: bytes
+    chroma: bytes = b""
+
+
+def features_read_chroma(features: Union[str, Sequence[str]], pixel_format: str) -> bool:
+    """Whether scoring pictures of `pixel_format` with `features` (libvmaf's arguments) needs
+    their chroma planes: psnr, unless its options set enable_chroma to false (libvmaf's default
+    is true), on pictures that have chroma. The server's rule (FeaturesReadChroma) is the same."""
+    if pixel_format == "400":
+        return False
+    for feature in [features] if isinstance(features, str) else features:
+        name, _, options = feature.partition("=")
+        if name != "psnr":
+            continue
+        enable_chroma = True
+        for option in options.split(":") if options else []:
+            key, _, value = option.partition("=")
+            if key == "enable_chroma":
+                enable_chroma = value not in ("false", "0")
+        return enable_chroma
+    return False

@@ -1,9 +1,10 @@
-"""Luma planes from .y4m (YUV4MPEG2) and raw planar .yuv files, frame by frame."""
+"""Planes from .y4m (YUV4MPEG2) and raw planar .yuv files, frame by frame: luma (frames()), or
+luma and chroma (planes()) for features that read chroma (psnr)."""
 
 import os
 from typing import Dict, Iterable, Iterator, Optional, Tuple, Union
 
-from ssimd_client.model import Geometry
+from ssimd_client.model import FramePlanes, Geometry
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -31,6 +32,15 @@ def frame_bytes(geometry: Geometry) -> int:
 def luma_bytes(geometry: Geometry) -> int:
     """Bytes of one luma plane, as the server takes it."""
     return geometry.width * geometry.height * (1 if geometry.bit_depth == 8 else 2)
+
+
+def split_frame(frame: bytes, geometry: Geometry) -> FramePlanes:
+    """A whole planar frame (as a raw .yuv stores it) as its luma and its chroma planes."""
+    if len(frame) != frame_bytes(geometry):
+        raise ValueError(f"a frame of {geometry} has {frame_bytes(geometry)} bytes, "
+                         f"got {len(frame)}")
+    luma = luma_bytes(geometry)
+    return FramePlanes(frame[:luma], frame[luma:])
 
 
 class Y4mReader:
@@ -62,7 +72,17 @@ class Y4mReader:
 
     def frames(self) -> Iterator[bytes]:
         """Yields each frame's luma plane (bytes, tightly packed)."""
-        size, luma = frame_bytes(self.geometry), luma_bytes(self.geometry)
+        luma = luma_bytes(self.geometry)
+        for frame in self._whole_frames():
+            yield frame[:luma]
+
+    def planes(self) -> Iterator[FramePlanes]:
+        """Yields each frame's FramePlanes: its luma and its chroma planes (Cb then Cr)."""
+        for frame in self._whole_frames():
+            yield split_frame(frame, self.geometry)
+
+    def _whole_frames(self) -> Iterator[bytes]:
+        size = frame_bytes(self.geometry)
         with open(self.path, "rb") as f:
             f.seek(self._header_len)
             index = 0
@@ -76,7 +96,7 @@ class Y4mReader:
                 if len(data) != size:
                     raise ValueError(f"{self.path}: frame {index} is truncated "
                                      f"({len(data)} of {size} bytes)")
-                yield data[:luma]
+                yield data
                 index += 1
 
 
@@ -89,7 +109,17 @@ class RawYuvReader:
 
     def frames(self) -> Iterator[bytes]:
         """Yields each frame's luma plane (bytes, tightly packed)."""
-        size, luma = frame_bytes(self.geometry), luma_bytes(self.geometry)
+        luma = luma_bytes(self.geometry)
+        for frame in self._whole_frames():
+            yield frame[:luma]
+
+    def planes(self) -> Iterator[FramePlanes]:
+        """Yields each frame's FramePlanes: its luma and its chroma planes (Cb then Cr)."""
+        for frame in self._whole_frames():
+            yield split_frame(frame, self.geometry)
+
+    def _whole_frames(self) -> Iterator[bytes]:
+        size = frame_bytes(self.geometry)
         with open(self.path, "rb") as f:
             index = 0
             while True:
@@ -99,7 +129,7 @@ class RawYuvReader:
                 if len(data) != size:
                     raise ValueError(f"{self.path}: frame {index} is truncated "
                                      f"({len(data)} of {size} bytes)")
-                yield data[:luma]
+                yield data
                 index += 1
 
 
