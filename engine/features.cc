@@ -184,17 +184,21 @@ bool FeaturesReadChroma(const FeatureSet& features, ChromaFormat chroma) {
   return features.psnr.has_value() && features.psnr->enable_chroma && chroma != ChromaFormat::k400;
 }
 
-absl::Status CheckLumaOnlyFeatures(const FeatureSet& features) {
-  if (!features.psnr.has_value()) return absl::OkStatus();
-  if (features.psnr->enable_chroma) {
-    return absl::InvalidArgumentError(
-        "psnr option enable_chroma is true (libvmaf's default), but frames carry luma only, so "
-        "psnr_cb and psnr_cr cannot be computed: request psnr=enable_chroma=false for psnr_y");
-  }
-  if (features.psnr->enable_apsnr) {
+absl::Status CheckServedFeatures(const FeatureSet& features) {
+  if (features.psnr.has_value() && features.psnr->enable_apsnr) {
     return absl::InvalidArgumentError(
         "psnr option enable_apsnr is not served yet: leave it false (the summary pools psnr_y "
         "by its mean, harmonic mean and percentiles)");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckLumaOnlyFeatures(const FeatureSet& features) {
+  if (features.psnr.has_value() && features.psnr->enable_chroma) {
+    return absl::InvalidArgumentError(
+        "psnr option enable_chroma is true (libvmaf's default), but this call's inputs give luma "
+        "only, so psnr_cb and psnr_cr cannot be computed: request psnr=enable_chroma=false for "
+        "psnr_y (ScoreClip and ScorePair take chroma planes with each frame)");
   }
   return absl::OkStatus();
 }

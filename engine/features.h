@@ -61,9 +61,13 @@ absl::Status ValidateFeatureSet(const FeatureSet& features);
 // enable_chroma on a picture that has chroma.
 bool FeaturesReadChroma(const FeatureSet& features, ChromaFormat chroma);
 
-// OK if frame pairs of luma planes give every value `features` ask for, else INVALID_ARGUMENT
-// saying what to ask for instead: psnr's chroma planes (enable_chroma, libvmaf's default) and its
-// pooling over frames (enable_apsnr) are not served yet.
+// OK unless `features` ask for what no call serves yet: psnr's pooling over frames
+// (enable_apsnr), INVALID_ARGUMENT saying so.
+absl::Status CheckServedFeatures(const FeatureSet& features);
+
+// OK if inputs that give luma planes only (ScoreFiles and ScoreLadder, for now) serve every
+// value `features` ask for, else INVALID_ARGUMENT saying what to ask instead: psnr's chroma
+// planes (enable_chroma, libvmaf's default) need the pictures' chroma.
 absl::Status CheckLumaOnlyFeatures(const FeatureSet& features);
 
 // Parses libvmaf CLI style feature arguments: "float_ssim", "float_ssim=scale=2:enable_db=true",

@@ -3,6 +3,7 @@
 #ifndef SSIMD_ENGINE_PICTURE_H_
 #define SSIMD_ENGINE_PICTURE_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -81,6 +82,13 @@ struct LumaView {
   uint32_t Sample(int x, int y) const {
     return LoadSample(data + static_cast<size_t>(y) * stride_bytes, x, bit_depth);
   }
+};
+
+// The chroma planes of a frame pair, Cb then Cr of each picture, at the sizes libvmaf reads
+// (PsnrPlaneSize: subsampled sides halved rounding down), in host memory.
+struct FrameChroma {
+  std::array<LumaView, 2> reference;
+  std::array<LumaView, 2> distorted;
 };
 
 // OK if `bytes` is exactly LumaBytes(geometry) for a valid geometry, else INVALID_ARGUMENT saying

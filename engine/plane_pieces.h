@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "engine/device_plane.h"
+#include "engine/picture.h"
 
 namespace ssimd {
 
@@ -63,6 +64,8 @@ struct PiecewiseFramePair {
   // pair's bit depth), and the backend brings it to the pair's size with the plan: on a GPU the
   // smaller picture is what crosses the bus, and the scaling runs beside the scoring.
   const LumaScalePlan* distorted_upscale = nullptr;
+  // Set where the features read chroma (FeaturesReadChroma): host views at libvmaf's sizes.
+  const FrameChroma* chroma = nullptr;
 };
 
 }  // namespace ssimd

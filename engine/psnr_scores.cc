@@ -1,6 +1,7 @@
 #include "engine/psnr_scores.h"
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "kernels/psnr_math.h"
 
 namespace ssimd {
@@ -17,6 +18,62 @@ PlaneSize PsnrPlaneSize(const Geometry& geometry, int plane) {
   const bool halve_height = geometry.chroma == ChromaFormat::k420;
   return {halve_width ? geometry.width >> 1 : geometry.width,
           halve_height ? geometry.height >> 1 : geometry.height};
+}
+
+absl::StatusOr<std::array<LumaView, 2>> ChromaViews(const Geometry& geometry,
+                                                    absl::Span<const uint8_t> stored,
+                                                    absl::string_view what) {
+  const size_t sample_bytes = static_cast<size_t>(BytesPerSample(geometry.bit_depth));
+  const PlaneSize plane = StoredChromaSize(geometry);
+  const size_t plane_bytes =
+      static_cast<size_t>(plane.width) * static_cast<size_t>(plane.height) * sample_bytes;
+  if (stored.size() != 2 * plane_bytes) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: expected %d bytes (Cb then Cr, each %dx%d samples of %d byte(s) for a %dx%d %s "
+        "picture), got %d",
+        what, 2 * plane_bytes, plane.width, plane.height, sample_bytes, geometry.width,
+        geometry.height, ChromaFormatName(geometry.chroma), stored.size()));
+  }
+  std::array<LumaView, 2> views;
+  for (int p = 0; p < 2; ++p) {
+    const PlaneSize size = PsnrPlaneSize(geometry, p + 1);
+    views[p].width = size.width;
+    views[p].height = size.height;
+    views[p].bit_depth = geometry.bit_depth;
+    views[p].stride_bytes = static_cast<size_t>(plane.width) * sample_bytes;
+    views[p].data = stored.data() + static_cast<size_t>(p) * plane_bytes;
+  }
+  return views;
+}
+
+uint64_t ViewSquaredError(const LumaView& reference, const LumaView& distorted) {
+  uint64_t sum = 0;
+  for (int y = 0; y < reference.height; ++y) {
+    for (int x = 0; x < reference.width; ++x) {
+      sum += SampleSquaredError(reference.Sample(x, y), distorted.Sample(x, y));
+    }
+  }
+  return sum;
+}
+
+absl::Status AddChromaPsnrScores(const Geometry& geometry, const PsnrOptions& options,
+                                 const FrameChroma& chroma, FrameScores& scores) {
+  for (int p = 0; p < 2; ++p) {
+    const PlaneSize size = PsnrPlaneSize(geometry, p + 1);
+    for (const LumaView* view : {&chroma.reference[p], &chroma.distorted[p]}) {
+      if (view->width != size.width || view->height != size.height ||
+          view->bit_depth != geometry.bit_depth ||
+          (view->data == nullptr && size.width > 0 && size.height > 0)) {
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "psnr: the %s plane is %dx%d at %d bits; expected %dx%d at %d", PsnrPlaneSuffix(p + 1),
+            view->width, view->height, view->bit_depth, size.width, size.height,
+            geometry.bit_depth));
+      }
+    }
+    AddPsnrPlaneScores(geometry, options, p + 1,
+                       ViewSquaredError(chroma.reference[p], chroma.distorted[p]), scores);
+  }
+  return absl::OkStatus();
 }
 
 void AddPsnrPlaneScores(const Geometry& geometry, const PsnrOptions& options, int plane,

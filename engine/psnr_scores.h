@@ -4,8 +4,12 @@
 #ifndef SSIMD_ENGINE_PSNR_SCORES_H_
 #define SSIMD_ENGINE_PSNR_SCORES_H_
 
+#include <array>
 #include <cstdint>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "engine/features.h"
 #include "engine/picture.h"
 
@@ -18,6 +22,22 @@ const char* PsnrPlaneSuffix(int plane);
 // sides are halved rounding down (a 1-pixel-wide 4:2:0 picture has empty chroma), and 4:0:0 has
 // none. Files store such chroma rounded up (FrameBytes); libvmaf reads its top-left part.
 PlaneSize PsnrPlaneSize(const Geometry& geometry, int plane);
+
+// Views of a picture's two chroma planes (Cb, Cr) at PsnrPlaneSize's sizes over `stored`: both
+// planes tightly packed at StoredChromaSize (sides rounded up, as raw files and FramePair hold
+// them), Cb first. INVALID_ARGUMENT naming `what` when `stored` has another size.
+absl::StatusOr<std::array<LumaView, 2>> ChromaViews(const Geometry& geometry,
+                                                    absl::Span<const uint8_t> stored,
+                                                    absl::string_view what);
+
+// The exact sum of squared errors of two views of one size and bit depth (on the host).
+uint64_t ViewSquaredError(const LumaView& reference, const LumaView& distorted);
+
+// Adds psnr_cb and psnr_cr (and mse_cb, mse_cr with enable_mse) of `chroma`, whose views must
+// have PsnrPlaneSize's sizes and the geometry's bit depth (INVALID_ARGUMENT naming the plane
+// otherwise).
+absl::Status AddChromaPsnrScores(const Geometry& geometry, const PsnrOptions& options,
+                                 const FrameChroma& chroma, FrameScores& scores);
 
 // Adds psnr_<plane> (and mse_<plane> with enable_mse) of a plane whose squared errors sum to
 // `sse`. `geometry` and `options` must be valid (ValidateGeometry, ValidateFeatureSet).

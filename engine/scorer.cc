@@ -54,7 +54,7 @@ absl::StatusOr<ScoreResult> Scorer::ScorePieces(const Geometry& geometry,
   absl::StatusOr<LumaView> distorted =
       reference.ok() ? MakeLumaView(geometry, distorted_bytes, "distorted luma") : reference;
   absl::StatusOr<ScoreResult> result =
-      distorted.ok() ? Score(geometry, features, FramePair{*reference, *distorted})
+      distorted.ok() ? Score(geometry, features, FramePair{*reference, *distorted, pair.chroma})
                      : absl::StatusOr<ScoreResult>(distorted.status());
   for (std::vector<uint8_t>* scratch :
        {&reference_scratch, &distorted_scratch, &upscaled_scratch}) {

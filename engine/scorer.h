@@ -17,6 +17,8 @@ namespace ssimd {
 struct FramePair {
   LumaView reference;
   LumaView distorted;
+  // Set where the features read chroma (FeaturesReadChroma); the views outlive the call.
+  const FrameChroma* chroma = nullptr;
 };
 
 // Seconds spent in each stage of one frame; stages a backend does not have stay 0.

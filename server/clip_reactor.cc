@@ -126,6 +126,9 @@ void ClipReactor::OnFrame(uint64_t index, ReceivedPlanes planes) {
   if (status.ok()) {
     status = CheckPlaneSize(geometry, planes.distorted.size(), "frame.distorted_luma");
   }
+  if (status.ok()) {
+    status = ChromaToScore(geometry, pipeline_.features(), planes, "frame.").status();
+  }
   if (!status.ok()) {
     pipeline_.FetchFailed(
         absl::Status(status.code(), absl::StrFormat("frame %d: %s", index, status.message())));

@@ -116,6 +116,7 @@ absl::StatusOr<ClipSettings> FilesReactor::OpenInputs() {
   absl::StatusOr<ClipSettings> settings =
       ParseClipOptions(request_.config(), ctx_->options, "config");
   if (!settings.ok()) return settings.status();
+  SSIMD_RETURN_IF_ERROR(WithField(CheckLumaOnlyFeatures(settings->features), "config.features"));
   absl::StatusOr<ScalerChoice> scaler = ParseUpscale(request_.upscale(), "upscale");
   if (!scaler.ok()) return scaler.status();
   SSIMD_RETURN_IF_ERROR(CheckRawFilesHaveGeometry(*geometry));

@@ -210,6 +210,11 @@ absl::Status LadderReactor::Open() {
     }
   }
   absl::StatusOr<ClipSettings> ladder = ParseClipOptions(request_.config(), ctx_->options, "config");
+  if (ladder.ok()) {
+    if (absl::Status luma = CheckLumaOnlyFeatures(ladder->features); !luma.ok()) {
+      ladder = WithField(luma, "config.features");
+    }
+  }
   absl::StatusOr<ScalerChoice> scaler = ParseUpscale(request_.upscale(), "upscale");
   if (ladder.ok()) source_features_ = ladder->features;
   if (status.ok() && !ladder.ok()) status = ladder.status();
@@ -288,6 +293,8 @@ absl::Status LadderReactor::OpenRung(int index, OpenedInput input, const ClipSet
     absl::StatusOr<FeatureSet> features =
         ParseFeatures(rendition.features(), RungField(index) + ".features");
     if (!features.ok()) return features.status();
+    SSIMD_RETURN_IF_ERROR(
+        WithField(CheckLumaOnlyFeatures(*features), RungField(index) + ".features"));
     rung.settings.features = *features;
   }
   if (absl::Status s = ctx_->dispatcher->CheckRequest(

@@ -124,14 +124,14 @@ TEST(ParseFeaturesTest, Refusals) {
   EXPECT_THAT(std::string(status.message()), HasSubstr("psnr_hvs"));
 }
 
-// Frames carry luma only: psnr's chroma (libvmaf's default) is refused with what to ask instead.
-TEST(ParseFeaturesTest, PsnrNeedsItsLumaOnlyForm) {
+// psnr's chroma (libvmaf's default) parses: ScoreClip and ScorePair frames may carry it (the
+// calls whose inputs give luma only refuse it themselves). Pooling over frames is not served.
+TEST(ParseFeaturesTest, PsnrParsesAndItsPoolingIsRefused) {
   v1::Features chroma;
   chroma.add_feature_args("psnr");
-  const absl::Status status = ParseFeatures(chroma, "config.features").status();
-  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(status.message()), StartsWith("config.features: psnr option "));
-  EXPECT_THAT(std::string(status.message()), HasSubstr("psnr=enable_chroma=false"));
+  absl::StatusOr<FeatureSet> with_chroma = ParseFeatures(chroma, "config.features");
+  ASSERT_TRUE(with_chroma.ok()) << with_chroma.status();
+  EXPECT_TRUE(with_chroma->psnr->enable_chroma);
 
   v1::Features pooled;
   pooled.add_feature_args("psnr=enable_chroma=false:enable_apsnr=true");

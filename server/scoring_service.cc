@@ -170,6 +170,11 @@ absl::Status ScoringServiceImpl::CheckPairRequest(const ReceivedPairMessage& mes
       !s.ok()) {
     return s;
   }
+  if (absl::Status s = ChromaToScore(settings.geometry, settings.features, message.planes, "")
+                           .status();
+      !s.ok()) {
+    return s;
+  }
   return ctx_->dispatcher->CheckRequest(settings.geometry, settings.features, settings.backend);
 }
 
@@ -232,9 +237,16 @@ void ScoringServiceImpl::ScorePairOnWorker(grpc::CallbackServerContext* call,
                                 "the client's deadline passed before the pair was scored")
                  : grpc::Status(grpc::StatusCode::CANCELLED, "cancelled before it was scored");
   } else {
-    absl::StatusOr<ScoreResult> result = ctx_->dispatcher->ScorePieces(
-        settings.geometry, settings.features, {&message.planes.reference, &message.planes.distorted},
-        settings.backend);
+    // Its sizes were checked with the request.
+    absl::StatusOr<std::optional<FrameChroma>> chroma =
+        ChromaToScore(settings.geometry, settings.features, message.planes, "");
+    absl::StatusOr<ScoreResult> result =
+        chroma.ok() ? ctx_->dispatcher->ScorePieces(
+                          settings.geometry, settings.features,
+                          {&message.planes.reference, &message.planes.distorted, nullptr,
+                           chroma->has_value() ? &**chroma : nullptr},
+                          settings.backend)
+                    : absl::StatusOr<ScoreResult>(chroma.status());
     if (result.ok()) {
       result->timings.queue_wait += absl::ToDoubleSeconds(pool_wait);
       ctx_->metrics->RecordFrame(settings.features, *result);

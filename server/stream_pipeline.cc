@@ -434,9 +434,16 @@ void StreamPipeline::Score(uint64_t index, const ReceivedPlanes& planes, absl::T
   const absl::Duration pool_wait = absl::Now() - submitted;
   // The backends check the planes' sizes and samples themselves, while copying them where they
   // copy anyway: a separate pass here would read every frame once more.
-  absl::StatusOr<ScoreResult> result = ctx_->dispatcher->ScorePieces(
-      settings_.geometry, settings_.features, {&planes.reference, &planes.distorted},
-      settings_.backend);
+  // The chroma's sizes were checked on arrival (ClipReactor::OnFrame).
+  absl::StatusOr<std::optional<FrameChroma>> chroma =
+      ChromaToScore(settings_.geometry, settings_.features, planes, "frame.");
+  absl::StatusOr<ScoreResult> result =
+      chroma.ok() ? ctx_->dispatcher->ScorePieces(
+                        settings_.geometry, settings_.features,
+                        {&planes.reference, &planes.distorted, nullptr,
+                         chroma->has_value() ? &**chroma : nullptr},
+                        settings_.backend)
+                  : absl::StatusOr<ScoreResult>(chroma.status());
   if (result.ok()) {
     result->timings.queue_wait += absl::ToDoubleSeconds(pool_wait);
     ctx_->metrics->RecordFrame(settings_.features, *result);

@@ -108,6 +108,7 @@ class StreamPipeline final : public RegisteredStream {
   ServiceContext* ctx() const { return ctx_; }
   // Valid once configured() is true (it never changes after that).
   const Geometry& geometry() const { return settings_.geometry; }
+  const FeatureSet& features() const { return settings_.features; }
 
  private:
   struct Ready {

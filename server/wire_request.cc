@@ -1,5 +1,6 @@
 #include "server/wire_request.h"
 
+#include <array>
 #include <memory>
 #include <string>
 #include <utility>
@@ -7,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "engine/psnr_scores.h"
 #include "proto/wire_fields.h"
 #include "proto/wire_format.h"
 
@@ -35,6 +37,16 @@ absl::Span<const uint8_t> Bytes(const std::string& s) {
   return absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
 }
 
+// Moves a message's chroma planes (small beside its luma: a copy of them costs little) into
+// `planes`.
+template <typename Message>
+void TakeChroma(Message& message, ReceivedPlanes& planes) {
+  planes.reference_chroma = std::move(*message.mutable_reference_chroma());
+  planes.distorted_chroma = std::move(*message.mutable_distorted_chroma());
+  message.clear_reference_chroma();
+  message.clear_distorted_chroma();
+}
+
 absl::StatusOr<ReceivedClipMessage> ParseWholeClipRequest(const Chunks& chunks) {
   v1::ScoreClipRequest parsed;
   if (!parsed.ParseFromString(Flatten(chunks))) return NotParsable("ScoreClipRequest");
@@ -44,6 +56,7 @@ absl::StatusOr<ReceivedClipMessage> ParseWholeClipRequest(const Chunks& chunks) 
     out.frame_index = frame->index();
     out.planes = PlanesFromStrings(std::move(*frame->mutable_reference_luma()),
                                    std::move(*frame->mutable_distorted_luma()));
+    TakeChroma(*frame, out.planes);
   } else {
     out.other = std::move(parsed);
   }
@@ -57,6 +70,7 @@ absl::StatusOr<ReceivedPairMessage> ParseWholePairRequest(const Chunks& chunks) 
                                  std::move(*out.fields.mutable_distorted_luma()));
   out.fields.clear_reference_luma();
   out.fields.clear_distorted_luma();
+  TakeChroma(out.fields, out.planes);
   return out;
 }
 
@@ -83,6 +97,27 @@ ReceivedPlanes PlanesFromStrings(std::string reference, std::string distorted,
   return planes;
 }
 
+absl::StatusOr<std::optional<FrameChroma>> ChromaToScore(const Geometry& geometry,
+                                                         const FeatureSet& features,
+                                                         const ReceivedPlanes& planes,
+                                                         absl::string_view field_prefix) {
+  if (!FeaturesReadChroma(features, geometry.chroma)) return std::nullopt;
+  FrameChroma chroma;
+  const std::pair<const std::string*, std::array<LumaView, 2>*> sides[] = {
+      {&planes.reference_chroma, &chroma.reference}, {&planes.distorted_chroma, &chroma.distorted}};
+  for (const auto& [bytes, views] : sides) {
+    const std::string field = absl::StrCat(
+        field_prefix, bytes == &planes.reference_chroma ? "reference_chroma" : "distorted_chroma");
+    absl::StatusOr<std::array<LumaView, 2>> parsed = ChromaViews(geometry, Bytes(*bytes), field);
+    if (!parsed.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          parsed.status().message(), bytes->empty() ? " (psnr with enable_chroma reads it)" : ""));
+    }
+    *views = *parsed;
+  }
+  return chroma;
+}
+
 absl::StatusOr<ReceivedClipMessage> ReadScoreClipRequestFromChunks(const Chunks& chunks) {
   // The usual encoding of a frame: one `frame` field spanning the whole message.
   ChunkReader reader(chunks);
@@ -100,6 +135,7 @@ absl::StatusOr<ReceivedClipMessage> ReadScoreClipRequestFromChunks(const Chunks&
       v1::FramePair frame;
       if (frame.ParseFromString(rest)) {
         out.frame_index = frame.index();
+        TakeChroma(frame, out.planes);
         return out;
       }
     }
@@ -115,6 +151,7 @@ absl::StatusOr<ReceivedPairMessage> ReadScorePairRequestFromChunks(const Chunks&
                   {wire::kPairDistortedField, &out.planes.distorted},
                   &rest) == SplitOutcome::kSplit &&
       out.fields.ParseFromString(rest)) {
+    TakeChroma(out.fields, out.planes);
     return out;
   }
   return ParseWholePairRequest(chunks);

@@ -15,6 +15,9 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "engine/features.h"
+#include "engine/picture.h"
 #include "engine/plane_pieces.h"
 #include "proto/ssimd/v1/ssimd.pb.h"
 #include "server/wire_split.h"
@@ -26,6 +29,10 @@ struct ReceivedPlanes {
   PlanePieces reference;
   PlanePieces distorted;
   std::shared_ptr<const void> storage;  // the received slices, or a parsed message
+  // Both chroma planes of each picture as the message carried them (Cb then Cr, at the stored
+  // chroma size), copied out of it: empty where the frame carried none.
+  std::string reference_chroma;
+  std::string distorted_chroma;
 };
 
 // Planes that are whole strings already (e.g. read from files), moved into storage of their own.
@@ -42,9 +49,18 @@ struct ReceivedClipMessage {
 };
 
 struct ReceivedPairMessage {
-  v1::ScorePairRequest fields;  // every field but the two planes
+  v1::ScorePairRequest fields;  // every field but the planes
   ReceivedPlanes planes;
 };
+
+// The chroma views to score `planes` with: nullopt where `features` read no chroma
+// (FeaturesReadChroma; whatever the frame carried is not read), else views over the carried
+// planes. INVALID_ARGUMENT naming `<field_prefix>reference_chroma` or `...distorted_chroma` when
+// one is missing or of the wrong size.
+absl::StatusOr<std::optional<FrameChroma>> ChromaToScore(const Geometry& geometry,
+                                                         const FeatureSet& features,
+                                                         const ReceivedPlanes& planes,
+                                                         absl::string_view field_prefix);
 
 // The message in `chunks`, which the caller keeps alive: the pieces point into them (and storage
 // is null) unless the message took the whole-message path (storage holds the parsed planes).

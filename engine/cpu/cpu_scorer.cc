@@ -35,7 +35,7 @@ class CpuScorer final : public Scorer {
   absl::Status CheckContext(const Geometry& geometry, const FeatureSet& features) const override {
     SSIMD_RETURN_IF_ERROR(ValidateGeometry(geometry));
     SSIMD_RETURN_IF_ERROR(ValidateFeatureSet(features));
-    SSIMD_RETURN_IF_ERROR(CheckLumaOnlyFeatures(features));
+    SSIMD_RETURN_IF_ERROR(CheckServedFeatures(features));
     if (features.float_ms_ssim.has_value()) {
       return CheckFloatMsSsimSize(geometry.width, geometry.height);
     }
@@ -69,8 +69,8 @@ class CpuScorer final : public Scorer {
       AddFloatMsSsimScores(*features.float_ms_ssim, geometry, *values, result.scores);
     }
     if (features.psnr.has_value()) {
-      SSIMD_RETURN_IF_ERROR(AddLumaPsnrScores(geometry, *features.psnr, pair.reference,
-                                              pair.distorted, result.scores));
+      SSIMD_RETURN_IF_ERROR(AddPsnrScores(geometry, *features.psnr, pair.reference,
+                                          pair.distorted, pair.chroma, result.scores));
     }
     const auto done = std::chrono::steady_clock::now();
     result.timings.compute = Seconds(done - checked);

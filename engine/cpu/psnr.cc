@@ -60,24 +60,14 @@ absl::StatusOr<PsnrPlanes> PsnrPlanesOfFrame(const Geometry& geometry,
         FrameBytes(geometry)));
   }
   const size_t sample_bytes = static_cast<size_t>(BytesPerSample(geometry.bit_depth));
-  const PlaneSize stored = StoredChromaSize(geometry);
-  const size_t chroma_bytes =
-      static_cast<size_t>(stored.width) * static_cast<size_t>(stored.height) * sample_bytes;
   PsnrPlanes planes;
-  for (int p = 0; p < 3; ++p) {
-    const PlaneSize size = PsnrPlaneSize(geometry, p);
-    LumaView& view = planes[p];
-    view.width = size.width;
-    view.height = size.height;
-    view.bit_depth = geometry.bit_depth;
-    if (p == 0) {
-      view.data = frame.data();
-      view.stride_bytes = static_cast<size_t>(geometry.width) * sample_bytes;
-    } else if (size.width > 0 && size.height > 0) {
-      view.data = frame.data() + LumaBytes(geometry) + static_cast<size_t>(p - 1) * chroma_bytes;
-      view.stride_bytes = static_cast<size_t>(stored.width) * sample_bytes;
-    }
-  }
+  planes[0] = LumaView{frame.data(), static_cast<size_t>(geometry.width) * sample_bytes,
+                       geometry.width, geometry.height, geometry.bit_depth};
+  absl::StatusOr<std::array<LumaView, 2>> chroma =
+      ChromaViews(geometry, frame.subspan(LumaBytes(geometry)), "the frame's chroma");
+  if (!chroma.ok()) return chroma.status();
+  planes[1] = (*chroma)[0];
+  planes[2] = (*chroma)[1];
   return planes;
 }
 
@@ -127,24 +117,27 @@ absl::StatusOr<FrameScores> PsnrScorer::Score(const PsnrPlanes& reference,
   return scores;
 }
 
-absl::Status AddLumaPsnrScores(const Geometry& geometry, const PsnrOptions& options,
-                               const LumaView& reference, const LumaView& distorted,
-                               FrameScores& scores) {
+absl::Status AddPsnrScores(const Geometry& geometry, const PsnrOptions& options,
+                          const LumaView& reference, const LumaView& distorted,
+                          const FrameChroma* chroma, FrameScores& scores) {
   if (options.enable_apsnr) {
     return absl::InvalidArgumentError("psnr: enable_apsnr pools over frames; one pair has none");
   }
-  absl::StatusOr<PsnrScorer> scorer = PsnrScorer::Create(geometry, options);
+  PsnrOptions luma_only = options;
+  luma_only.enable_chroma = false;
+  absl::StatusOr<PsnrScorer> scorer = PsnrScorer::Create(geometry, luma_only);
   if (!scorer.ok()) return scorer.status();
-  if (scorer->planes() != 1) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "psnr with enable_chroma needs the chroma planes of this %s picture; only luma was "
-        "given",
-        ChromaFormatName(geometry.chroma)));
-  }
   absl::StatusOr<FrameScores> luma = scorer->Score({reference, {}, {}}, {distorted, {}, {}});
   if (!luma.ok()) return luma.status();
   scores.merge(*luma);
-  return absl::OkStatus();
+  if (!options.enable_chroma || geometry.chroma == ChromaFormat::k400) return absl::OkStatus();
+  if (chroma == nullptr) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "psnr with enable_chroma needs the chroma planes of this %s picture; only luma was "
+        "given (send reference_chroma and distorted_chroma, or ask psnr=enable_chroma=false)",
+        ChromaFormatName(geometry.chroma)));
+  }
+  return AddChromaPsnrScores(geometry, options, *chroma, scores);
 }
 
 FrameScores PsnrScorer::Pooled() const {

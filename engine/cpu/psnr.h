@@ -37,12 +37,13 @@ class ApsnrAccumulator {
   std::array<uint64_t, 3> pixels_{};
 };
 
-// psnr_y (and mse_y with enable_mse) of one pair of luma planes, added to `scores`: what a frame
-// pair without chroma gives. INVALID_ARGUMENT if `options` ask for chroma planes of a picture that
-// has them, or for pooling, or if a plane does not match `geometry`.
-absl::Status AddLumaPsnrScores(const Geometry& geometry, const PsnrOptions& options,
-                               const LumaView& reference, const LumaView& distorted,
-                               FrameScores& scores);
+// One frame pair's psnr_y (and mse_y with enable_mse) and, with enable_chroma on a picture that
+// has chroma, psnr_cb and psnr_cr from `chroma`, added to `scores`. INVALID_ARGUMENT if the
+// options ask for chroma and `chroma` is null, for pooling (enable_apsnr: one pair has no frames
+// to pool), or if a plane does not match `geometry`.
+absl::Status AddPsnrScores(const Geometry& geometry, const PsnrOptions& options,
+                           const LumaView& reference, const LumaView& distorted,
+                           const FrameChroma* chroma, FrameScores& scores);
 
 class PsnrScorer {
  public:

@@ -234,39 +234,65 @@ TEST(PsnrScorer, RefusesBadPlanesAndOptions) {
   EXPECT_FALSE(scorer->Score(deep, Planes(g, frame)).ok());
 }
 
-// A frame pair of luma planes gives what the scorer gives for the luma, and refuses to pretend
-// it has chroma or frames to pool.
-TEST(AddLumaPsnrScores, IsTheScorersLumaAndRefusesWhatNeedsMore) {
-  const Geometry g{6, 4, 10, ChromaFormat::k420};
-  const auto ref = FlatFrame(g, 100);
-  const auto dist = FlatFrame(g, 103);
+// A frame pair gives what the scorer gives for the whole frames: its luma, and its chroma from
+// the chroma views where asked; it refuses to pretend it has chroma or frames to pool.
+TEST(AddPsnrScores, IsTheScorersAndRefusesWhatNeedsMore) {
+  const Geometry g{7, 5, 10, ChromaFormat::k420};
+  auto ref = FlatFrame(g, 100);
+  auto dist = FlatFrame(g, 103);
+  StoreSample(dist.data(), static_cast<int>(LumaBytes(g) / 2) + 1, g.bit_depth, 90);  // a Cb sample
   PsnrOptions options;
-  options.enable_chroma = false;
   options.enable_mse = true;
   options.min_sse = 3.5;
   auto scorer = PsnrScorer::Create(g, options);
   ASSERT_TRUE(scorer.ok());
-  auto expected = scorer->Score(Planes(g, ref), Planes(g, dist));
+  const PsnrPlanes ref_planes = Planes(g, ref);
+  const PsnrPlanes dist_planes = Planes(g, dist);
+  auto expected = scorer->Score(ref_planes, dist_planes);
   ASSERT_TRUE(expected.ok());
+  const FrameChroma chroma{{ref_planes[1], ref_planes[2]}, {dist_planes[1], dist_planes[2]}};
   FrameScores scores;
-  ASSERT_TRUE(AddLumaPsnrScores(g, options, Planes(g, ref)[0], Planes(g, dist)[0], scores).ok());
+  ASSERT_TRUE(
+      AddPsnrScores(g, options, ref_planes[0], dist_planes[0], &chroma, scores).ok());
   EXPECT_EQ(scores, *expected);
-  EXPECT_EQ(scores.size(), 2u);  // psnr_y, mse_y
+  EXPECT_EQ(scores.size(), 6u);  // psnr_y/cb/cr, mse_y/cb/cr
 
-  options.enable_chroma = true;
-  absl::Status chroma =
-      AddLumaPsnrScores(g, options, Planes(g, ref)[0], Planes(g, dist)[0], scores);
-  EXPECT_EQ(chroma.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(chroma.message().find("only luma was given"), absl::string_view::npos) << chroma;
-  // A 4:0:0 picture has no chroma to ask for.
-  const Geometry gray{6, 4, 10, ChromaFormat::k400};
-  EXPECT_TRUE(AddLumaPsnrScores(gray, options, Planes(gray, FlatFrame(gray, 1))[0],
-                                Planes(gray, FlatFrame(gray, 1))[0], scores)
-                  .ok());
+  absl::Status no_chroma = AddPsnrScores(g, options, ref_planes[0], dist_planes[0], nullptr, scores);
+  EXPECT_EQ(no_chroma.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(no_chroma.message().find("only luma was given"), absl::string_view::npos) << no_chroma;
+  // Luma only, as asked.
   options.enable_chroma = false;
+  FrameScores luma;
+  ASSERT_TRUE(AddPsnrScores(g, options, ref_planes[0], dist_planes[0], nullptr, luma).ok());
+  EXPECT_EQ(luma.size(), 2u);
+  EXPECT_EQ(luma.at("psnr_y"), expected->at("psnr_y"));
+  // A 4:0:0 picture has no chroma to ask for.
+  options.enable_chroma = true;
+  const Geometry gray{7, 5, 10, ChromaFormat::k400};
+  const auto flat = FlatFrame(gray, 1);
+  EXPECT_TRUE(
+      AddPsnrScores(gray, options, Planes(gray, flat)[0], Planes(gray, flat)[0], nullptr, luma)
+          .ok());
   options.enable_apsnr = true;
-  EXPECT_EQ(AddLumaPsnrScores(g, options, Planes(g, ref)[0], Planes(g, dist)[0], scores).code(),
+  EXPECT_EQ(AddPsnrScores(g, options, ref_planes[0], dist_planes[0], &chroma, scores).code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+// Chroma views over the stored planes: sides rounded up in storage, down as libvmaf reads them.
+TEST(ChromaViews, LibvmafsSizesOverTheStoredPlanes) {
+  const Geometry g{7, 5, 16, ChromaFormat::k420};
+  const std::vector<uint8_t> stored(2 * 4 * 3 * 2);  // two 4x3 planes of 16-bit samples
+  auto views = ChromaViews(g, stored, "frame.reference_chroma");
+  ASSERT_TRUE(views.ok()) << views.status();
+  EXPECT_EQ((*views)[0].width, 3);
+  EXPECT_EQ((*views)[0].height, 2);
+  EXPECT_EQ((*views)[0].stride_bytes, 8u);
+  EXPECT_EQ((*views)[1].data, stored.data() + 24);
+  auto wrong = ChromaViews(g, absl::MakeConstSpan(stored).subspan(1), "frame.reference_chroma");
+  EXPECT_EQ(wrong.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(wrong.status().message().find("frame.reference_chroma: expected 48 bytes"),
+            absl::string_view::npos)
+      << wrong.status();
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "engine/gpu/context_gate.h"
 #include "engine/gpu/device_arch.h"
 #include "engine/gpu/gpu_frame.h"
+#include "engine/psnr_scores.h"
 #include "engine/gpu/gpu_test_hooks.h"
 #include "engine/gpu/hip_status.h"
 #include "engine/gpu/slot_pool.h"
@@ -104,7 +105,8 @@ class HipGpuScorer final : public GpuScorer {
     // Sample ranges are checked on the way into pinned staging (staging.cc), not here.
     SSIMD_RETURN_IF_ERROR(CheckLumaView(geometry, pair.reference, "reference"));
     SSIMD_RETURN_IF_ERROR(CheckLumaView(geometry, pair.distorted, "distorted"));
-    return ScoreStaged(geometry, features, start, nullptr, DeviceSources(),
+    SSIMD_RETURN_IF_ERROR(CheckChromaGiven(geometry, features, pair.chroma));
+    return ScoreStaged(geometry, features, start, nullptr, pair.chroma, DeviceSources(),
                        [&](int index, uint8_t* staging) {
       return StageLumaPlane(index == 0 ? pair.reference : pair.distorted, staging,
                             kPlaneNames[index]);
@@ -129,7 +131,8 @@ class HipGpuScorer final : public GpuScorer {
         CheckLumaBytes(distorted_geometry, pair.distorted->size(),
                        pair.distorted_upscale != nullptr ? "distorted luma before its upscale"
                                                          : "distorted luma"));
-    return ScoreStaged(geometry, features, start, pair.distorted_upscale,
+    SSIMD_RETURN_IF_ERROR(CheckChromaGiven(geometry, features, pair.chroma));
+    return ScoreStaged(geometry, features, start, pair.distorted_upscale, pair.chroma,
                        DeviceSources{pair.reference->device(), pair.distorted->device()},
                        [&](int index, uint8_t* staging) {
                          return index == 0 ? StageLumaPieces(geometry, *pair.reference, staging,
@@ -186,11 +189,31 @@ class HipGpuScorer final : public GpuScorer {
     return counts;
   }
 
-  // Leases a slot and scores the frame whose planes `stage` copies into the slot's staging.
+  // A frame whose features read chroma must bring it; checked before a slot is leased.
+  static absl::Status CheckChromaGiven(const Geometry& geometry, const FeatureSet& features,
+                                       const FrameChroma* chroma) {
+    if (chroma != nullptr || !FeaturesReadChroma(features, geometry.chroma)) {
+      return absl::OkStatus();
+    }
+    return absl::InvalidArgumentError(
+        "psnr with enable_chroma needs the frame's chroma planes; only luma was given");
+  }
+
+  // Leases a slot and scores the frame whose planes `stage` copies into the slot's staging. The
+  // chroma planes, where psnr reads them, are summed on the host: integer sums, the CPU's bits.
   absl::StatusOr<ScoreResult> ScoreStaged(const Geometry& geometry, const FeatureSet& features,
                                           Clock::time_point start,
                                           const LumaScalePlan* distorted_upscale,
+                                          const FrameChroma* chroma,
                                           const DeviceSources& on_device, StagePlane stage) {
+    // Before a slot is leased, so that the host's sum holds none.
+    FrameScores chroma_scores;
+    double chroma_seconds = 0;
+    if (FeaturesReadChroma(features, geometry.chroma)) {
+      const auto chroma_start = Clock::now();
+      SSIMD_RETURN_IF_ERROR(AddChromaPsnrScores(geometry, *features.psnr, *chroma, chroma_scores));
+      chroma_seconds = std::chrono::duration<double>(Clock::now() - chroma_start).count();
+    }
     absl::StatusOr<SlotPool::Lease> lease = pool_.Acquire();
     if (!lease.ok()) return lease.status();
     PoolEntry& entry = *entries_[lease->entry()];
@@ -218,6 +241,8 @@ class HipGpuScorer final : public GpuScorer {
     } else if (report.ssim_exact_fallback == kExactSumCheckFailed) {
       entry.ssim_exact_check_failed.fetch_add(1);
     }
+    result.scores.merge(chroma_scores);
+    result.timings.host_finish += chroma_seconds;
     result.timings.total = std::chrono::duration<double>(Clock::now() - start).count();
     return result;
   }

@@ -128,8 +128,9 @@ std::vector<ClipCase> ClipCases() {
        {Config([](v1::ClipConfig* c) { c->mutable_features()->add_feature_args("psnr_hvs"); })},
        C::INVALID_ARGUMENT, "config.features.feature_args"},
       {"psnr's chroma without chroma planes",
-       {Config([](v1::ClipConfig* c) { c->mutable_features()->add_feature_args("psnr"); })},
-       C::INVALID_ARGUMENT, "request psnr=enable_chroma=false"},
+       {Config([](v1::ClipConfig* c) { c->mutable_features()->add_feature_args("psnr"); }),
+        Frame(0)},
+       C::INVALID_ARGUMENT, "frame 0: frame.reference_chroma: expected 384 bytes"},
       {"float_ms_ssim on a picture too small for five scales",
        {Config([](v1::ClipConfig* c) {
          c->mutable_features()->add_feature_args("float_ms_ssim");

@@ -1,0 +1,218 @@
+// psnr with its chroma through the service: ScoreClip frames and ScorePair requests that carry
+// chroma planes give libvmaf's psnr_y, psnr_cb and psnr_cr (upstream's values for the checked-in
+// reference subset, tests/data/reference/expected_metrics.json) bit for bit; a frame without the
+// chroma a feature reads, or with chroma of the wrong size, is INVALID_ARGUMENT naming the field;
+// the calls whose inputs give luma only refuse chroma psnr up front.
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "base/double_bits.h"
+#include "engine/picture.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "proto/pixel_format.h"
+#include "tests/integration/test_server.h"
+#include "tests/reference/psnr_replay.h"
+#include "tests/reference/reference_dir.h"
+#include "tests/reference/reference_set.h"
+
+namespace ssimd::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr const char* kPsnrMetrics[] = {"psnr_y", "psnr_cb", "psnr_cr"};
+
+// One raw frame's luma and stored chroma (what a planar .yuv frame holds after its luma).
+struct RawFrame {
+  std::string luma;
+  std::string chroma;
+};
+
+std::vector<RawFrame> ReadFrames(const std::string& clip, const Geometry& g) {
+  std::vector<RawFrame> frames;
+  absl::StatusOr<std::vector<uint8_t>> read = ReadXzFile(clip);
+  EXPECT_TRUE(read.ok()) << read.status();
+  if (!read.ok()) return frames;
+  const std::string bytes(read->begin(), read->end());
+  const size_t frame = FrameBytes(g);
+  for (size_t at = 0; at + frame <= bytes.size(); at += frame) {
+    frames.push_back(
+        {bytes.substr(at, LumaBytes(g)), bytes.substr(at + LumaBytes(g), frame - LumaBytes(g))});
+  }
+  return frames;
+}
+
+v1::ClipConfig PsnrConfig(const Geometry& g, const char* feature) {
+  v1::ClipConfig config;
+  *config.mutable_geometry() = GeometryToProto(g);
+  config.mutable_features()->add_feature_args(feature);
+  config.set_backend(v1::BACKEND_AUTO);
+  return config;
+}
+
+struct ClipOutcome {
+  grpc::Status status;
+  std::vector<v1::FrameResult> frames;
+};
+
+ClipOutcome RunClip(TestServer& server, const v1::ClipConfig& config,
+                    const std::vector<v1::FramePair>& frames) {
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+  auto stream = server.stub().ScoreClip(&context);
+  v1::ScoreClipRequest request;
+  *request.mutable_config() = config;
+  bool open = stream->Write(request);
+  for (const v1::FramePair& frame : frames) {
+    if (!open) break;
+    *request.mutable_frame() = frame;
+    open = stream->Write(request);
+  }
+  stream->WritesDone();
+  ClipOutcome out;
+  v1::ScoreClipResponse response;
+  while (stream->Read(&response)) {
+    if (response.has_frame()) out.frames.push_back(response.frame());
+  }
+  out.status = stream->Finish();
+  return out;
+}
+
+class PsnrChromaTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = TestServer::Start(FastServerOptions());
+    ASSERT_NE(server_, nullptr);
+  }
+  std::unique_ptr<TestServer> server_;
+};
+
+// Every pair of the subset whose sizes the files and upstream's tool lay out alike (even sides:
+// see psnr_replay.h) and whose psnr libvmaf gave.
+TEST_F(PsnrChromaTest, ScoreClipWithChromaGivesLibvmafsPsnr) {
+  const std::string dir = RunfilePath("tests/data/reference");
+  auto set = LoadReferenceSet(dir);
+  ASSERT_TRUE(set.ok()) << set.status();
+  auto expected = LoadExpectedMetrics(dir);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  int64_t compared = 0;
+  int pairs = 0;
+  for (const ReferencePair& pair : set->pairs) {
+    const Geometry& g = pair.geometry;
+    const auto entry = expected->find(pair.id);
+    if (entry == expected->end() || entry->second.psnr_refused() || g.width % 2 != 0 ||
+        g.height % 2 != 0) {
+      continue;
+    }
+    SCOPED_TRACE(pair.id);
+    const std::vector<RawFrame> ref = ReadFrames(pair.reference_clip, g);
+    const std::vector<RawFrame> dist = ReadFrames(pair.distorted_clip, g);
+    std::vector<v1::FramePair> frames;
+    for (size_t i = 0; i < std::min(ref.size(), dist.size()); ++i) {
+      v1::FramePair frame;
+      frame.set_index(i);
+      frame.set_reference_luma(ref[i].luma);
+      frame.set_distorted_luma(dist[i].luma);
+      frame.set_reference_chroma(ref[i].chroma);
+      frame.set_distorted_chroma(dist[i].chroma);
+      frames.push_back(frame);
+    }
+    const ClipOutcome out = RunClip(*server_, PsnrConfig(g, "psnr"), frames);
+    ASSERT_TRUE(out.status.ok()) << out.status.error_message();
+    ASSERT_EQ(out.frames.size(), frames.size());
+    for (const char* metric : kPsnrMetrics) {
+      const std::vector<double>& want = entry->second.metrics.at(metric);
+      ASSERT_EQ(want.size(), out.frames.size()) << metric;
+      for (size_t i = 0; i < want.size(); ++i) {
+        const double got = out.frames[i].scores().at(metric);
+        EXPECT_TRUE(SameBits(got, want[i]))
+            << metric << " frame " << i << ": " << got << " vs libvmaf " << want[i];
+        ++compared;
+      }
+    }
+    ++pairs;
+  }
+  EXPECT_GE(pairs, 8);
+  std::cout << compared << " psnr values from " << pairs << " pairs compared\n";
+}
+
+TEST_F(PsnrChromaTest, ScorePairWithChromaAndTheRefusals) {
+  const Geometry g{64, 36, 10, ChromaFormat::k422};
+  const size_t luma = LumaBytes(g);
+  const size_t chroma = FrameBytes(g) - luma;
+  v1::ScorePairRequest request;
+  *request.mutable_geometry() = GeometryToProto(g);
+  request.mutable_features()->add_feature_args("psnr=enable_mse=true");
+  request.set_reference_luma(std::string(luma, '\x01'));
+  request.set_distorted_luma(std::string(luma, '\x01'));
+  request.set_reference_chroma(std::string(chroma, '\x02'));
+  std::string distorted_chroma(chroma, '\x02');
+  distorted_chroma[0] = '\x05';  // one Cb sample 3 off: 9 over 32x36 samples
+  request.set_distorted_chroma(distorted_chroma);
+  auto scored = server_->client().ScorePair(request, absl::Seconds(30));
+  ASSERT_TRUE(scored.ok()) << scored.status();
+  EXPECT_EQ(scored->scores().at("mse_cb"), 9.0 / (32 * 36));
+  EXPECT_EQ(scored->scores().at("mse_cr"), 0.0);
+  EXPECT_EQ(scored->scores().at("psnr_y"), 72.0);  // identical 10-bit luma: the cap
+
+  v1::ScorePairRequest missing = request;
+  missing.clear_distorted_chroma();
+  auto refused = server_->client().ScorePair(missing, absl::Seconds(30));
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("distorted_chroma: expected 4608 bytes"));
+
+  // A frame of a ScoreClip stream without its chroma: refused, naming the field and the frame.
+  v1::FramePair frame;
+  frame.set_reference_luma(request.reference_luma());
+  frame.set_distorted_luma(request.distorted_luma());
+  frame.set_reference_chroma(std::string(chroma - 1, '\x02'));
+  frame.set_distorted_chroma(distorted_chroma);
+  const ClipOutcome clip = RunClip(*server_, PsnrConfig(g, "psnr"), {frame});
+  EXPECT_EQ(clip.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(clip.status.error_message(), HasSubstr("frame 0: frame.reference_chroma"));
+
+  // Chroma is not read (nor needed) where no feature asks for it.
+  frame.clear_reference_chroma();
+  const ClipOutcome luma_only = RunClip(*server_, PsnrConfig(g, "psnr=enable_chroma=false"), {frame});
+  ASSERT_TRUE(luma_only.status.ok()) << luma_only.status.error_message();
+  ASSERT_EQ(luma_only.frames.size(), 1u);
+  EXPECT_EQ(luma_only.frames[0].scores().count("psnr_cb"), 0u);
+}
+
+// ScoreFiles reads luma only: chroma psnr is refused before a frame is scored, saying what to ask.
+TEST(PsnrChromaFilesTest, LumaOnlyInputsRefuseChromaPsnr) {
+  const std::string root = absl::StrCat(std::getenv("TEST_TMPDIR"), "/psnr_files");
+  ASSERT_EQ(::mkdir(root.c_str(), 0755), 0);
+  const Geometry g{16, 16, 8, ChromaFormat::k420};
+  for (const char* name : {"a.yuv", "b.yuv"}) {
+    std::ofstream(absl::StrCat(root, "/", name)) << std::string(FrameBytes(g), '\x10');
+  }
+  ServerOptions options = FastServerOptions();
+  options.service.files_root = root;
+  auto server = TestServer::Start(options);
+  ASSERT_NE(server, nullptr);
+  v1::ScoreFilesRequest request;
+  *request.mutable_config()->mutable_geometry() = GeometryToProto(g);
+  request.mutable_config()->mutable_features()->add_feature_args("psnr");
+  request.set_reference_path("a.yuv");
+  request.set_distorted_path("b.yuv");
+  auto refused = server->client().ScoreFiles(request, nullptr, absl::Seconds(30));
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("config.features: psnr option enable_chroma is true"));
+  request.mutable_config()->mutable_features()->set_feature_args(0, "psnr=enable_chroma=false");
+  auto luma = server->client().ScoreFiles(request, nullptr, absl::Seconds(30));
+  ASSERT_TRUE(luma.ok()) << luma.status();
+  ASSERT_EQ(luma->frames.size(), 1u);
+  EXPECT_EQ(luma->frames[0].scores().at("psnr_y"), 60.0);  // identical 8-bit frames: the cap
+}
+
+}  // namespace
+}  // namespace ssimd::testing
