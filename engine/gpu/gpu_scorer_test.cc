@@ -33,6 +33,7 @@
 #include "tests/reference/reference_dir.h"
 #include "tests/reference/reference_set.h"
 #include "tests/reference/scorer_metrics_replay.h"
+#include "engine/psnr_scores.h"
 
 #if defined(SSIMD_GPU_NVIDIA) || defined(SSIMD_GPU_ROCM)
 #include "kernels/float_ssim_kernels.h"
@@ -1018,6 +1019,38 @@ TEST(GpuPsnrTest, EveryDepthAndOptionMatchesTheCpu) {
     FeatureSet features;
     features.psnr = LumaPsnr(true);
     EXPECT_TRUE(CompareWithCpu(*Gpu().scorer, g, features, PairOf(ref, ref)));
+  }
+}
+
+// psnr_cb and psnr_cr where frames bring their chroma (summed on the host by both backends, with
+// the luma on the device): the CPU's values, and INVALID_ARGUMENT where the chroma is missing.
+TEST(GpuPsnrTest, ChromaPlanesGiveTheCpusValues) {
+  SKIP_WITHOUT_GPU();
+  int k = 0;
+  for (ChromaFormat format : {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444}) {
+    Geometry g = MakeGeometry(1921, 1081, 10);
+    g.chroma = format;
+    const Picture ref = MakePicture(g, Content::kSmooth, 2300 + k);
+    const Picture dist = DistortScaled(ref, 2400 + k, 5);
+    const PlaneSize chroma_size = PsnrPlaneSize(g, 1);
+    const Geometry chroma_geometry = MakeGeometry(chroma_size.width, chroma_size.height, 10);
+    std::vector<Picture> planes;
+    for (int p = 0; p < 4; ++p) {
+      planes.push_back(MakePicture(chroma_geometry, Content::kNoise, 2500 + 10 * k + p));
+    }
+    ++k;
+    const FrameChroma chroma{{planes[0].view(), planes[1].view()},
+                             {planes[2].view(), planes[3].view()}};
+    FeatureSet features;
+    features.psnr = PsnrOptions{};
+    features.psnr->enable_mse = true;
+    features.float_ssim = FloatSsimOptions{};
+    FramePair pair = PairOf(ref, dist);
+    pair.chroma = &chroma;
+    EXPECT_TRUE(CompareWithCpu(*Gpu().scorer, g, features, pair));
+    pair.chroma = nullptr;
+    EXPECT_EQ(Gpu().scorer->Score(g, features, pair).status().code(),
+              absl::StatusCode::kInvalidArgument);
   }
 }
 

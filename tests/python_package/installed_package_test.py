@@ -32,6 +32,9 @@ FRAMES = 4
 
 with open(os.path.join(SUBSET, "expected_scores.json"), encoding="utf-8") as _f:
     EXPECTED = {p["id"]: p for p in json.load(_f)["pairs"]}
+# Upstream libvmaf's psnr of the same pair (expected_metrics.json).
+with open(os.path.join(SUBSET, "expected_metrics.json"), encoding="utf-8") as _f:
+    UPSTREAM = {p["id"]: p["metrics"] for p in json.load(_f)["pairs"]}
 
 
 def expected(metric):
@@ -138,9 +141,18 @@ class InstalledPackageTest(unittest.TestCase):
              "--feature", "ssim"], capture_output=True, text=True, timeout=120, check=True)
         self.assertEqual(len([x for x in lines.stdout.splitlines() if x.startswith("frame ")]),
                          FRAMES)
+        # psnr reads chroma: the example sends the y4m files' chroma planes with each frame.
+        psnr = subprocess.run(
+            [sys.executable, example, self.ref, self.dist, "--server", self.server.address,
+             "--feature", "psnr", "--json"], capture_output=True, text=True, timeout=120,
+            check=False)
+        self.assertEqual(psnr.returncode, 0, psnr.stderr)
+        frames = json.loads(psnr.stdout)["frames"]
+        for metric in ("psnr_y", "psnr_cb", "psnr_cr"):
+            self.assertEqual([f["metrics"][metric] for f in frames], UPSTREAM[PAIR][metric])
         refused = subprocess.run(
             [sys.executable, example, self.ref, self.dist, "--server", self.server.address,
-             "--feature", "psnr"], capture_output=True, text=True, timeout=120, check=False)
+             "--feature", "psnr_hvs"], capture_output=True, text=True, timeout=120, check=False)
         self.assertEqual(refused.returncode, 1)
         self.assertIn("INVALID_ARGUMENT", refused.stderr)
 
@@ -230,9 +242,9 @@ class InstalledPackageTest(unittest.TestCase):
     def test_errors_carry_the_grpc_code(self):
         ref = self.lumas(self.ref)[0]
         with self.assertRaises(SsimdError) as unknown_feature:
-            self.client.score_pair(ref, ref, GEOMETRY, features=["psnr"])
+            self.client.score_pair(ref, ref, GEOMETRY, features=["psnr_hvs"])
         self.assertIs(unknown_feature.exception.code, grpc.StatusCode.INVALID_ARGUMENT)
-        self.assertIn("psnr", unknown_feature.exception.details)
+        self.assertIn("psnr_hvs", unknown_feature.exception.details)
         self.assertIsInstance(unknown_feature.exception, ScoringError)
         with self.assertRaises(SsimdError) as outside:
             list(self.client.iter_files("../ref.y4m", "dist.y4m"))
