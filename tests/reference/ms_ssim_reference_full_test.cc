@@ -3,57 +3,23 @@
 // binary64 bit for bit, and every pair without values is one the size rule refuses or the tool
 // could not read. The whole test skips where the set is absent.
 #include <iostream>
-#include <map>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/reference/full_metrics_set.h"
 #include "tests/reference/ms_ssim_replay.h"
 #include "tests/reference/psnr_replay.h"
-#include "tests/reference/reference_dir.h"
 #include "tests/reference/reference_set.h"
 
 namespace ssimd::testing {
 namespace {
 
-struct Loaded {
-  ReferenceSet set;
-  std::map<std::string, ExpectedMetrics> expected;
-};
-
-const Loaded* LoadedSet() {
-  static const Loaded* const loaded = []() -> const Loaded* {
-    const std::string dir = FullReferenceDirectory();
-    if (dir.empty()) return nullptr;
-    auto set = LoadReferenceSet(dir);
-    auto expected = LoadExpectedMetrics(dir);
-    if (!set.ok() || !expected.ok()) {
-      std::cerr << set.status() << " " << expected.status() << "\n";
-      return nullptr;
-    }
-    return new Loaded{std::move(*set), std::move(*expected)};
-  }();
-  return loaded;
-}
-
-std::vector<std::string> PairIds() {
-  std::vector<std::string> ids;
-  if (const Loaded* loaded = LoadedSet(); loaded != nullptr) {
-    for (const ReferencePair& p : loaded->set.pairs) ids.push_back(p.id);
-  }
-  if (ids.empty()) ids.push_back("reference_set_absent");
-  return ids;
-}
-
 class MsSsimFullReferenceSet : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(MsSsimFullReferenceSet, EveryValueBitIdentical) {
-  const Loaded* loaded = LoadedSet();
-  if (loaded == nullptr) {
-    GTEST_SKIP() << "full reference set not given (or without expected_metrics.json): pass "
-                    "--test_env=SSIMD_REFERENCE_DIR=<directory>; the checked-in subset is "
-                    "tested by ms_ssim_reference_subset_test";
-  }
+  const FullMetricsSet* loaded = LoadedFullMetricsSet();
+  if (loaded == nullptr) GTEST_SKIP() << FullMetricsSetAbsent("ms_ssim_reference_subset_test");
   const ReferencePair* pair = nullptr;
   for (const ReferencePair& p : loaded->set.pairs) {
     if (p.id == GetParam()) pair = &p;
@@ -82,7 +48,7 @@ TEST_P(MsSsimFullReferenceSet, EveryValueBitIdentical) {
             << replay->report.mismatches.size() << " differ\n";
 }
 
-INSTANTIATE_TEST_SUITE_P(Pairs, MsSsimFullReferenceSet, ::testing::ValuesIn(PairIds()),
+INSTANTIATE_TEST_SUITE_P(Pairs, MsSsimFullReferenceSet, ::testing::ValuesIn(FullMetricsPairIds()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return info.param;
                          });

@@ -1,0 +1,33 @@
+// The full reference set with upstream's expected_metrics.json (external data named by
+// $SSIMD_REFERENCE_DIR), loaded once per test binary, for the parameterized replays of each
+// metric (one test per pair, so that shards split the set).
+#ifndef SSIMD_TESTS_REFERENCE_FULL_METRICS_SET_H_
+#define SSIMD_TESTS_REFERENCE_FULL_METRICS_SET_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tests/reference/psnr_replay.h"
+#include "tests/reference/reference_set.h"
+
+namespace ssimd::testing {
+
+struct FullMetricsSet {
+  ReferenceSet set;
+  std::map<std::string, ExpectedMetrics> expected;
+};
+
+// The set, or null where $SSIMD_REFERENCE_DIR names none (or one without expected_metrics.json).
+const FullMetricsSet* LoadedFullMetricsSet();
+
+// The ids of its pairs, to instantiate tests with; one placeholder id where the set is absent
+// (its test then skips, saying so).
+std::vector<std::string> FullMetricsPairIds();
+
+// Why a test skips where the set is absent, pointing at `subset_test`, which always runs.
+std::string FullMetricsSetAbsent(const std::string& subset_test);
+
+}  // namespace ssimd::testing
+
+#endif  // SSIMD_TESTS_REFERENCE_FULL_METRICS_SET_H_
