@@ -92,14 +92,11 @@ struct TermBand {
   size_t Bytes() const { return BytesOf(ssim) + BytesOf(l) + BytesOf(c) + BytesOf(s); }
 };
 
-// One calling thread's buffers, reused from frame to frame.
-struct Workspace {
-  FloatPlane ref, dist;
+// One calling thread's buffers for the window's passes, reused from frame to frame.
+struct PassWorkspace {
   HorizontalBand band;
   TermBand terms;
-  size_t Bytes() const {
-    return BytesOf(ref.samples) + BytesOf(dist.samples) + band.Bytes() + terms.Bytes();
-  }
+  size_t Bytes() const { return band.Bytes() + terms.Bytes(); }
 };
 
 void VerticalRow(const HorizontalBand& band, int64_t y, int64_t band_first_y, bool with_lcs,
@@ -158,19 +155,12 @@ FloatPlane PrepareFloatPlane(const SamplePlane& plane, int factor, ThreadPool& p
   return out;
 }
 
-FloatSsimMeans ComputeFloatSsim(const LumaView& reference, const LumaView& distorted,
-                                int scale_option, bool with_lcs, ThreadPool& pool,
-                                int64_t band_rows) {
-  const int factor = FloatSsimScale(scale_option, reference.width, reference.height);
+FloatSsimMeans FloatSsimOfPlanes(const FloatPlane& ref, const FloatPlane& dist, bool with_lcs,
+                                 ThreadPool& pool, int64_t band_rows) {
   // Reused from frame to frame; the lambdas below reach it only through local references (a
   // thread_local named in a lambda would be the worker thread's own).
-  thread_local Workspace kept;
-  Workspace& workspace = kept;
-  PrepareFloatPlane(SamplePlane(reference), factor, pool, workspace.ref);
-  PrepareFloatPlane(SamplePlane(distorted), factor, pool, workspace.dist);
-  const FloatPlane& ref = workspace.ref;
-  const FloatPlane& dist = workspace.dist;
-
+  thread_local PassWorkspace kept;
+  PassWorkspace& workspace = kept;
   const int valid_w = ref.width - (kGaussianTaps - 1);
   const int valid_h = ref.height - (kGaussianTaps - 1);
   double ssim_sum = 0.0, l_sum = 0.0, c_sum = 0.0, s_sum = 0.0;
@@ -218,8 +208,7 @@ FloatSsimMeans ComputeFloatSsim(const LumaView& reference, const LumaView& disto
       }
     }
   }
-
-  if (workspace.Bytes() > kKeptScratchBytes) workspace = Workspace();
+  if (workspace.Bytes() > kKeptScratchBytes) workspace = PassWorkspace();
 
   FloatSsimMeans means;
   means.ssim = FloatSsimMean(ssim_sum, valid_w, valid_h);
@@ -227,6 +216,25 @@ FloatSsimMeans ComputeFloatSsim(const LumaView& reference, const LumaView& disto
     means.l = FloatSsimMean(l_sum, valid_w, valid_h);
     means.c = FloatSsimMean(c_sum, valid_w, valid_h);
     means.s = FloatSsimMean(s_sum, valid_w, valid_h);
+  }
+  return means;
+}
+
+FloatSsimMeans ComputeFloatSsim(const LumaView& reference, const LumaView& distorted,
+                                int scale_option, bool with_lcs, ThreadPool& pool,
+                                int64_t band_rows) {
+  const int factor = FloatSsimScale(scale_option, reference.width, reference.height);
+  // The prepared planes, reused from frame to frame.
+  struct Planes {
+    FloatPlane ref, dist;
+  };
+  thread_local Planes kept;
+  Planes& planes = kept;
+  PrepareFloatPlane(SamplePlane(reference), factor, pool, planes.ref);
+  PrepareFloatPlane(SamplePlane(distorted), factor, pool, planes.dist);
+  const FloatSsimMeans means = FloatSsimOfPlanes(planes.ref, planes.dist, with_lcs, pool, band_rows);
+  if (BytesOf(planes.ref.samples) + BytesOf(planes.dist.samples) > kKeptScratchBytes) {
+    planes = Planes();
   }
   return means;
 }

@@ -40,6 +40,14 @@ struct FloatSsimMeans {
   double s = 0;
 };
 
+// float_ssim's window over two prepared planes of one size (PrepareFloatPlane's, or any binary32
+// planes on libvmaf's 8-bit scale, such as float_ms_ssim's scales): the means of the per-pixel
+// terms over the valid region, each summed in raster order in binary64 and rounded to binary32.
+// Valid rows go in bands of `band_rows` (0: about 2^18 samples a band); the result never depends
+// on it, nor on the thread count.
+FloatSsimMeans FloatSsimOfPlanes(const FloatPlane& reference, const FloatPlane& distorted,
+                                 bool with_lcs, ThreadPool& pool, int64_t band_rows = 0);
+
 // The valid rows are processed in bands of `band_rows` (0: about 2^18
 // samples a band); the result never depends on it, nor on the thread count.
 FloatSsimMeans ComputeFloatSsim(const LumaView& reference, const LumaView& distorted,
