@@ -267,7 +267,7 @@ std::vector<std::string> FloatMsSsimLcsNames() {
   return out;
 }
 
-std::vector<std::string> MetricNames(const FeatureSet& features) {
+std::vector<std::string> MetricNames(const FeatureSet& features, ChromaFormat chroma) {
   std::vector<std::string> out;
   if (features.float_ssim.has_value()) {
     out.push_back("float_ssim");
@@ -280,8 +280,8 @@ std::vector<std::string> MetricNames(const FeatureSet& features) {
   if (features.ssim.has_value()) out.push_back("ssim");
   if (features.psnr.has_value()) {
     const std::vector<std::string> planes =
-        features.psnr->enable_chroma ? std::vector<std::string>{"y", "cb", "cr"}
-                                     : std::vector<std::string>{"y"};
+        FeaturesReadChroma(features, chroma) ? std::vector<std::string>{"y", "cb", "cr"}
+                                             : std::vector<std::string>{"y"};
     for (const std::string& plane : planes) out.push_back(absl::StrCat("psnr_", plane));
     if (features.psnr->enable_mse) {
       for (const std::string& plane : planes) out.push_back(absl::StrCat("mse_", plane));

@@ -80,11 +80,12 @@ absl::StatusOr<FeatureSet> ParseFeatureArgs(const std::vector<std::string>& args
 // "float_ssim=scale=0:enable_db=false:clip_db=false:enable_lcs=false").
 std::vector<std::string> FormatFeatureArgs(const FeatureSet& features);
 
-// The metric names a frame scored with `features` carries, in a fixed order: float_ssim,
-// float_ssim_l, float_ssim_c, float_ssim_s (with enable_lcs), ssim, psnr_y, psnr_cb, psnr_cr (with
-// enable_chroma; a 4:0:0 picture has no chroma to score), mse_* (with enable_mse), float_ms_ssim
-// and its per-scale terms (with enable_lcs). Pooled values (apsnr_*) are the summary's.
-std::vector<std::string> MetricNames(const FeatureSet& features);
+// The metric names a frame of `chroma` format scored with `features` carries, in a fixed order:
+// float_ssim, float_ssim_l, float_ssim_c, float_ssim_s (with enable_lcs), ssim, psnr_y, psnr_cb,
+// psnr_cr (where FeaturesReadChroma), mse_* (with enable_mse), float_ms_ssim and its per-scale
+// terms (with enable_lcs). Pooled values (apsnr_*) are the summary's.
+std::vector<std::string> MetricNames(const FeatureSet& features,
+                                     ChromaFormat chroma = ChromaFormat::k420);
 
 // float_ms_ssim's per-scale outputs with enable_lcs, in libvmaf's order:
 // float_ms_ssim_l_scale0..4, then _c_, then _s_.

@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -128,6 +129,8 @@ absl::StatusOr<ReceivedClipMessage> ReadClipMessage(const uint8_t* data, size_t 
       frame->set_index(*message->frame_index);
       frame->set_reference_luma(Gathered(message->planes.reference));
       frame->set_distorted_luma(Gathered(message->planes.distorted));
+      frame->set_reference_chroma(message->planes.reference_chroma);
+      frame->set_distorted_chroma(message->planes.distorted_chroma);
     } else {
       rebuilt = message->other;
       FUZZ_CHECK(!rebuilt.has_frame(), "a frame message without a frame index");
@@ -151,6 +154,10 @@ absl::StatusOr<ReceivedPairMessage> ReadPairMessage(const uint8_t* data, size_t 
                "the planes were left in the message's other fields");
     rebuilt.set_reference_luma(Gathered(message->planes.reference));
     rebuilt.set_distorted_luma(Gathered(message->planes.distorted));
+    FUZZ_CHECK(rebuilt.reference_chroma().empty() && rebuilt.distorted_chroma().empty(),
+               "the chroma planes were left in the message's other fields");
+    rebuilt.set_reference_chroma(message->planes.reference_chroma);
+    rebuilt.set_distorted_chroma(message->planes.distorted_chroma);
   }
   CheckAgainstProtobuf(message.ok(), rebuilt, data, size);
   return message;
@@ -175,8 +182,14 @@ bool ScoreFrame(const ClipSettings& settings, const ReceivedPlanes& planes,
                 ClipAccumulator* accumulator) {
   const int64_t pixels = static_cast<int64_t>(settings.geometry.width) * settings.geometry.height;
   if (pixels > kMaxScoredPixels) return true;
+  // As the server: the chroma's sizes were checked when the frame was accepted.
+  absl::StatusOr<std::optional<FrameChroma>> chroma =
+      ChromaToScore(settings.geometry, settings.features, planes, "");
+  FUZZ_CHECK(chroma.ok(), "a frame's chroma was accepted, then refused: %s",
+             chroma.status().ToString().c_str());
   absl::StatusOr<ScoreResult> result = CpuOnlyDispatcher().ScorePieces(
-      settings.geometry, settings.features, {&planes.reference, &planes.distorted},
+      settings.geometry, settings.features,
+      {&planes.reference, &planes.distorted, nullptr, chroma->has_value() ? &**chroma : nullptr},
       settings.backend);
   if (!result.ok()) {
     // Only a sample above the bit depth's peak may refuse a frame whose planes have the size.
@@ -186,7 +199,9 @@ bool ScoreFrame(const ClipSettings& settings, const ReceivedPlanes& planes,
     return false;
   }
   std::set<std::string> expected;
-  for (const std::string& name : MetricNames(settings.features)) expected.insert(name);
+  for (const std::string& name : MetricNames(settings.features, settings.geometry.chroma)) {
+    expected.insert(name);
+  }
   std::set<std::string> got;
   for (const auto& [name, value] : result->scores) got.insert(name);
   FUZZ_CHECK(got == expected, "the frame's metrics are not the requested ones");
@@ -199,7 +214,7 @@ void CheckSummary(const ClipSettings& settings, const ClipAccumulator& accumulat
   accumulator.FillSummary(settings.percentiles, &summary);
   FUZZ_CHECK(summary.frames() == accumulator.frames(), "the summary miscounts frames");
   if (accumulator.frames() == 0) return;
-  const std::vector<std::string> names = MetricNames(settings.features);
+  const std::vector<std::string> names = MetricNames(settings.features, settings.geometry.chroma);
   FUZZ_CHECK(static_cast<size_t>(summary.pooled_size()) == names.size(),
              "the summary pools %d metrics, expected %zu", summary.pooled_size(), names.size());
   for (const auto& [metric, pooled] : summary.pooled()) {
@@ -259,6 +274,8 @@ void RunClip(google::protobuf::io::CodedInputStream* in, const ServiceOptions& o
       if (!status.ok()) return CheckRefusal(status, "frame.reference_luma");
       status = CheckPlaneSize(settings.geometry, planes.distorted.size(), "frame.distorted_luma");
       if (!status.ok()) return CheckRefusal(status, "frame.distorted_luma");
+      status = ChromaToScore(settings.geometry, settings.features, planes, "frame.").status();
+      if (!status.ok()) return CheckRefusal(status, "frame.");
       ++next_index;
       if (!ScoreFrame(settings, planes, &accumulator)) return;
     } else {
@@ -289,6 +306,8 @@ void RunPair(const uint8_t* data, size_t size, const ServiceOptions& options, si
   if (!status.ok()) return CheckRefusal(status, "reference_luma");
   status = CheckPlaneSize(settings.geometry, message->planes.distorted.size(), "distorted_luma");
   if (!status.ok()) return CheckRefusal(status, "distorted_luma");
+  status = ChromaToScore(settings.geometry, settings.features, message->planes, "").status();
+  if (!status.ok()) return CheckRefusal(status, "");
   status = CpuOnlyDispatcher().CheckRequest(settings.geometry, settings.features,
                                             settings.backend);
   // The handler passes the engine's refusal on as it is, without a field path.

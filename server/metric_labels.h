@@ -21,8 +21,8 @@ BackendLabel ParseBackendLabel(std::string_view backend);
 
 // The requested feature set as one label value: the requested features' names joined with "+" in
 // the feature table's order, e.g. "float_ssim", "float_ssim+ssim", "ssim+psnr" (empty set:
-// "none"); at most 2^features - 1 values. One frame is one observation whatever it asks for, so sums over the label stay
-// meaningful.
+// "none"); at most 2^features - 1 values. One frame is one observation whatever it asks for, so
+// sums over the label stay meaningful.
 std::string FeatureSetLabel(const FeatureSet& features);
 
 // A fallback's free-text reason reduced to a category: "gpu_unavailable" (no usable device, or a

@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/types/span.h"
 #include "server/grpc_convert.h"
+#include "server/metric_labels.h"
 
 namespace ssimd {
 namespace {
@@ -448,8 +449,7 @@ void StreamPipeline::Score(uint64_t index, const ReceivedPlanes& planes, absl::T
     result->timings.queue_wait += absl::ToDoubleSeconds(pool_wait);
     ctx_->metrics->RecordFrame(settings_.features, *result);
     if (!result->fallback_reason.empty() && log_ != nullptr && !stopping()) {
-      log_->Fallback(settings_.features.float_ssim.has_value() ? "float_ssim" : "ssim",
-                     result->fallback_reason);
+      log_->Fallback(FeatureSetLabel(settings_.features), result->fallback_reason);
     }
   } else {
     result = absl::Status(result.status().code(),
