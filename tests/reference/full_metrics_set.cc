@@ -31,6 +31,21 @@ std::vector<std::string> FullMetricsPairIds() {
   return ids;
 }
 
+absl::StatusOr<FullMetricsPair> FindFullMetricsPair(const FullMetricsSet& set,
+                                                    const std::string& id) {
+  FullMetricsPair out;
+  for (const ReferencePair& p : set.set.pairs) {
+    if (p.id == id) out.pair = &p;
+  }
+  if (out.pair == nullptr) return absl::NotFoundError("no pair " + id + " in the set");
+  const auto entry = set.expected.find(id);
+  if (entry == set.expected.end()) {
+    return absl::NotFoundError("no entry for " + id + " in expected_metrics.json");
+  }
+  out.expected = &entry->second;
+  return out;
+}
+
 std::string FullMetricsSetAbsent(const std::string& subset_test) {
   return "full reference set not given (or without expected_metrics.json): pass "
          "--test_env=SSIMD_REFERENCE_DIR=<directory>; the checked-in subset is tested by " +

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "tests/reference/psnr_replay.h"
 #include "tests/reference/reference_set.h"
 
@@ -24,6 +25,15 @@ const FullMetricsSet* LoadedFullMetricsSet();
 // The ids of its pairs, to instantiate tests with; one placeholder id where the set is absent
 // (its test then skips, saying so).
 std::vector<std::string> FullMetricsPairIds();
+
+// One pair of the set and its entry in expected_metrics.json.
+struct FullMetricsPair {
+  const ReferencePair* pair = nullptr;
+  const ExpectedMetrics* expected = nullptr;
+};
+// The pair `id` of `set`; NOT_FOUND naming what is missing.
+absl::StatusOr<FullMetricsPair> FindFullMetricsPair(const FullMetricsSet& set,
+                                                    const std::string& id);
 
 // Why a test skips where the set is absent, pointing at `subset_test`, which always runs.
 std::string FullMetricsSetAbsent(const std::string& subset_test);

@@ -20,14 +20,11 @@ class MsSsimFullReferenceSet : public ::testing::TestWithParam<std::string> {};
 TEST_P(MsSsimFullReferenceSet, EveryValueBitIdentical) {
   const FullMetricsSet* loaded = LoadedFullMetricsSet();
   if (loaded == nullptr) GTEST_SKIP() << FullMetricsSetAbsent("ms_ssim_reference_subset_test");
-  const ReferencePair* pair = nullptr;
-  for (const ReferencePair& p : loaded->set.pairs) {
-    if (p.id == GetParam()) pair = &p;
-  }
-  ASSERT_NE(pair, nullptr);
-  const auto entry = loaded->expected.find(pair->id);
-  ASSERT_NE(entry, loaded->expected.end()) << "no entry in expected_metrics.json";
-  auto replay = ReplayMsSsimPair(*pair, entry->second);
+  const absl::StatusOr<FullMetricsPair> found = FindFullMetricsPair(*loaded, GetParam());
+  ASSERT_TRUE(found.ok()) << found.status();
+  const ReferencePair* pair = found->pair;
+  const ExpectedMetrics& expected = *found->expected;
+  auto replay = ReplayMsSsimPair(*pair, expected);
   ASSERT_TRUE(replay.ok()) << replay.status();
   switch (replay->outcome) {
     case MsSsimReplay::Outcome::kRefusedForSize:

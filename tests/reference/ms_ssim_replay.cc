@@ -49,18 +49,11 @@ absl::StatusOr<MsSsimReplay> ReplayMsSsimPair(const ReferencePair& pair,
                         pair.id, kMetric, size.message()));
   }
 
-  auto ref = ReadClipAsVmafTool(pair.reference_clip, g);
-  if (!ref.ok()) return ref.status();
-  ToolFrames dist_storage;
-  const ToolFrames* dist = &*ref;
-  if (pair.distorted_clip != pair.reference_clip) {
-    auto read = ReadClipAsVmafTool(pair.distorted_clip, g);
-    if (!read.ok()) return read.status();
-    dist_storage = std::move(*read);
-    dist = &dist_storage;
-  }
-  // The tool stops at the end of the shorter clip.
-  const size_t frames = std::min(ref->frames.size(), dist->frames.size());
+  absl::StatusOr<ToolPair> clips = ReadPairAsVmafTool(pair);
+  if (!clips.ok()) return clips.status();
+  const ToolFrames* ref = &clips->reference;
+  const ToolFrames* dist = &clips->distorted();
+  const size_t frames = clips->frames();
   if (values->second.size() != frames) {
     return absl::InvalidArgumentError(
         absl::StrFormat("pair %s: %d values of %s for the %d frames the vmaf tool reads", pair.id,

@@ -19,19 +19,16 @@ class PsnrFullReferenceSet : public ::testing::TestWithParam<std::string> {};
 TEST_P(PsnrFullReferenceSet, EveryValueBitIdentical) {
   const FullMetricsSet* loaded = LoadedFullMetricsSet();
   if (loaded == nullptr) GTEST_SKIP() << FullMetricsSetAbsent("psnr_reference_subset_test");
-  const ReferencePair* pair = nullptr;
-  for (const ReferencePair& p : loaded->set.pairs) {
-    if (p.id == GetParam()) pair = &p;
-  }
-  ASSERT_NE(pair, nullptr);
-  const auto entry = loaded->expected.find(pair->id);
-  ASSERT_NE(entry, loaded->expected.end()) << "no entry in expected_metrics.json";
-  if (entry->second.psnr_refused()) {
-    EXPECT_EQ(entry->second.metrics.count("psnr_y"), 0u);
+  const absl::StatusOr<FullMetricsPair> found = FindFullMetricsPair(*loaded, GetParam());
+  ASSERT_TRUE(found.ok()) << found.status();
+  const ReferencePair* pair = found->pair;
+  const ExpectedMetrics& expected = *found->expected;
+  if (expected.psnr_refused()) {
+    EXPECT_EQ(expected.metrics.count("psnr_y"), 0u);
     GTEST_SKIP() << "libvmaf's vmaf tool refused psnr for this pair ("
-                 << entry->second.refused.at("psnr") << "): no values to compare";
+                 << expected.refused.at("psnr") << "): no values to compare";
   }
-  auto report = ReplayPsnrPair(*pair, entry->second);
+  auto report = ReplayPsnrPair(*pair, expected);
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_GT(report->compared, 0);
   for (const Mismatch& m : report->mismatches) ADD_FAILURE() << pair->id << ": " << m.ToString();

@@ -92,24 +92,31 @@ absl::StatusOr<ToolFrames> ReadClipAsVmafTool(const std::string& path, const Geo
   return out;
 }
 
+absl::StatusOr<ToolPair> ReadPairAsVmafTool(const ReferencePair& pair) {
+  ToolPair out;
+  absl::StatusOr<ToolFrames> reference = ReadClipAsVmafTool(pair.reference_clip, pair.geometry);
+  if (!reference.ok()) return reference.status();
+  out.reference = std::move(*reference);
+  if (pair.distorted_clip != pair.reference_clip) {
+    absl::StatusOr<ToolFrames> distorted =
+        ReadClipAsVmafTool(pair.distorted_clip, pair.geometry);
+    if (!distorted.ok()) return distorted.status();
+    out.distorted_clip = std::move(*distorted);
+  }
+  return out;
+}
+
 absl::StatusOr<ReplayReport> ReplayPsnrPair(const ReferencePair& pair,
                                             const ExpectedMetrics& expected) {
   if (expected.psnr_refused()) {
     return absl::FailedPreconditionError(absl::StrFormat(
         "pair %s: libvmaf refused psnr (%s)", pair.id, expected.refused.at("psnr")));
   }
-  auto ref = ReadClipAsVmafTool(pair.reference_clip, pair.geometry);
-  if (!ref.ok()) return ref.status();
-  ToolFrames dist_storage;
-  const ToolFrames* dist = &*ref;
-  if (pair.distorted_clip != pair.reference_clip) {
-    auto read = ReadClipAsVmafTool(pair.distorted_clip, pair.geometry);
-    if (!read.ok()) return read.status();
-    dist_storage = std::move(*read);
-    dist = &dist_storage;
-  }
-  // The tool stops at the end of the shorter clip.
-  const size_t frames = std::min(ref->frames.size(), dist->frames.size());
+  absl::StatusOr<ToolPair> clips = ReadPairAsVmafTool(pair);
+  if (!clips.ok()) return clips.status();
+  const ToolFrames* ref = &clips->reference;
+  const ToolFrames* dist = &clips->distorted();
+  const size_t frames = clips->frames();
   for (const char* metric : kPsnrMetrics) {
     const auto it = expected.metrics.find(metric);
     if (it == expected.metrics.end()) {

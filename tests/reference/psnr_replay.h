@@ -9,8 +9,10 @@
 #ifndef SSIMD_TESTS_REFERENCE_PSNR_REPLAY_H_
 #define SSIMD_TESTS_REFERENCE_PSNR_REPLAY_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +44,19 @@ struct ToolFrames {
   std::vector<PsnrPlanes> frames;
 };
 absl::StatusOr<ToolFrames> ReadClipAsVmafTool(const std::string& path, const Geometry& geometry);
+
+// Both clips of a pair as the tool reads them; a pair of one clip with itself is read once.
+struct ToolPair {
+  ToolFrames reference;
+  std::optional<ToolFrames> distorted_clip;  // unset where it is the reference's clip
+
+  const ToolFrames& distorted() const { return distorted_clip ? *distorted_clip : reference; }
+  // The frames the tool scores: it stops at the end of the shorter clip.
+  size_t frames() const {
+    return std::min(reference.frames.size(), distorted().frames.size());
+  }
+};
+absl::StatusOr<ToolPair> ReadPairAsVmafTool(const ReferencePair& pair);
 
 // Scores every frame of `pair` with the psnr defaults (psnr_y, psnr_cb, psnr_cr) and compares
 // each value the entry gives. FAILED_PRECONDITION when the entry has psnr refused; an error when

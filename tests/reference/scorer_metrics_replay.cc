@@ -26,17 +26,11 @@ absl::StatusOr<ReplayReport> ReplayUpstreamMetricsThrough(const ReferencePair& p
   ReplayReport report;
   if (metrics.empty()) return report;
 
-  auto ref = ReadClipAsVmafTool(pair.reference_clip, pair.geometry);
-  if (!ref.ok()) return ref.status();
-  ToolFrames dist_storage;
-  const ToolFrames* dist = &*ref;
-  if (pair.distorted_clip != pair.reference_clip) {
-    auto read = ReadClipAsVmafTool(pair.distorted_clip, pair.geometry);
-    if (!read.ok()) return read.status();
-    dist_storage = std::move(*read);
-    dist = &dist_storage;
-  }
-  const size_t frames = std::min(ref->frames.size(), dist->frames.size());
+  absl::StatusOr<ToolPair> clips = ReadPairAsVmafTool(pair);
+  if (!clips.ok()) return clips.status();
+  const ToolFrames* ref = &clips->reference;
+  const ToolFrames* dist = &clips->distorted();
+  const size_t frames = clips->frames();
   for (const std::string& metric : metrics) {
     if (expected.metrics.count(metric) == 0 || expected.metrics.at(metric).size() != frames) {
       return absl::InvalidArgumentError(absl::StrFormat(
