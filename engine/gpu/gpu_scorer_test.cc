@@ -6,12 +6,14 @@
 // checked-in subset tests/data/reference.
 #include "engine/gpu/gpu_scorer.h"
 
+#include <functional>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <random>
@@ -121,6 +123,32 @@ Picture MakePicture(const Geometry& geometry, Content content, uint64_t seed, ui
 // The reference with bounded noise added, as a codec's error; `amplitude` in 8-bit levels.
 Picture DistortScaled(const Picture& reference, uint64_t seed, int amplitude) {
   return Distort(reference, static_cast<uint32_t>(seed), amplitude << (reference.bit_depth - 8));
+}
+
+// The pictures a parity test compares at one size and depth.
+struct SyntheticCase {
+  Geometry geometry;
+  Picture ref, dist, flat, flat_other;
+};
+
+// For each size, two bit depths in turn from 8, 10, 12, 16: a reference (`every_third` content
+// on every third case, else `otherwise`), its distortion (seeds from `distort_seed`), and two
+// flat pictures 3 apart.
+void ForEachSyntheticCase(const std::vector<std::pair<int, int>>& sizes, Content every_third,
+                          Content otherwise, uint64_t distort_seed,
+                          const std::function<void(const SyntheticCase&)>& test) {
+  const int depths[] = {8, 10, 12, 16};
+  int k = 0;
+  for (auto [w, h] : sizes) {
+    for (int bit_depth : {depths[k % 4], depths[(k + 1) % 4]}) {
+      ++k;
+      const Geometry g = MakeGeometry(w, h, bit_depth);
+      const Picture ref = MakePicture(g, k % 3 == 0 ? every_third : otherwise, k);
+      test({g, ref, DistortScaled(ref, distort_seed + k, 6),
+            MakePicture(g, Content::kFlat, 0, PeakValue(bit_depth) / 2),
+            MakePicture(g, Content::kFlat, 0, PeakValue(bit_depth) / 2 + 3)});
+    }
+  }
 }
 
 FramePair PairOf(const Picture& reference, const Picture& distorted) {
@@ -432,24 +460,16 @@ TEST(GpuFloatSsimTest, SyntheticPicturesMatchTheCpu) {
       {1, 1},     {10, 64},    {11, 11},    {12, 13},     {16, 16},     {31, 17},     {64, 64},
       {100, 100}, {127, 255},  {255, 383},  {383, 384},   {384, 384},   {576, 324},   {640, 480},
       {853, 481}, {1280, 720}, {1366, 768}, {1920, 1080}, {1921, 1081}, {2560, 1440}, {3840, 2160}};
-  const int depths[] = {8, 10, 12, 16};
-  int k = 0;
-  for (auto [w, h] : sizes) {
-    for (int bit_depth : {depths[k % 4], depths[(k + 1) % 4]}) {
-      ++k;
-      const Geometry g = MakeGeometry(w, h, bit_depth);
-      const Picture ref = MakePicture(g, k % 3 == 0 ? Content::kSmooth : Content::kNoise, k);
-      const Picture dist = DistortScaled(ref, 100 + k, 6);
-      const Picture flat = MakePicture(g, Content::kFlat, 0, PeakValue(bit_depth) / 2);
-      const Picture flat_other = MakePicture(g, Content::kFlat, 0, PeakValue(bit_depth) / 2 + 3);
-      CompareWithCpu(*Gpu().scorer, g, FloatSsim(0), PairOf(ref, dist));
-      CompareWithCpu(*Gpu().scorer, g, FloatSsim(0, true, true, false), PairOf(ref, dist));
-      CompareWithCpu(*Gpu().scorer, g, FloatSsim(0, false, true, true), PairOf(ref, dist));
-      CompareWithCpu(*Gpu().scorer, g, FloatSsim(0, true, true, true), PairOf(ref, ref));
-      CompareWithCpu(*Gpu().scorer, g, FloatSsim(0, true), PairOf(flat, flat));
-      CompareWithCpu(*Gpu().scorer, g, FloatSsim(0, true, false, false), PairOf(flat, flat_other));
-    }
-  }
+  ForEachSyntheticCase(sizes, Content::kSmooth, Content::kNoise, 100, [](const SyntheticCase& c) {
+    const Geometry& g = c.geometry;
+    CompareWithCpu(*Gpu().scorer, g, FloatSsim(0), PairOf(c.ref, c.dist));
+    CompareWithCpu(*Gpu().scorer, g, FloatSsim(0, true, true, false), PairOf(c.ref, c.dist));
+    CompareWithCpu(*Gpu().scorer, g, FloatSsim(0, false, true, true), PairOf(c.ref, c.dist));
+    CompareWithCpu(*Gpu().scorer, g, FloatSsim(0, true, true, true), PairOf(c.ref, c.ref));
+    CompareWithCpu(*Gpu().scorer, g, FloatSsim(0, true), PairOf(c.flat, c.flat));
+    CompareWithCpu(*Gpu().scorer, g, FloatSsim(0, true, false, false),
+                   PairOf(c.flat, c.flat_other));
+  });
 }
 
 TEST(GpuFloatSsimTest, ForcedScalesMatchTheCpu) {
@@ -694,30 +714,21 @@ TEST(GpuMsSsimTest, SyntheticPicturesMatchTheCpu) {
       {176, 176},  {177, 176},  {176, 177},  {177, 179},   {191, 203},   {255, 383},
       {176, 1200}, {1200, 176}, {352, 288},  {353, 289},   {640, 360},   {853, 481},
       {1280, 720}, {1366, 768}, {1920, 1080}, {1921, 1081}, {2560, 1440}, {3840, 2160}};
-  const int depths[] = {8, 10, 12, 16};
-  int k = 0;
-  for (auto [w, h] : sizes) {
-    for (int bit_depth : {depths[k % 4], depths[(k + 1) % 4]}) {
-      ++k;
-      const Geometry g = MakeGeometry(w, h, bit_depth);
-      const Picture ref = MakePicture(g, k % 3 == 0 ? Content::kNoise : Content::kSmooth, k);
-      const Picture dist = DistortScaled(ref, 400 + k, 6);
-      const Picture flat = MakePicture(g, Content::kFlat, 0, PeakValue(bit_depth) / 2);
-      const Picture flat_other = MakePicture(g, Content::kFlat, 0, PeakValue(bit_depth) / 2 + 3);
-      GpuScorer& gpu = *Gpu().scorer;
-      CompareMsSsim(gpu, g, MsSsim(), PairOf(ref, dist));
-      CompareMsSsim(gpu, g, MsSsim(true), PairOf(ref, dist));
-      CompareMsSsim(gpu, g, MsSsim(false, true), PairOf(ref, dist));
-      CompareMsSsim(gpu, g, MsSsim(true, true, true), PairOf(ref, dist));
-      CompareMsSsim(gpu, g, MsSsim(false, false, true), PairOf(ref, dist));  // clip alone: no-op
-      // Identical pictures: 1.0, and in dB +inf or the clip.
-      CompareMsSsim(gpu, g, MsSsim(true), PairOf(ref, ref));
-      CompareMsSsim(gpu, g, MsSsim(false, true), PairOf(ref, ref));
-      CompareMsSsim(gpu, g, MsSsim(false, true, true), PairOf(ref, ref));
-      CompareMsSsim(gpu, g, MsSsim(true), PairOf(flat, flat));
-      CompareMsSsim(gpu, g, MsSsim(true, true, true), PairOf(flat, flat_other));
-    }
-  }
+  ForEachSyntheticCase(sizes, Content::kNoise, Content::kSmooth, 400, [](const SyntheticCase& c) {
+    const Geometry& g = c.geometry;
+    GpuScorer& gpu = *Gpu().scorer;
+    CompareMsSsim(gpu, g, MsSsim(), PairOf(c.ref, c.dist));
+    CompareMsSsim(gpu, g, MsSsim(true), PairOf(c.ref, c.dist));
+    CompareMsSsim(gpu, g, MsSsim(false, true), PairOf(c.ref, c.dist));
+    CompareMsSsim(gpu, g, MsSsim(true, true, true), PairOf(c.ref, c.dist));
+    CompareMsSsim(gpu, g, MsSsim(false, false, true), PairOf(c.ref, c.dist));  // clip alone: no-op
+    // Identical pictures: 1.0, and in dB +inf or the clip.
+    CompareMsSsim(gpu, g, MsSsim(true), PairOf(c.ref, c.ref));
+    CompareMsSsim(gpu, g, MsSsim(false, true), PairOf(c.ref, c.ref));
+    CompareMsSsim(gpu, g, MsSsim(false, true, true), PairOf(c.ref, c.ref));
+    CompareMsSsim(gpu, g, MsSsim(true), PairOf(c.flat, c.flat));
+    CompareMsSsim(gpu, g, MsSsim(true, true, true), PairOf(c.flat, c.flat_other));
+  });
 }
 
 TEST(GpuMsSsimTest, EveryDepthAt1080pAnd4KWithStrongAndMildDistortion) {
@@ -1007,8 +1018,9 @@ TEST(GpuPsnrTest, EveryDepthAndOptionMatchesTheCpu) {
     const Picture ref = MakePicture(g, Content::kNoise, 2000 + k);
     const Picture dist = DistortScaled(ref, 2100 + k, 7);
     ++k;
-    for (const PsnrOptions& options :
-         {LumaPsnr(), LumaPsnr(true, true), LumaPsnr(false, false, 0.5), LumaPsnr(true, false, 1e9)}) {
+    const PsnrOptions option_sets[] = {LumaPsnr(), LumaPsnr(true, true),
+                                       LumaPsnr(false, false, 0.5), LumaPsnr(true, false, 1e9)};
+    for (const PsnrOptions& options : option_sets) {
       FeatureSet features;
       features.psnr = options;
       EXPECT_TRUE(CompareWithCpu(*Gpu().scorer, g, features, PairOf(ref, dist)));
