@@ -43,7 +43,27 @@ def split_frame(frame: bytes, geometry: Geometry) -> FramePlanes:
     return FramePlanes(frame[:luma], frame[luma:])
 
 
-class Y4mReader:
+class _FrameReader:
+    """What both readers give from their whole frames (_whole_frames) and geometry."""
+
+    geometry: Geometry
+
+    def frames(self) -> Iterator[bytes]:
+        """Yields each frame's luma plane (bytes, tightly packed)."""
+        luma = luma_bytes(self.geometry)
+        for frame in self._whole_frames():
+            yield frame[:luma]
+
+    def planes(self) -> Iterator[FramePlanes]:
+        """Yields each frame's FramePlanes: its luma and its chroma planes (Cb then Cr)."""
+        for frame in self._whole_frames():
+            yield split_frame(frame, self.geometry)
+
+    def _whole_frames(self) -> Iterator[bytes]:
+        raise NotImplementedError
+
+
+class Y4mReader(_FrameReader):
     """Reads a .y4m file: its geometry from the header, then each frame's luma plane."""
 
     def __init__(self, path: PathLike) -> None:
@@ -70,17 +90,6 @@ class Y4mReader:
             raise ValueError(f"{path}: the y4m header needs W and H")
         self.geometry = Geometry(width, height, bit_depth, pixel_format)
 
-    def frames(self) -> Iterator[bytes]:
-        """Yields each frame's luma plane (bytes, tightly packed)."""
-        luma = luma_bytes(self.geometry)
-        for frame in self._whole_frames():
-            yield frame[:luma]
-
-    def planes(self) -> Iterator[FramePlanes]:
-        """Yields each frame's FramePlanes: its luma and its chroma planes (Cb then Cr)."""
-        for frame in self._whole_frames():
-            yield split_frame(frame, self.geometry)
-
     def _whole_frames(self) -> Iterator[bytes]:
         size = frame_bytes(self.geometry)
         with open(self.path, "rb") as f:
@@ -100,23 +109,12 @@ class Y4mReader:
                 index += 1
 
 
-class RawYuvReader:
+class RawYuvReader(_FrameReader):
     """Reads a raw planar .yuv file of a known geometry, frame by frame."""
 
     def __init__(self, path: PathLike, geometry: Geometry) -> None:
         self.path = os.fspath(path)
         self.geometry = geometry
-
-    def frames(self) -> Iterator[bytes]:
-        """Yields each frame's luma plane (bytes, tightly packed)."""
-        luma = luma_bytes(self.geometry)
-        for frame in self._whole_frames():
-            yield frame[:luma]
-
-    def planes(self) -> Iterator[FramePlanes]:
-        """Yields each frame's FramePlanes: its luma and its chroma planes (Cb then Cr)."""
-        for frame in self._whole_frames():
-            yield split_frame(frame, self.geometry)
 
     def _whole_frames(self) -> Iterator[bytes]:
         size = frame_bytes(self.geometry)
