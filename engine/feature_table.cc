@@ -22,10 +22,18 @@ PsnrOptions& Psnr(FeatureSet& f) { return *f.psnr; }
 const PsnrOptions& Psnr(const FeatureSet& f) { return *f.psnr; }
 FloatMsSsimOptions& MsSsim(FeatureSet& f) { return *f.float_ms_ssim; }
 const FloatMsSsimOptions& MsSsim(const FeatureSet& f) { return *f.float_ms_ssim; }
+VmafOptions& Vmaf(FeatureSet& f) { return *f.vmaf; }
+const VmafOptions& Vmaf(const FeatureSet& f) { return *f.vmaf; }
 
 std::vector<std::string> MsSsimOutputs() {
   std::vector<std::string> out = {"float_ms_ssim"};
   for (std::string& name : FloatMsSsimLcsNames()) out.push_back(std::move(name));
+  return out;
+}
+
+std::vector<std::string> VmafOutputs() {
+  std::vector<std::string> out = {"vmaf"};
+  for (std::string& name : VmafFeatureNames()) out.push_back(std::move(name));
   return out;
 }
 
@@ -144,6 +152,36 @@ std::vector<FeatureDescription> BuildTable() {
                                                                 : OutputScale::kUnitInterval;
       },
   });
+  table.push_back(FeatureDescription{
+      "vmaf",
+      {
+          {"model", OptionType::kName, 0, 0, 0,
+           "the VMAF model, by name, among those the server loaded (GetCapabilities lists them): "
+           "e.g. vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1",
+           nullptr, nullptr, nullptr, "vmaf_v0.6.1",
+           [](const FeatureSet& f) { return Vmaf(f).model; },
+           [](FeatureSet& f, std::string v) {
+             Vmaf(f).model = std::move(v);
+             Vmaf(f).resolved.reset();
+           }},
+          {"enable_transform", OptionType::kBool, 0, 0, 1,
+           "apply the model's score transform (models that have one)", nullptr,
+           [](const FeatureSet& f) { return Vmaf(f).enable_transform ? 1.0 : 0.0; },
+           [](FeatureSet& f, double v) { Vmaf(f).enable_transform = v != 0; }},
+          {"disable_clip", OptionType::kBool, 0, 0, 1,
+           "do not clip the score to the model's range", nullptr,
+           [](const FeatureSet& f) { return Vmaf(f).disable_clip ? 1.0 : 0.0; },
+           [](FeatureSet& f, double v) { Vmaf(f).disable_clip = v != 0; }},
+      },
+      VmafOutputs(),
+      [](const FeatureSet& f) { return f.vmaf.has_value(); },
+      [](FeatureSet& f) { f.vmaf = VmafOptions{}; },
+      [](const FeatureSet&, absl::string_view output) {
+        // The model's input features (adm, vif, motion) are not shown: they are the model's
+        // business, and motion has no fixed range.
+        return output == "vmaf" ? OutputScale::kVmafScore : OutputScale::kUnbounded;
+      },
+  });
   return table;
 }
 
@@ -178,9 +216,20 @@ std::string OptionValueText(const OptionDescription& option, double value) {
     case OptionType::kInt:
       return absl::StrCat(static_cast<int64_t>(value));
     case OptionType::kDouble:
+    case OptionType::kName:
       break;
   }
   return ShortestDecimal(value);
+}
+
+std::string OptionDefaultText(const OptionDescription& option) {
+  if (option.type == OptionType::kName) return option.default_name;
+  return OptionValueText(option, option.default_value);
+}
+
+std::string OptionCurrentText(const OptionDescription& option, const FeatureSet& features) {
+  if (option.type == OptionType::kName) return option.get_name(features);
+  return OptionValueText(option, option.get(features));
 }
 
 std::string OptionRangeText(const OptionDescription& option) {
@@ -190,6 +239,9 @@ std::string OptionRangeText(const OptionDescription& option) {
     case OptionType::kInt:
       return absl::StrFormat("%d to %d", static_cast<int64_t>(option.min_value),
                              static_cast<int64_t>(option.max_value));
+    case OptionType::kName:
+      return absl::StrFormat("a name of up to %d letters, digits, '_', '-' or '.'",
+                             kMaxOptionNameLength);
     case OptionType::kDouble:
       break;
   }

@@ -13,7 +13,8 @@
 
 namespace ssimd {
 
-enum class OptionType { kBool, kInt, kDouble };
+// kName: a word of letters, digits, '_', '-' and '.' (a model's name), held as text.
+enum class OptionType { kBool, kInt, kDouble, kName };
 
 struct OptionDescription {
   const char* name;
@@ -27,15 +28,23 @@ struct OptionDescription {
   // Set for an older spelling kept so that existing requests still parse: the option it stands
   // in for. Canonical output (FormatFeatureArgs) never writes it; giving both is refused.
   const char* alias_of;
-  // The option's value in a FeatureSet that requests the feature.
+  // The option's value in a FeatureSet that requests the feature (numeric types).
   double (*get)(const FeatureSet&);
   void (*set)(FeatureSet&, double);
+  // kName options only, in place of the numeric fields above (which they leave 0 / null).
+  const char* default_name = nullptr;
+  std::string (*get_name)(const FeatureSet&) = nullptr;
+  void (*set_name)(FeatureSet&, std::string) = nullptr;
 };
+
+// Longest value a kName option takes.
+inline constexpr size_t kMaxOptionNameLength = 64;
 
 // What an output's values look like, for the histograms that show them.
 enum class OutputScale {
   kUnitInterval,  // similarity in [0, 1], crowded near 1
   kDecibels,      // psnr, and similarities converted with enable_db
+  kVmafScore,     // vmaf: 0 (bad) to 100 (indistinguishable), clipped by its model
   kUnbounded,     // mean squared errors: no fixed buckets fit, not observed
 };
 
@@ -65,6 +74,11 @@ std::string OptionValueText(const OptionDescription& option, double value);
 
 // The accepted values in words, e.g. "true or false", "0 to 10", "0 or more".
 std::string OptionRangeText(const OptionDescription& option);
+
+// The option's default, and its value in `features` (which request its feature), as the option
+// syntax writes them, for every type.
+std::string OptionDefaultText(const OptionDescription& option);
+std::string OptionCurrentText(const OptionDescription& option, const FeatureSet& features);
 
 }  // namespace ssimd
 

@@ -46,7 +46,8 @@ TEST(FeatureTable, DefaultsAreTheStructDefaults) {
     const FeatureSet set = Requested(feature);
     EXPECT_TRUE(feature.requested(set)) << feature.name;
     for (const OptionDescription& option : feature.options) {
-      EXPECT_EQ(option.get(set), option.default_value) << feature.name << "." << option.name;
+      EXPECT_EQ(OptionCurrentText(option, set), OptionDefaultText(option))
+          << feature.name << "." << option.name;
     }
   }
 }
@@ -54,6 +55,12 @@ TEST(FeatureTable, DefaultsAreTheStructDefaults) {
 TEST(FeatureTable, EverySetterIsReadBackByItsGetter) {
   for (const FeatureDescription& feature : FeatureTable()) {
     for (const OptionDescription& option : feature.options) {
+      if (option.type == OptionType::kName) {
+        FeatureSet set = Requested(feature);
+        option.set_name(set, "a_name-1.0");
+        EXPECT_EQ(option.get_name(set), "a_name-1.0") << feature.name << "." << option.name;
+        continue;
+      }
       for (int value : {option.min_value, option.max_value}) {
         FeatureSet set = Requested(feature);
         option.set(set, value);
@@ -87,6 +94,21 @@ TEST(FeatureTable, AnAliasIsTheInverseOrTheSameOfItsOption) {
   EXPECT_EQ(aliases, 1) << "ssim's exact is the one older name";
 }
 
+TEST(FeatureTable, NameOptionTakesWordsOnly) {
+  auto parsed = ParseFeatureArgs({"vmaf=model=vmaf_4k_v0.6.1"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->vmaf->model, "vmaf_4k_v0.6.1");
+  EXPECT_EQ(FormatFeatureArgs(*parsed)[0],
+            "vmaf=model=vmaf_4k_v0.6.1:enable_transform=false:disable_clip=false");
+  for (const std::string& bad : std::vector<std::string>{"vmaf=model=../etc/passwd", "vmaf=model=a b",
+                                "vmaf=model=" + std::string(kMaxOptionNameLength + 1, 'x')}) {
+    auto refused = ParseFeatureArgs({bad});
+    EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_THAT(refused.status().message(), HasSubstr("vmaf option model must be a name"))
+        << bad;
+  }
+}
+
 TEST(FeatureTable, IntegerSsimDefaultIsLibvmafsSum) {
   const FeatureDescription* ssim = FindFeature("ssim");
   ASSERT_NE(ssim, nullptr);
@@ -97,6 +119,7 @@ TEST(FeatureTable, IntegerSsimDefaultIsLibvmafsSum) {
 TEST(OptionValueText, WritesWhatTheParserReads) {
   for (const FeatureDescription& feature : FeatureTable()) {
     for (const OptionDescription& option : feature.options) {
+      if (option.type == OptionType::kName) continue;  // NameOption below
       for (double value : {option.min_value, option.max_value}) {
         const std::string arg = std::string(feature.name) + "=" + option.name + "=" +
                                 OptionValueText(option, value);

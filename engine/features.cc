@@ -58,9 +58,23 @@ absl::StatusOr<double> ParseDouble(absl::string_view feature, const OptionDescri
   return parsed;
 }
 
+// A kName option's value: a word, so that it can be echoed in messages, labels and logs.
+absl::Status CheckName(absl::string_view feature, const OptionDescription& option,
+                       absl::string_view value) {
+  const bool word = !value.empty() && value.size() <= kMaxOptionNameLength &&
+                    value.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                            "0123456789_-.") == absl::string_view::npos;
+  if (word) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrFormat("%s option %s must be %s (%s), got %s", feature,
+                                                    option.name, OptionRangeText(option),
+                                                    option.help, QuoteClientText(value)));
+}
+
 absl::StatusOr<double> ParseValue(absl::string_view feature, const OptionDescription& option,
                                   absl::string_view value) {
   switch (option.type) {
+    case OptionType::kName:
+      break;  // parsed by ParseFeatureOptions
     case OptionType::kInt:
       return ParseInt(feature, option, value);
     case OptionType::kDouble:
@@ -143,6 +157,11 @@ absl::Status ParseFeatureOptions(const FeatureDescription& feature, absl::string
                                                         feature.name, QuoteClientText(key),
                                                         OptionList(feature)));
     }
+    if (option->type == OptionType::kName) {
+      SSIMD_RETURN_IF_ERROR(CheckName(feature.name, *option, value));
+      option->set_name(out, value);
+      continue;
+    }
     absl::StatusOr<double> parsed = ParseValue(feature.name, *option, value);
     if (!parsed.ok()) return parsed.status();
     option->set(out, *parsed);
@@ -164,6 +183,10 @@ absl::Status ValidateFeatureSet(const FeatureSet& features) {
     if (!feature.requested(features)) continue;
     any = true;
     for (const OptionDescription& option : feature.options) {
+      if (option.type == OptionType::kName) {
+        SSIMD_RETURN_IF_ERROR(CheckName(feature.name, option, option.get_name(features)));
+        continue;
+      }
       const double value = option.get(features);
       // Written so that NaN fails too.
       if (!(value >= option.min_value && value <= option.max_value)) {
@@ -183,6 +206,12 @@ absl::Status ValidateFeatureSet(const FeatureSet& features) {
 bool FeaturesReadChroma(const FeatureSet& features, ChromaFormat chroma) {
   return features.psnr.has_value() && features.psnr->enable_chroma && chroma != ChromaFormat::k400;
 }
+
+bool FeaturesReadPreviousReference(const FeatureSet& features) {
+  return features.vmaf.has_value();
+}
+
+int TemporalLag(const FeatureSet& features) { return features.vmaf.has_value() ? 1 : 0; }
 
 absl::Status CheckServedFeatures(const FeatureSet& features) {
   if (features.psnr.has_value() && features.psnr->enable_apsnr) {
@@ -249,8 +278,7 @@ std::vector<std::string> FormatFeatureArgs(const FeatureSet& features) {
     std::vector<std::string> options;
     for (const OptionDescription& option : feature.options) {
       if (option.alias_of != nullptr) continue;
-      options.push_back(
-          absl::StrCat(option.name, "=", OptionValueText(option, option.get(features))));
+      options.push_back(absl::StrCat(option.name, "=", OptionCurrentText(option, features)));
     }
     out.push_back(absl::StrCat(feature.name, "=", absl::StrJoin(options, ":")));
   }
@@ -264,6 +292,18 @@ std::vector<std::string> FloatMsSsimLcsNames() {
       out.push_back(absl::StrFormat("float_ms_ssim_%s_scale%d", term, scale));
     }
   }
+  return out;
+}
+
+std::vector<std::string> VmafFeatureNames() {
+  std::vector<std::string> out = {"integer_adm2"};
+  for (int scale = 0; scale < 4; ++scale) out.push_back(absl::StrCat("integer_adm_scale", scale));
+  out.push_back("integer_adm3");
+  out.push_back("integer_aim");
+  out.push_back("integer_motion2");
+  out.push_back("integer_motion3");
+  out.push_back(std::string(kMotionSadScoreName));
+  for (int scale = 0; scale < 4; ++scale) out.push_back(absl::StrCat("integer_vif_scale", scale));
   return out;
 }
 
@@ -292,6 +332,10 @@ std::vector<std::string> MetricNames(const FeatureSet& features, ChromaFormat ch
     if (features.float_ms_ssim->enable_lcs) {
       for (std::string& name : FloatMsSsimLcsNames()) out.push_back(std::move(name));
     }
+  }
+  if (features.vmaf.has_value()) {
+    out.push_back("vmaf");
+    for (std::string& name : VmafFeatureNames()) out.push_back(std::move(name));
   }
   return out;
 }

@@ -4,6 +4,7 @@
 #define SSIMD_ENGINE_FEATURES_H_
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,11 +48,24 @@ struct FloatMsSsimOptions {
   bool enable_lcs = false;  // also the per-scale float_ms_ssim_{l,c,s}_scale{0..4}
 };
 
+class VmafModel;  // engine/vmaf/model.h
+
+// libvmaf's VMAF: a model (vmaf_v0.6.1 by default) over the integer adm, vif and motion features,
+// predicted per frame. The model is named by the client and resolved by the server against the
+// models it has loaded (engine/vmaf/model_registry.h); the backends read only `resolved`.
+struct VmafOptions {
+  std::string model = "vmaf_v0.6.1";
+  bool enable_transform = false;  // apply the model's score transform, if it has one
+  bool disable_clip = false;      // leave the score outside the model's clip range
+  std::shared_ptr<const VmafModel> resolved;
+};
+
 struct FeatureSet {
   std::optional<FloatSsimOptions> float_ssim;
   std::optional<IntegerSsimOptions> ssim;
   std::optional<PsnrOptions> psnr;
   std::optional<FloatMsSsimOptions> float_ms_ssim;
+  std::optional<VmafOptions> vmaf;
 };
 
 // OK, or INVALID_ARGUMENT naming the option and its accepted range.
@@ -60,6 +74,14 @@ absl::Status ValidateFeatureSet(const FeatureSet& features);
 // True when a frame of `chroma` format scored with `features` needs its chroma planes: psnr with
 // enable_chroma on a picture that has chroma.
 bool FeaturesReadChroma(const FeatureSet& features, ChromaFormat chroma);
+
+// True when a frame scored with `features` reads the previous frame's reference picture too:
+// vmaf's motion compares consecutive reference pictures.
+bool FeaturesReadPreviousReference(const FeatureSet& features);
+
+// Frames a frame's result waits for after it is scored, in input order, before its temporal
+// values are known: 1 with vmaf (motion2 of frame i takes the minimum with frame i + 1), else 0.
+int TemporalLag(const FeatureSet& features);
 
 // OK unless `features` ask for what no call serves yet: psnr's pooling over frames
 // (enable_apsnr), INVALID_ARGUMENT saying so.
@@ -83,13 +105,19 @@ std::vector<std::string> FormatFeatureArgs(const FeatureSet& features);
 // The metric names a frame of `chroma` format scored with `features` carries, in a fixed order:
 // float_ssim, float_ssim_l, float_ssim_c, float_ssim_s (with enable_lcs), ssim, psnr_y, psnr_cb,
 // psnr_cr (where FeaturesReadChroma), mse_* (with enable_mse), float_ms_ssim and its per-scale
-// terms (with enable_lcs). Pooled values (apsnr_*) are the summary's.
+// terms (with enable_lcs), vmaf and VmafFeatureNames. Pooled values (apsnr_*) are the summary's.
 std::vector<std::string> MetricNames(const FeatureSet& features,
                                      ChromaFormat chroma = ChromaFormat::k420);
 
 // float_ms_ssim's per-scale outputs with enable_lcs, in libvmaf's order:
 // float_ms_ssim_l_scale0..4, then _c_, then _s_.
 std::vector<std::string> FloatMsSsimLcsNames();
+
+// vmaf's per-frame companions, libvmaf's JSON keys for a run with a model: the model's integer
+// features (and those libvmaf reports beside them), after `vmaf` itself in MetricNames.
+std::vector<std::string> VmafFeatureNames();
+// motion's per-frame value, which libvmaf's JSON reports under its internal name.
+inline constexpr const char kMotionSadScoreName[] = "VMAF_integer_feature_motion_sad_score";
 
 // One frame's scores keyed by libvmaf's metric names: float_ssim, float_ssim_l, float_ssim_c,
 // float_ssim_s, ssim. Values are exactly what libvmaf reports (dB where enable_db is set).

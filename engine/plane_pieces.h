@@ -66,6 +66,8 @@ struct PiecewiseFramePair {
   const LumaScalePlan* distorted_upscale = nullptr;
   // Set where the features read chroma (FeaturesReadChroma): host views at libvmaf's sizes.
   const FrameChroma* chroma = nullptr;
+  // FramePair::previous_reference, in pieces.
+  const PlanePieces* previous_reference = nullptr;
 };
 
 }  // namespace ssimd

@@ -35,6 +35,7 @@ absl::StatusOr<ScoreResult> Scorer::ScorePieces(const Geometry& geometry,
   thread_local std::vector<uint8_t> reference_scratch;
   thread_local std::vector<uint8_t> distorted_scratch;
   thread_local std::vector<uint8_t> upscaled_scratch;
+  thread_local std::vector<uint8_t> previous_scratch;
   // Planes in a GPU's memory are copied here: this backend reads host memory.
   absl::StatusOr<absl::Span<const uint8_t>> reference_bytes =
       pair.reference->HostBytes(reference_scratch);
@@ -53,11 +54,23 @@ absl::StatusOr<ScoreResult> Scorer::ScorePieces(const Geometry& geometry,
   }
   absl::StatusOr<LumaView> distorted =
       reference.ok() ? MakeLumaView(geometry, distorted_bytes, "distorted luma") : reference;
+  absl::StatusOr<LumaView> previous;
+  if (distorted.ok() && pair.previous_reference != nullptr) {
+    absl::StatusOr<absl::Span<const uint8_t>> previous_bytes =
+        pair.previous_reference->HostBytes(previous_scratch);
+    previous = previous_bytes.ok()
+                   ? MakeLumaView(geometry, *previous_bytes, "previous reference luma")
+                   : absl::StatusOr<LumaView>(previous_bytes.status());
+    if (!previous.ok()) distorted = previous.status();
+  }
   absl::StatusOr<ScoreResult> result =
-      distorted.ok() ? Score(geometry, features, FramePair{*reference, *distorted, pair.chroma})
-                     : absl::StatusOr<ScoreResult>(distorted.status());
+      distorted.ok()
+          ? Score(geometry, features,
+                  FramePair{*reference, *distorted, pair.chroma,
+                            pair.previous_reference != nullptr ? &*previous : nullptr})
+          : absl::StatusOr<ScoreResult>(distorted.status());
   for (std::vector<uint8_t>* scratch :
-       {&reference_scratch, &distorted_scratch, &upscaled_scratch}) {
+       {&reference_scratch, &distorted_scratch, &upscaled_scratch, &previous_scratch}) {
     if (BytesOf(*scratch) > kKeptScratchBytes) *scratch = std::vector<uint8_t>();
   }
   return result;

@@ -19,6 +19,9 @@ struct FramePair {
   LumaView distorted;
   // Set where the features read chroma (FeaturesReadChroma); the views outlive the call.
   const FrameChroma* chroma = nullptr;
+  // The reference picture of the frame before, where the features are temporal (vmaf's motion,
+  // FeaturesReadPreviousReference); null for an input's first frame.
+  const LumaView* previous_reference = nullptr;
 };
 
 // Seconds spent in each stage of one frame; stages a backend does not have stay 0.

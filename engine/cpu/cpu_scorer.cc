@@ -9,6 +9,7 @@
 #include "engine/cpu/integer_ssim.h"
 #include "engine/cpu/ms_ssim.h"
 #include "engine/cpu/psnr.h"
+#include "engine/cpu/vmaf/vmaf_frame.h"
 
 namespace ssimd {
 namespace {
@@ -37,7 +38,15 @@ class CpuScorer final : public Scorer {
     SSIMD_RETURN_IF_ERROR(ValidateFeatureSet(features));
     SSIMD_RETURN_IF_ERROR(CheckServedFeatures(features));
     if (features.float_ms_ssim.has_value()) {
-      return CheckFloatMsSsimSize(geometry.width, geometry.height);
+      SSIMD_RETURN_IF_ERROR(CheckFloatMsSsimSize(geometry.width, geometry.height));
+    }
+    if (features.vmaf.has_value()) {
+      SSIMD_RETURN_IF_ERROR(CheckVmafSize(geometry));
+      if (features.vmaf->resolved == nullptr) {
+        return absl::FailedPreconditionError(
+            absl::StrFormat("vmaf model %s was not resolved", features.vmaf->model));
+      }
+      SSIMD_RETURN_IF_ERROR(VmafExtractorOptionsOf(*features.vmaf->resolved).status());
     }
     return absl::OkStatus();
   }
@@ -71,6 +80,13 @@ class CpuScorer final : public Scorer {
     if (features.psnr.has_value()) {
       SSIMD_RETURN_IF_ERROR(AddPsnrScores(geometry, *features.psnr, pair.reference,
                                           pair.distorted, pair.chroma, result.scores));
+    }
+    if (features.vmaf.has_value()) {
+      if (pair.previous_reference != nullptr) {
+        SSIMD_RETURN_IF_ERROR(CheckView(geometry, *pair.previous_reference, "previous reference"));
+      }
+      SSIMD_RETURN_IF_ERROR(AddVmafFrameScores(*features.vmaf, pair.reference, pair.distorted,
+                                               pair.previous_reference, pool_, result.scores));
     }
     const auto done = std::chrono::steady_clock::now();
     result.timings.compute = Seconds(done - checked);

@@ -39,6 +39,12 @@ absl::Status CheckGpuContext(const Geometry& geometry, const FeatureSet& feature
   if (features.float_ms_ssim.has_value()) {
     SSIMD_RETURN_IF_ERROR(CheckFloatMsSsimSize(geometry.width, geometry.height));
   }
+  if (features.vmaf.has_value()) {
+    // The dispatcher falls back to the CPU with this reason (logged, and counted as
+    // context_refused), or refuses BACKEND_GPU requests with it.
+    return absl::FailedPreconditionError(
+        "vmaf is not supported on the GPU yet: its adm, vif and motion run on the CPU");
+  }
   if (!features.float_ssim.has_value()) return absl::OkStatus();
   return CheckGpuFloatSsimLimits(geometry.width, geometry.height,
                                  GpuFloatSsimScale(geometry, *features.float_ssim));

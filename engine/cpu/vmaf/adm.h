@@ -1,0 +1,69 @@
+// libvmaf's integer `adm` feature on the CPU, bit for bit (libvmaf/src/feature/integer_adm.c at
+// Netflix/vmaf f85a8536): integer_adm2, integer_adm_scale0..3, integer_adm3 and integer_aim of one
+// frame pair. The arithmetic is kernels/vmaf_adm_math.h; this file checks the inputs, walks the
+// planes through the four scales and owns the buffers.
+#ifndef SSIMD_ENGINE_CPU_VMAF_ADM_H_
+#define SSIMD_ENGINE_CPU_VMAF_ADM_H_
+
+#include <array>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "engine/picture.h"
+
+namespace ssimd {
+
+// The smallest side libvmaf's integer adm handles without reading outside its buffers: its
+// wavelet step mirrors indices correctly only where each side keeps at least 3 output samples at
+// every scale, i.e. ceil(side / 8) >= 5 at the last scale's input. Below that, the vmaf tool reads
+// memory before its buffers (sides 17 to 32) or crashes (16 and less).
+inline constexpr int kAdmMinSide = 33;
+
+// Every option of libvmaf's integer adm that changes its values, under libvmaf's names, with its
+// defaults; the comments give the ranges libvmaf accepts.
+struct AdmOptions {
+  double adm_enhn_gain_limit = 100.0;  // [1, 100]; the `neg` models use 1
+  double adm_norm_view_dist = 3.0;     // [0.75, 24]
+  int adm_ref_display_height = 1080;   // [1, 4320]
+  // libvmaf refuses to score when adm_norm_view_dist * adm_ref_display_height < 3 * 1080.
+  int adm_csf_mode = 0;            // [0, 3]: Watson 97, Barten, blend, blend (MAE fit)
+  double adm_csf_scale = 1.0;      // [0, 50]; Barten (mode 1) only
+  double adm_csf_diag_scale = 1.0;  // [0, 50]; Barten (mode 1) only
+  double adm_noise_weight = 0.03125;  // [0, 1500]
+  double adm_dlm_weight = 0.5;        // [0, 1]; adm3 only
+  double adm_min_val = 0.0;           // [0, 1]; adm3's floor
+  bool adm_skip_aim = false;          // aim 0, as libvmaf reports it then
+  bool adm_skip_scale0 = false;       // scale 0 reports 0 and counts 1e-10 in adm2's denominator
+};
+
+// libvmaf's JSON keys: integer_adm2, integer_adm_scale0..3, integer_adm3, integer_aim.
+struct AdmScores {
+  double adm2 = 0;
+  std::array<double, 4> scale{};
+  double adm3 = 0;
+  double aim = 0;
+};
+
+// OK, or INVALID_ARGUMENT naming the option and its accepted range. Besides libvmaf's ranges:
+// the viewing set-up libvmaf's extractor refuses (nvd * rdh < 3240), and the blend modes (2, 3)
+// for a set-up libvmaf has no table for (it then computes with an error code as the CSF factor).
+absl::Status ValidateAdmOptions(const AdmOptions& options);
+
+// The adm values of one frame pair. INVALID_ARGUMENT for invalid options, pictures of different
+// sizes or bit depths, a bit depth other than 8, 10, 12 or 16, or a side below kAdmMinSide (33),
+// where libvmaf reads outside its buffers or crashes.
+//
+// Where the reference is flat and adm_noise_weight is 0, adm2's denominator is 0: libvmaf then
+// reports adm2 1 and each scale 0/0 (NaN), and leaves aim unset (its tool printed a stack
+// leftover of about 1e-309, and adm3 1); aim is 0 here, which gives the same adm3.
+//
+// Values follow libvmaf's C code. Its x86 SIMD versions (what its tool runs by default) agree
+// with it for the default options and those the shipped models use; they differ under a
+// non-integer adm_enhn_gain_limit (they round the gain-limited value where the C code truncates)
+// and, with AVX-512, under Barten's CSF (adm_csf_mode 1) at scale 3.
+absl::StatusOr<AdmScores> ScoreIntegerAdm(const LumaView& reference, const LumaView& distorted,
+                                          const AdmOptions& options = AdmOptions{});
+
+}  // namespace ssimd
+
+#endif  // SSIMD_ENGINE_CPU_VMAF_ADM_H_
