@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -16,6 +17,7 @@
 #include "absl/strings/string_view.h"
 #include "base/status_macros.h"
 #include "engine/feature_table.h"
+#include "engine/vmaf/model.h"
 
 namespace ssimd {
 namespace {
@@ -132,7 +134,7 @@ std::string FeatureHelp() {
                   "  ", out);
     for (const OptionDescription& option : feature.options) {
       absl::StrAppend(&out, "    ", option.name, ": ", OptionRangeText(option), ", default ",
-                      OptionValueText(option, option.default_value), "\n");
+                      OptionDefaultText(option), "\n");
       AppendWrapped(option.help, "        ", out);
     }
   }
@@ -158,6 +160,9 @@ usage: ssimd-score -r REF -d DIST [-w W -h H -p 420|422|444|400 -b 8|10|12|16] [
       --feature SPEC       a feature and its options in libvmaf syntax, repeatable
                            (default: float_ssim), e.g. float_ssim=scale=2:enable_db=true or
                            ssim=enable_db=true; features and options are listed below
+  -m, --model SPEC         VMAF, as libvmaf's: version=NAME[:enable_transform][:disable_clip]
+                           (NAME: a model the server loaded, e.g. vmaf_v0.6.1); the same as
+                           --feature vmaf=model=NAME
       --json               write libvmaf-shaped JSON (the default with -o)
   -o, --output FILE        write the report to FILE instead of stdout
       --precision P        max (%.17g, default), full, N (%.Ng) or legacy (%.6f)
@@ -336,6 +341,31 @@ absl::Status Flag(bool& field) {
   return absl::OkStatus();
 }
 
+// libvmaf's `-m version=NAME[:enable_transform][:disable_clip]`, as the vmaf feature's options.
+absl::Status AddModel(const char* arg, CliOptions& out) {
+  absl::StatusOr<VmafModelOptions> model = ParseVmafModelOptions(arg);
+  if (!model.ok()) return Bad("-m/--model", std::string(model.status().message()));
+  if (!model->path.empty()) {
+    return Bad("-m/--model", "path= is not served: the server scores with the models it loaded "
+                             "(--vmaf_model_dir); name one with version=NAME (GetCapabilities, "
+                             "or the server's start-up log, lists them)");
+  }
+  if (!model->name.empty() || !model->overloads.empty()) {
+    return Bad("-m/--model", "name= and feature options (fex.option=value) are not supported; "
+                             "give version=NAME, enable_transform and disable_clip");
+  }
+  for (const std::string& feature : out.features) {
+    if (absl::StartsWith(feature, "vmaf")) {
+      return Bad("-m/--model", "vmaf is asked for once: give one --model (or --feature vmaf=...)");
+    }
+  }
+  out.features.push_back(absl::StrCat(
+      "vmaf=model=", model->version.empty() ? "vmaf_v0.6.1" : model->version,
+      ":enable_transform=", model->enable_transform ? "true" : "false",
+      ":disable_clip=", model->disable_clip ? "true" : "false"));
+  return absl::OkStatus();
+}
+
 // Applies one option getopt returned (its code and value) to `out`.
 absl::Status ApplyOption(int code, const char* arg, CliOptions& out) {
   switch (code) {
@@ -370,8 +400,7 @@ absl::Status ApplyOption(int code, const char* arg, CliOptions& out) {
     case kMaxMessageBytes: return SetMaxMessageBytes(arg, out);
     case 'm':
     case kModel:
-      return Bad("-m/--model", "ssimd computes SSIM features only, not VMAF models; use "
-                               "--feature float_ssim and/or --feature ssim");
+      return AddModel(arg, out);
     case kLadder: return Flag(out.ladder);
     case kLadderSource:
       out.ladder = true;

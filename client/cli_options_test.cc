@@ -40,6 +40,22 @@ TEST(CliOptionsTest, LibvmafStyleCommandLine) {
   EXPECT_FALSE(o->progress);
 }
 
+TEST(CliOptionsTest, ModelIsTheVmafFeature) {
+  auto o = Parse({"-r", "a.y4m", "-d", "b.y4m", "--feature", "psnr", "-m",
+                  "version=vmaf_4k_v0.6.1:enable_transform"});
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->features,
+            (std::vector<std::string>{
+                "psnr", "vmaf=model=vmaf_4k_v0.6.1:enable_transform=true:disable_clip=false"}));
+  EXPECT_THAT(Parse({"-r", "a", "-d", "b", "-m", "path=/x/model.json"}).status().message(),
+              HasSubstr("version=NAME"));
+  EXPECT_THAT(Parse({"-r", "a", "-d", "b", "-m", "version=vmaf_v0.6.1", "--model",
+                     "version=vmaf_v0.6.1neg"})
+                  .status()
+                  .message(),
+              HasSubstr("one --model"));
+}
+
 TEST(CliOptionsTest, Defaults) {
   auto o = Parse({"--reference", "a.y4m", "--distorted", "b.y4m"});
   ASSERT_TRUE(o.ok()) << o.status();
@@ -64,7 +80,7 @@ TEST(CliOptionsTest, ErrorsNameTheFlag) {
       {{"-r", "a"}, "both the reference (-r) and the distorted (-d) video are required"},
       {{"-r", "a", "-d", "b", "--backend", "tpu"}, "--backend: expected auto, gpu or cpu"},
       {{"-r", "a", "-d", "b", "--bogus"}, "unknown option"},
-      {{"-r", "a", "-d", "b", "-m", "vmaf_v0.6.1"}, "SSIM features only"},
+      {{"-r", "a", "-d", "b", "-m", "vmaf_v0.6.1"}, "-m/--model"},
       {{"-r", "a", "-d", "b", "--precision", "x"}, "--precision"},
       {{"-r", "a", "-d", "b", "--timeout", "soon"}, "--timeout"},
       {{"-r", "a", "-d", "b", "stray"}, "unexpected argument"},

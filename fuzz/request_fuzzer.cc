@@ -295,7 +295,7 @@ void RunPair(const uint8_t* data, size_t size, const ServiceOptions& options, si
   auto geometry = ParseGeometry(request.geometry(), "geometry");
   if (!geometry.ok()) return CheckRefusal(geometry.status(), "geometry");
   settings.geometry = *geometry;
-  auto features = ParseFeatures(request.features(), "features");
+  auto features = ParseFeatures(request.features(), "features", VmafModelRegistry());
   if (!features.ok()) return CheckRefusal(features.status(), "features");
   settings.features = *features;
   auto backend = ParseBackend(request.backend(), options.backend_policy, "backend");

@@ -50,6 +50,7 @@ void FillCapabilities(const ServiceContext& ctx, v1::Capabilities* out) {
     }
   }
   AddFeatureInfo(out);
+  for (const std::string& model : ctx.options.vmaf_models->Names()) out->add_vmaf_models(model);
   v1::Limits* limits = out->mutable_limits();
   limits->set_max_dimension(static_cast<uint32_t>(kMaxDimension));
   // The largest picture a file input may have (--max_picture_pixels); ScoreClip's frames, which

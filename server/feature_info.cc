@@ -13,6 +13,8 @@ const char* TypeName(OptionType type) {
       return "bool";
     case OptionType::kInt:
       return "int";
+    case OptionType::kName:
+      return "name";
     case OptionType::kDouble:
       break;
   }
@@ -29,9 +31,9 @@ void AddFeatureInfo(v1::Capabilities* out) {
       v1::OptionInfo* o = info->add_options();
       o->set_name(option.name);
       o->set_type(TypeName(option.type));
-      o->set_default_value(OptionValueText(option, option.default_value));
-      // The API reports a range for numbers only; a bool's range says nothing.
-      if (option.type != OptionType::kBool) {
+      o->set_default_value(OptionDefaultText(option));
+      // The API reports a range for numbers only; a bool's or a name's range says nothing.
+      if (option.type != OptionType::kBool && option.type != OptionType::kName) {
         o->set_min(OptionValueText(option, option.min_value));
         o->set_max(OptionValueText(option, option.max_value));
       }

@@ -291,7 +291,8 @@ absl::Status LadderReactor::OpenRung(int index, OpenedInput input, const ClipSet
   for (const auto& [key, value] : rendition.labels()) rung.settings.labels[key] = value;
   if (rendition.has_features() && rendition.features().ByteSizeLong() > 0) {
     absl::StatusOr<FeatureSet> features =
-        ParseFeatures(rendition.features(), RungField(index) + ".features");
+        ParseFeatures(rendition.features(), RungField(index) + ".features",
+                      *ctx_->options.vmaf_models);
     if (!features.ok()) return features.status();
     SSIMD_RETURN_IF_ERROR(
         WithField(CheckLumaOnlyFeatures(*features), RungField(index) + ".features"));
@@ -303,6 +304,7 @@ absl::Status LadderReactor::OpenRung(int index, OpenedInput input, const ClipSet
     return WithField(s, RungField(index));
   }
   ChooseUpscale(rung);
+  rung.temporal = std::make_unique<TemporalFinish>(rung.settings.features);
   return WithField(rung.input->Skip(rendition.start_frame()), field);
 }
 
@@ -371,7 +373,17 @@ size_t LadderReactor::RoundsInFlight() const {
   // four (each holds a source frame and a picture per rendition).
   const size_t rungs = std::max<size_t>(1, rungs_.size());
   const size_t workers = static_cast<size_t>(std::max(1, ctx_->pool->size()));
-  return std::clamp<size_t>((workers + rungs - 1) / rungs, 2, kMaxRoundsInFlight);
+  // A round kept for its source (previous_round_) counts among the rounds an input's memory
+  // reservation allows.
+  const size_t most = kMaxRoundsInFlight - (ReadsPreviousSource() ? 1 : 0);
+  return std::clamp<size_t>((workers + rungs - 1) / rungs, 2, most);
+}
+
+bool LadderReactor::ReadsPreviousSource() const {
+  for (const auto& rung : rungs_) {
+    if (FeaturesReadPreviousReference(rung->settings.features)) return true;
+  }
+  return false;
 }
 
 absl::StatusOr<bool> LadderReactor::ReadSource(Round& round) {
@@ -415,13 +427,18 @@ void LadderReactor::ScoreWork(RungWork& work, const Round& round) {
   // Host bytes or device planes, as read; the GPU backend reads a device plane where it lies.
   const PlanePieces reference = round.source.LumaPieces();
   const PlanePieces distorted = work.picture.LumaPieces();
+  const bool with_previous = round.previous_source != nullptr &&
+                             FeaturesReadPreviousReference(rung.settings.features);
+  const PlanePieces previous = with_previous ? round.previous_source->LumaPieces() : PlanePieces();
   // A picture the rendition's plan did not fit was scaled on reading and carries no upscale.
   if (rung.upscale_on_scorer && !work.picture.needs_upscale()) {
     ctx_->metrics->RecordUpscaleFallback("frame");
   }
   absl::StatusOr<ScoreResult> result = ctx_->dispatcher->ScorePieces(
       rung.settings.geometry, rung.settings.features,
-      {&reference, &distorted, work.picture.upscale()}, rung.settings.backend);
+      {&reference, &distorted, work.picture.upscale(), nullptr,
+       with_previous ? &previous : nullptr},
+      rung.settings.backend);
   if (!result.ok()) {
     work.status = absl::Status(
         result.status().code(),
@@ -438,6 +455,10 @@ absl::Status LadderReactor::ScoreRounds() {
   absl::Status status = PlayRounds(in_flight);
   // Rounds left behind by an error still have tasks working on them.
   for (auto& round : in_flight) round->pending->Wait();
+  // Every round is written: the renditions' last results wait for no later frame.
+  for (auto& rung : rungs_) {
+    if (status.ok()) status = WriteFinal(*rung, /*end=*/true);
+  }
   return status;
 }
 
@@ -447,6 +468,10 @@ absl::Status LadderReactor::PlayRounds(std::deque<std::unique_ptr<Round>>& in_fl
     if (Stopping()) return absl::CancelledError("cancelled");
     auto round = std::make_unique<Round>();
     round->index = index;
+    if (ReadsPreviousSource()) {
+      const Round* previous = in_flight.empty() ? previous_round_.get() : in_flight.back().get();
+      round->previous_source = previous != nullptr ? &previous->source : nullptr;
+    }
     absl::StatusOr<bool> have = ReadSource(*round);
     // A source or rendition that fails: the rounds before it are delivered first.
     if (!have.ok() || !*have) {
@@ -485,17 +510,42 @@ absl::Status LadderReactor::FinishRounds(std::deque<std::unique_ptr<Round>>& in_
     for (RungWork& work : round.work) {
       if (!work.status.ok()) return work.status;
       Rung& rung = *work.rung;
-      rung.accumulator.Add(work.result.scores, work.result.backend,
-                           !work.result.fallback_reason.empty());
-      v1::ScoreLadderResponse message;
-      message.mutable_frame()->set_rendition(rung.name);
-      FillFrameResult(rung.pairs, work.result, message.mutable_frame()->mutable_result());
-      ++rung.pairs;
-      if (!Write(message)) return absl::CancelledError("the client went away");
       buffers_->Give(work.picture.TakeBuffer());
+      if (absl::Status added = rung.temporal->Add(work.result.scores); !added.ok()) {
+        return PrefixedStatus(added, absl::StrCat("rendition ", QuoteClientText(rung.name), ": "));
+      }
+      rung.unwritten.push_back(std::move(work.result));
+      SSIMD_RETURN_IF_ERROR(WriteFinal(rung, /*end=*/false));
     }
     ++source_frames_;  // a round exists only when some rendition had a frame for it
-    buffers_->Give(round.source.TakeBuffer());
+    if (ReadsPreviousSource()) {
+      // The next round reads this one's source: keep it, and let the one before go.
+      if (previous_round_ != nullptr) buffers_->Give(previous_round_->source.TakeBuffer());
+      previous_round_ = std::move(taken);
+    } else {
+      buffers_->Give(round.source.TakeBuffer());
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status LadderReactor::WriteFinal(Rung& rung, bool end) {
+  if (end) rung.temporal->EndOfInput();
+  while (rung.temporal->frames_final() > rung.pairs && !rung.unwritten.empty()) {
+    ScoreResult& result = rung.unwritten.front();
+    absl::StatusOr<FrameScores> added = rung.temporal->Complete(rung.pairs, result.scores);
+    if (!added.ok()) {
+      return PrefixedStatus(added.status(),
+                            absl::StrCat("rendition ", QuoteClientText(rung.name), ": "));
+    }
+    ctx_->metrics->RecordScores(rung.settings.features, *added);
+    rung.accumulator.Add(result.scores, result.backend, !result.fallback_reason.empty());
+    v1::ScoreLadderResponse message;
+    message.mutable_frame()->set_rendition(rung.name);
+    FillFrameResult(rung.pairs, result, message.mutable_frame()->mutable_result());
+    ++rung.pairs;
+    rung.unwritten.pop_front();
+    if (!Write(message)) return absl::CancelledError("the client went away");
   }
   return absl::OkStatus();
 }

@@ -27,6 +27,7 @@
 #include "engine/media/luma_buffer_pool.h"
 #include "engine/media/video_input.h"
 #include "engine/scorer.h"
+#include "engine/vmaf/temporal_finish.h"
 #include "grpcpp/grpcpp.h"
 #include "proto/ssimd/v1/ssimd.pb.h"
 #include "proto/clip_accumulator.h"
@@ -82,6 +83,9 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>,
     // upscale fallbacks ("frame").
     bool upscale_on_scorer = false;
     std::string upscale_fallback_reason;
+    // Results scored but not written: they wait for later frames' (TemporalFinish; vmaf).
+    std::unique_ptr<TemporalFinish> temporal;
+    std::deque<ScoreResult> unwritten;
   };
 
   void Run();
@@ -103,6 +107,9 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>,
   struct Round {
     uint64_t index = 0;
     Picture source;
+    // The round before's source, where the features read it (FeaturesReadPreviousReference):
+    // that round stays alive, held in previous_round_, until this one is written.
+    const Picture* previous_source = nullptr;
     std::vector<RungWork> work;  // not resized once scoring started
     std::unique_ptr<absl::BlockingCounter> pending;
   };
@@ -126,6 +133,11 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>,
   void ScoreWork(RungWork& work, const Round& round);
   // Writes the oldest rounds' results until at most `keep` rounds are in flight.
   absl::Status FinishRounds(std::deque<std::unique_ptr<Round>>& in_flight, size_t keep);
+  // Writes a rendition's results whose temporal values are known; with `end`, all of them (the
+  // rendition has no more frames).
+  absl::Status WriteFinal(Rung& rung, bool end);
+  // True when some rendition's features compare consecutive source pictures.
+  bool ReadsPreviousSource() const;
   absl::Status CountUnmatched();
   absl::Status WriteSummaries();
   // Starts a write and waits for it; false when the stream is broken, cancelled or aborted.
@@ -148,6 +160,8 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>,
   const absl::Time started_;
   const absl::Time deadline_;  // the client's, for telling its expiry from a cancel
   std::shared_ptr<LumaBufferPool> buffers_;
+  // The last round written, kept while the next one reads its source (Round::previous_source).
+  std::unique_ptr<Round> previous_round_;
   std::unique_ptr<VideoInput> source_;
   DecodedInput* source_decoded_ = nullptr;  // as Rung::decoded
   FeatureSet source_features_;  // the request's, for the source's decode stage

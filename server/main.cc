@@ -115,7 +115,13 @@ int Run(int argc, char** argv) {
               {"files_root", options.service.files_root},
               {"upload_dir", options.uploads.dir},
               {"allow_url_prefix", absl::StrJoin(options.urls.allowed_prefixes, ",")},
+              {"vmaf_models", absl::StrJoin(options.service.vmaf_models->Names(), ",")},
               {"serving", (*runner)->serving() ? "SERVING" : "NOT_SERVING"}});
+
+  for (const std::string& skipped : flags->vmaf_models_skipped) {
+    LogEvent(spdlog::level::warn, "VMAF model not loaded",
+             {{"vmaf_model_dir", options.service.vmaf_models->directory()}, {"reason", skipped}});
+  }
 
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);

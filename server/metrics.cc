@@ -64,6 +64,13 @@ const Histogram::BucketBoundaries& DecibelBuckets() {
   return *kBuckets;
 }
 
+// VMAF: ladders are decided around 80-95, where a step of a few points matters.
+const Histogram::BucketBoundaries& VmafBuckets() {
+  static const auto* const kBuckets = new Histogram::BucketBoundaries{
+      20, 40, 50, 60, 70, 75, 80, 85, 88, 90, 92, 94, 96, 98, 100};
+  return *kBuckets;
+}
+
 // The histogram a frame score goes to: none for names outside the feature table (so a series
 // cannot be made up) and for unbounded values such as mse.
 std::optional<OutputScale> ObservedScale(const std::string& name, const FeatureSet& features) {
@@ -134,6 +141,7 @@ struct ServiceMetrics::Impl {
   Family<Counter>& device_decoded_planes;
   Family<Histogram>& score;
   Family<Histogram>& score_db;
+  Family<Histogram>& score_vmaf;
   Family<Gauge>& title_score;
   Counter& title_evictions;
   Gauge& titles_tracked;
@@ -252,6 +260,8 @@ ServiceMetrics::Impl::Impl(const MetricsOptions& options)
       score_db(Build(prometheus::BuildHistogram(), *registry, "ssimd_frame_score_decibels",
                      "Per-frame scores requested in dB (enable_db), by metric name; infinite "
                      "scores are not observed.")),
+      score_vmaf(Build(prometheus::BuildHistogram(), *registry, "ssimd_frame_score_vmaf",
+                       "Per-frame VMAF scores (0 to 100), by metric name.")),
       title_score(Build(prometheus::BuildGauge(), *registry, "ssimd_title_score",
                         "Latest pooled (mean) score of a title, by metric name; only the most "
                         "recently updated titles are kept (option max_titles).")),
@@ -325,6 +335,8 @@ void ServiceMetrics::Impl::RecordScores(const FeatureSet& features, const FrameS
     if (!scale.has_value() || !std::isfinite(value)) continue;
     if (*scale == OutputScale::kDecibels) {
       score_db.Add({{"feature", name}}, DecibelBuckets()).Observe(value);
+    } else if (*scale == OutputScale::kVmafScore) {
+      score_vmaf.Add({{"feature", name}}, VmafBuckets()).Observe(value);
     } else {
       score.Add({{"feature", name}}, ScoreBuckets()).Observe(value);
     }
@@ -388,6 +400,10 @@ void ServiceMetrics::RecordFrame(const FeatureSet& features, const ScoreResult& 
   }
   impl_->RecordStages(feature, backend.backend, result.timings);
   impl_->RecordScores(features, result.scores);
+}
+
+void ServiceMetrics::RecordScores(const FeatureSet& features, const FrameScores& scores) {
+  impl_->RecordScores(features, scores);
 }
 
 void ServiceMetrics::RecordInputStages(const FeatureSet& features,

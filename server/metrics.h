@@ -38,6 +38,8 @@ class ServiceMetrics {
   // One scored frame: frames by feature and backend, stage latencies, score histograms, and a
   // fallback (by feature and reason) when result.fallback_reason is set.
   void RecordFrame(const FeatureSet& features, const ScoreResult& result);
+  // Scores a frame gains after RecordFrame saw it: the temporal values (TemporalFinish).
+  void RecordScores(const FeatureSet& features, const FrameScores& scores);
   // One frame of an encoded file read for scoring: the decode stage and, for an upscaled
   // rendition, the scale stage of ssimd_frame_stage_seconds, with backend "cpu" (FFmpeg decodes
   // on the host). Stages left unset are not observed.

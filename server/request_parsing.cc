@@ -77,7 +77,8 @@ absl::StatusOr<Geometry> ParseGeometry(const v1::Geometry& geometry, absl::strin
   return out;
 }
 
-absl::StatusOr<FeatureSet> ParseFeatures(const v1::Features& features, absl::string_view field) {
+absl::StatusOr<FeatureSet> ParseFeatures(const v1::Features& features, absl::string_view field,
+                                         const VmafModelRegistry& models) {
   FeatureSet out;
   if (features.feature_args_size() > 0) {
     std::vector<std::string> args(features.feature_args().begin(), features.feature_args().end());
@@ -128,6 +129,7 @@ absl::StatusOr<FeatureSet> ParseFeatures(const v1::Features& features, absl::str
   }
   SSIMD_RETURN_IF_ERROR(WithField(ValidateFeatureSet(out), field));
   SSIMD_RETURN_IF_ERROR(WithField(CheckServedFeatures(out), field));
+  SSIMD_RETURN_IF_ERROR(WithField(models.Resolve(out), field));
   return out;
 }
 
@@ -171,7 +173,8 @@ absl::StatusOr<ClipSettings> ParseClipOptions(const v1::ClipConfig& config,
     return Invalid(absl::StrCat(field, ".features"),
                    "missing: request at least one feature, e.g. float_ssim");
   }
-  auto features = ParseFeatures(config.features(), absl::StrCat(field, ".features"));
+  auto features =
+      ParseFeatures(config.features(), absl::StrCat(field, ".features"), *options.vmaf_models);
   if (!features.ok()) return features.status();
   out.features = *features;
   auto backend =

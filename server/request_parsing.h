@@ -32,7 +32,9 @@ struct ClipSettings {
 };
 
 absl::StatusOr<Geometry> ParseGeometry(const v1::Geometry& geometry, absl::string_view field);
-absl::StatusOr<FeatureSet> ParseFeatures(const v1::Features& features, absl::string_view field);
+// The features asked for, with vmaf's model resolved against `models`.
+absl::StatusOr<FeatureSet> ParseFeatures(const v1::Features& features, absl::string_view field,
+                                         const VmafModelRegistry& models);
 // Applies the server's policy: kCpu makes every request CPU-only; kGpu makes kAuto GPU-only.
 absl::StatusOr<BackendPreference> ParseBackend(int backend, BackendPreference policy,
                                                absl::string_view field);

@@ -6,6 +6,11 @@
 namespace ssimd {
 namespace {
 
+// The features of a request to a server without VMAF models.
+absl::StatusOr<FeatureSet> ParseFeatures(const v1::Features& features, absl::string_view field) {
+  return ssimd::ParseFeatures(features, field, VmafModelRegistry());
+}
+
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "engine/vmaf/temporal_finish.h"
 #include "grpcpp/impl/codegen/proto_utils.h"
 #include "server/byte_buffer_request.h"
 #include "server/capabilities.h"
@@ -153,7 +154,7 @@ absl::Status ScoringServiceImpl::CheckPairRequest(const ReceivedPairMessage& mes
   absl::StatusOr<Geometry> geometry = ParseGeometry(request.geometry(), "geometry");
   if (!geometry.ok()) return geometry.status();
   settings.geometry = *geometry;
-  absl::StatusOr<FeatureSet> features = ParseFeatures(request.features(), "features");
+  absl::StatusOr<FeatureSet> features = ParseFeatures(request.features(), "features", *ctx_->options.vmaf_models);
   if (!features.ok()) return features.status();
   settings.features = *features;
   absl::StatusOr<BackendPreference> backend =
@@ -247,8 +248,13 @@ void ScoringServiceImpl::ScorePairOnWorker(grpc::CallbackServerContext* call,
                            chroma->has_value() ? &**chroma : nullptr},
                           settings.backend)
                     : absl::StatusOr<ScoreResult>(chroma.status());
+    absl::StatusOr<FrameScores> temporal =
+        result.ok() ? FinishLoneFrame(settings.features, result->scores)
+                    : absl::StatusOr<FrameScores>(FrameScores());
+    if (result.ok() && !temporal.ok()) result = temporal.status();
     if (result.ok()) {
       result->timings.queue_wait += absl::ToDoubleSeconds(pool_wait);
+      // The frame's scores are all in: RecordFrame sees the temporal ones too.
       ctx_->metrics->RecordFrame(settings.features, *result);
       v1::ScorePairResponse out;
       FillFrameResult(0, *result, out.mutable_result());

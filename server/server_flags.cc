@@ -138,6 +138,10 @@ ABSL_FLAG(std::string, decoded_memory_budget, "",
 ABSL_FLAG(absl::Duration, decoded_memory_wait, absl::Seconds(30),
           "Longest an input waits for other calls to give back decoded-picture memory before "
           "its call gets RESOURCE_EXHAUSTED; 0: never waits.");
+ABSL_FLAG(std::string, vmaf_model_dir, ssimd::kDefaultVmafModelDir,
+          "Directory of libvmaf's VMAF model files (vmaf_v0.6.1.json, ...), read at start-up; "
+          "the vmaf feature's model option names one by its file name without .json. Where the "
+          "default directory does not exist the server starts without models and refuses vmaf.");
 ABSL_FLAG(int, max_renditions_per_title, 16,
           "Renditions of a title's scored ladder kept in metrics (least recent evicted); the "
           "ladders' titles are capped by --max_titles.");
@@ -147,6 +151,20 @@ namespace {
 
 absl::Status BadFlag(const char* flag, const std::string& message) {
   return absl::InvalidArgumentError(absl::StrCat("--", flag, ": ", message));
+}
+
+// The VMAF models. A directory named on the command line must be readable; the default one may be
+// missing (a server without models serves everything but vmaf, and says so when asked).
+absl::Status ReadVmafModels(ServiceOptions& service, std::vector<std::string>& skipped) {
+  const std::string dir = absl::GetFlag(FLAGS_vmaf_model_dir);
+  if (dir.empty()) return absl::OkStatus();
+  absl::StatusOr<VmafModelRegistry> models = VmafModelRegistry::LoadDirectory(dir, &skipped);
+  if (!models.ok()) {
+    if (dir == kDefaultVmafModelDir && absl::IsNotFound(models.status())) return absl::OkStatus();
+    return BadFlag("vmaf_model_dir", std::string(models.status().message()));
+  }
+  service.vmaf_models = std::make_shared<const VmafModelRegistry>(*std::move(models));
+  return absl::OkStatus();
 }
 
 // Uploads and URL inputs (docs/adr/0078). The directory and the prefixes themselves are checked
@@ -364,6 +382,7 @@ absl::StatusOr<ServerFlags> ServerFlagsFromCommandLine() {
   }
   SSIMD_RETURN_IF_ERROR(ReadInputFlags(server));
   SSIMD_RETURN_IF_ERROR(ReadDecodedMemoryFlags(service));
+  SSIMD_RETURN_IF_ERROR(ReadVmafModels(service, out.vmaf_models_skipped));
 
   service.default_percentiles.clear();
   for (const std::string& text : absl::GetFlag(FLAGS_default_percentiles)) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/flags/declare.h"
 #include "absl/status/statusor.h"
@@ -27,7 +28,12 @@ struct ServerFlags {
   CpuScorerOptions cpu;
   GpuOptions gpu;
   absl::Duration grace_period;
+  // Model files in --vmaf_model_dir that were not loaded, each with why (logged at start-up).
+  std::vector<std::string> vmaf_models_skipped;
 };
+
+// Where --vmaf_model_dir looks by default (deploy/ installs libvmaf's models there).
+inline constexpr char kDefaultVmafModelDir[] = "/usr/share/ssimd/vmaf-models";
 
 // INVALID_ARGUMENT naming the flag and its accepted values.
 absl::StatusOr<ServerFlags> ServerFlagsFromCommandLine();

@@ -3,12 +3,14 @@
 #define SSIMD_SERVER_SERVICE_OPTIONS_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/time/time.h"
 #include "engine/dispatcher.h"
 #include "engine/picture.h"
+#include "engine/vmaf/model_registry.h"
 
 namespace ssimd {
 
@@ -66,6 +68,9 @@ struct ServiceOptions {
   absl::Duration decoded_memory_wait = absl::Seconds(30);
   // Percentiles reported in a clip summary when the request names none.
   std::vector<double> default_percentiles = {1, 5, 50, 95, 99};
+  // The VMAF models requests may name (--vmaf_model_dir, read when the server starts); none by
+  // default, and vmaf is then refused with a message saying how to give some.
+  std::shared_ptr<const VmafModelRegistry> vmaf_models = std::make_shared<VmafModelRegistry>();
 };
 
 }  // namespace ssimd

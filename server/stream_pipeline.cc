@@ -79,6 +79,7 @@ void StreamPipeline::FetchedConfig(ClipSettings settings) {
     absl::MutexLock lock(&mu_);
     fetching_ = false;
     settings_ = std::move(settings);
+    temporal_ = std::make_unique<TemporalFinish>(settings_.features);
     configured_ = true;
     started_ = absl::Now();
     LogFields labels = {{"method", method_}, {"peer", peer_}};
@@ -115,8 +116,15 @@ void StreamPipeline::FetchedFrame(uint64_t index, ReceivedPlanes planes) {
   if (submit) {
     // A shared pointer keeps the task copyable for std::function without copying the planes.
     auto shared = std::make_shared<const ReceivedPlanes>(std::move(planes));
+    std::shared_ptr<const ReceivedPlanes> previous;
+    if (FeaturesReadPreviousReference(settings_.features)) {
+      absl::MutexLock lock(&mu_);
+      previous = std::exchange(previous_planes_, shared);
+    }
     const absl::Time submitted = absl::Now();
-    ctx_->pool->Submit([this, index, shared, submitted] { Score(index, *shared, submitted); });
+    ctx_->pool->Submit([this, index, shared, previous, submitted] {
+      Score(index, *shared, previous.get(), submitted);
+    });
   }
   Execute(std::move(actions));
 }
@@ -318,6 +326,7 @@ void StreamPipeline::FinishLocked(const grpc::Status& status) {
   if (in_flight_ > 0) ctx_->metrics->FramesInFlightChanged(-in_flight_);
   in_flight_ = 0;
   ready_.clear();
+  previous_planes_.reset();
   ctx_->active_streams.fetch_sub(1);
   LogFields fields = {{"status", code}, {"frames", absl::StrCat(accumulator_.frames())}};
   if (!status.ok()) fields.emplace_back("error", status.error_message());
@@ -347,8 +356,24 @@ std::unique_ptr<v1::ScoreClipResponse> StreamPipeline::SummaryLocked() {
   return response;
 }
 
+void StreamPipeline::AdvanceTemporalLocked() {
+  if (temporal_ == nullptr) return;
+  for (auto it = ready_.find(temporal_->frames_added()); it != ready_.end();
+       it = ready_.find(temporal_->frames_added())) {
+    if (absl::Status added = temporal_->Add(it->second.result.scores); !added.ok()) {
+      FailLocked(added);
+      return;
+    }
+  }
+  if (input_done_ && temporal_->frames_added() == frames_fetched_) {
+    temporal_->EndOfInput();
+    previous_planes_.reset();
+  }
+}
+
 StreamPipeline::Actions StreamPipeline::Plan() {
   Actions a;
+  if (!finish_called_ && !failure_.has_value() && !cancelled_) AdvanceTemporalLocked();
   if (!finish_called_) {
     if (failure_.has_value() || cancelled_) {
       if (!write_in_progress_ && ops_starting_ == 0) {
@@ -363,11 +388,22 @@ StreamPipeline::Actions StreamPipeline::Plan() {
       }
     } else {
       if (!write_in_progress_) {
-        auto it = ready_.find(next_write_);
+        auto it = temporal_ != nullptr && next_write_ < temporal_->frames_final()
+                      ? ready_.find(next_write_)
+                      : ready_.end();
+        absl::StatusOr<FrameScores> completed =
+            it != ready_.end() ? temporal_->Complete(next_write_, it->second.result.scores)
+                               : FrameScores();
+        if (!completed.ok()) {
+          FailLocked(completed.status());
+          return Plan();
+        }
+        ctx_->metrics->RecordScores(settings_.features, *completed);
         if (it != ready_.end()) {
-          Ready& ready = it->second;
-          accumulator_.Add(ready.scores, ready.backend, ready.fell_back);
-          current_write_ = std::move(ready.response);
+          ScoreResult& result = it->second.result;
+          accumulator_.Add(result.scores, result.backend, !result.fallback_reason.empty());
+          current_write_ = std::make_unique<v1::ScoreClipResponse>();
+          FillFrameResult(next_write_, result, current_write_->mutable_frame());
           ready_.erase(it);
           ++next_write_;
           --in_flight_;
@@ -391,8 +427,10 @@ StreamPipeline::Actions StreamPipeline::Plan() {
           a.finish = grpc::Status::OK;
         }
       }
+      // Frames that wait only for their successors' scores (TemporalLag) do not hold back the
+      // fetch of those successors.
       if (!a.finish.has_value() && !fetching_ && !input_done_ &&
-          in_flight_ < ctx_->options.max_frames_in_flight) {
+          in_flight_ < ctx_->options.max_frames_in_flight + TemporalLag(settings_.features)) {
         fetching_ = true;
         fetch_started_ = absl::Now();
         a.fetch = true;
@@ -427,7 +465,8 @@ void StreamPipeline::Execute(Actions actions) {
   if (actions.destroy) host_->HostDestroy();
 }
 
-void StreamPipeline::Score(uint64_t index, const ReceivedPlanes& planes, absl::Time submitted) {
+void StreamPipeline::Score(uint64_t index, const ReceivedPlanes& planes,
+                           const ReceivedPlanes* previous, absl::Time submitted) {
   if (stopping()) {
     Scored(index, absl::CancelledError("stream stopped"));
     return;
@@ -442,7 +481,8 @@ void StreamPipeline::Score(uint64_t index, const ReceivedPlanes& planes, absl::T
       chroma.ok() ? ctx_->dispatcher->ScorePieces(
                         settings_.geometry, settings_.features,
                         {&planes.reference, &planes.distorted, nullptr,
-                         chroma->has_value() ? &**chroma : nullptr},
+                         chroma->has_value() ? &**chroma : nullptr,
+                         previous != nullptr ? &previous->reference : nullptr},
                         settings_.backend)
                   : absl::StatusOr<ScoreResult>(chroma.status());
   if (result.ok()) {
@@ -466,13 +506,7 @@ void StreamPipeline::Scored(uint64_t index, absl::StatusOr<ScoreResult> result) 
     if (!result.ok()) {
       if (!finish_called_ && !cancelled_) FailLocked(result.status());
     } else if (!finish_called_ && !failure_.has_value() && !cancelled_) {
-      Ready ready;
-      ready.response = std::make_unique<v1::ScoreClipResponse>();
-      FillFrameResult(index, *result, ready.response->mutable_frame());
-      ready.scores = std::move(result->scores);
-      ready.backend = std::move(result->backend);
-      ready.fell_back = !result->fallback_reason.empty();
-      ready_.emplace(index, std::move(ready));
+      ready_.emplace(index, Ready{*std::move(result)});
     }
     actions = Plan();
   }

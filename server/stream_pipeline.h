@@ -28,6 +28,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "engine/scorer.h"
+#include "engine/vmaf/temporal_finish.h"
 #include "grpcpp/grpcpp.h"
 #include "proto/ssimd/v1/ssimd.pb.h"
 #include "proto/clip_accumulator.h"
@@ -112,10 +113,7 @@ class StreamPipeline final : public RegisteredStream {
 
  private:
   struct Ready {
-    std::unique_ptr<v1::ScoreClipResponse> response;
-    FrameScores scores;
-    std::string backend;
-    bool fell_back = false;
+    ScoreResult result;
   };
   struct Actions {
     bool fetch = false;
@@ -133,7 +131,10 @@ class StreamPipeline final : public RegisteredStream {
   absl::Status CancellationLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void FinishLocked(const grpc::Status& status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   std::unique_ptr<v1::ScoreClipResponse> SummaryLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void Score(uint64_t index, const ReceivedPlanes& planes, absl::Time submitted);
+  // Hands scored frames, in input order, to temporal_ (vmaf's motion waits for the next frame).
+  void AdvanceTemporalLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Score(uint64_t index, const ReceivedPlanes& planes, const ReceivedPlanes* previous,
+             absl::Time submitted);
   void Scored(uint64_t index, absl::StatusOr<ScoreResult> result);
 
   ServiceContext* const ctx_;
@@ -159,6 +160,11 @@ class StreamPipeline final : public RegisteredStream {
   uint64_t frames_fetched_ ABSL_GUARDED_BY(mu_) = 0;
   int in_flight_ ABSL_GUARDED_BY(mu_) = 0;
   std::map<uint64_t, Ready> ready_ ABSL_GUARDED_BY(mu_);
+  // Created with the config. Frames below temporal_->frames_added() were handed to it.
+  std::unique_ptr<TemporalFinish> temporal_ ABSL_GUARDED_BY(mu_);
+  // The last frame fetched, kept while its successor is scored where the features compare
+  // consecutive reference pictures (FeaturesReadPreviousReference).
+  std::shared_ptr<const ReceivedPlanes> previous_planes_ ABSL_GUARDED_BY(mu_);
   uint64_t next_write_ ABSL_GUARDED_BY(mu_) = 0;
   bool write_in_progress_ ABSL_GUARDED_BY(mu_) = false;
   std::unique_ptr<v1::ScoreClipResponse> current_write_ ABSL_GUARDED_BY(mu_);

@@ -20,7 +20,7 @@ SCALER_NEIGHBOR: Scaler
 SCALER_SPLINE: Scaler
 
 class Capabilities(_message.Message):
-    __slots__ = ["decode_engine", "default_backend", "devices", "features", "files_enabled", "gpu_unavailable_reason", "limits", "version"]
+    __slots__ = ["decode_engine", "default_backend", "devices", "features", "files_enabled", "gpu_unavailable_reason", "limits", "version", "vmaf_models"]
     DECODE_ENGINE_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_BACKEND_FIELD_NUMBER: _ClassVar[int]
     DEVICES_FIELD_NUMBER: _ClassVar[int]
@@ -29,6 +29,7 @@ class Capabilities(_message.Message):
     GPU_UNAVAILABLE_REASON_FIELD_NUMBER: _ClassVar[int]
     LIMITS_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
+    VMAF_MODELS_FIELD_NUMBER: _ClassVar[int]
     decode_engine: DecodeEngine
     default_backend: str
     devices: _containers.RepeatedCompositeFieldContainer[Device]
@@ -37,7 +38,8 @@ class Capabilities(_message.Message):
     gpu_unavailable_reason: str
     limits: Limits
     version: str
-    def __init__(self, version: _Optional[str] = ..., default_backend: _Optional[str] = ..., gpu_unavailable_reason: _Optional[str] = ..., devices: _Optional[_Iterable[_Union[Device, _Mapping]]] = ..., features: _Optional[_Iterable[_Union[FeatureInfo, _Mapping]]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., files_enabled: bool = ..., decode_engine: _Optional[_Union[DecodeEngine, _Mapping]] = ...) -> None: ...
+    vmaf_models: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, version: _Optional[str] = ..., default_backend: _Optional[str] = ..., gpu_unavailable_reason: _Optional[str] = ..., devices: _Optional[_Iterable[_Union[Device, _Mapping]]] = ..., features: _Optional[_Iterable[_Union[FeatureInfo, _Mapping]]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., files_enabled: bool = ..., decode_engine: _Optional[_Union[DecodeEngine, _Mapping]] = ..., vmaf_models: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ClipConfig(_message.Message):
     __slots__ = ["backend", "features", "geometry", "labels", "percentiles", "rung", "title_id"]
