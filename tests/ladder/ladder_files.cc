@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "tests/reference/json.h"
 
@@ -80,6 +81,12 @@ absl::Status ReadExpectedMetrics(std::vector<ExpectedRendition>& renditions) {
       if (pair["id"].get<std::string>() != e.rendition) continue;
       e.psnr_y = pair["metrics"]["psnr_y"].get<std::vector<double>>();
       e.float_ms_ssim = pair["metrics"]["float_ms_ssim"].get<std::vector<double>>();
+      for (const auto& [key, values] : pair["metrics"].items()) {
+        if (key == "vmaf" || absl::StartsWith(key, "integer_") ||
+            key == "VMAF_integer_feature_motion_sad_score") {
+          e.vmaf[key] = values.get<std::vector<double>>();
+        }
+      }
       found = true;
     }
     if (!found) {

@@ -3,6 +3,7 @@
 #ifndef SSIMD_TESTS_LADDER_LADDER_FILES_H_
 #define SSIMD_TESTS_LADDER_LADDER_FILES_H_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,8 @@ struct ExpectedRendition {
   // them; empty otherwise.
   std::vector<double> psnr_y;
   std::vector<double> float_ms_ssim;
+  // vmaf (libvmaf's vmaf_v0.6.1) and the integer features libvmaf reports with it, by key.
+  std::map<std::string, std::vector<double>> vmaf;
 };
 
 // tests/data/ladder/<file>, e.g. expected_scores_accurate_rnd.json.

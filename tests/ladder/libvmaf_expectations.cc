@@ -22,7 +22,10 @@ void ExpectLibvmafFrames(const std::vector<v1::FrameResult>& frames,
         << "frame " << i << ": ssim " << scores.at("ssim") << " vs libvmaf " << expected.ssim[i];
     const std::pair<const char*, const std::vector<double>*> upstream[] = {
         {"psnr_y", &expected.psnr_y}, {"float_ms_ssim", &expected.float_ms_ssim}};
-    for (const auto& [name, values] : upstream) {
+    std::vector<std::pair<const char*, const std::vector<double>*>> checked(std::begin(upstream),
+                                                                           std::end(upstream));
+    for (const auto& [name, values] : expected.vmaf) checked.emplace_back(name.c_str(), &values);
+    for (const auto& [name, values] : checked) {
       if (values->empty()) continue;
       ASSERT_EQ(values->size(), frames.size()) << name;
       ASSERT_TRUE(scores.contains(name)) << "frame " << i << ": no " << name;

@@ -21,10 +21,13 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "engine/vmaf/model_registry.h"
+#include "engine/vmaf/test_model.h"
 #include "server/service_options.h"
 #include "tests/integration/test_server.h"
 #include "tests/ladder/ladder_files.h"
 #include "tests/ladder/libvmaf_expectations.h"
+#include "tests/reference/vmaf_replay.h"
 
 namespace ssimd::testing {
 namespace {
@@ -127,6 +130,11 @@ class ScoreLadderTest : public ::testing::Test {
     ServerOptions options = FastServerOptions();
     options.service.files_root = root_;
     options.service.backend_policy = BackendPreference::kCpu;
+    // vmaf_v0.6.1: libvmaf's where $SSIMD_VMAF_MODEL_DIR has it, else a test model in its place.
+    auto models = std::make_shared<VmafModelRegistry>();
+    std::shared_ptr<const VmafModel> model = ReferenceVmafModel();
+    EXPECT_TRUE(models->Add("vmaf_v0.6.1", model != nullptr ? *model : *SixFeatureTestModel()).ok());
+    options.service.vmaf_models = models;
     adjust(options.service);
     return TestServer::Start(options);
   }
@@ -156,15 +164,21 @@ class ScoreLadderTest : public ::testing::Test {
         // features, which replace the ladder's.
         const bool ms_ssim = e.rendition == "h264_1920x1080" || e.rendition == "h264_426x240" ||
                              e.rendition == "vp9_960x540" || e.rendition == "hevc10_960x540";
+        // vmaf, about as slow, for the 10-bit upscaled rendition.
+        const bool vmaf = e.rendition == "hevc10_960x540";
         if (upstream_metrics && ms_ssim) {
           v1::Features* own = request.mutable_renditions()->rbegin()->mutable_features();
           for (const char* feature :
                {"float_ssim", "ssim", "psnr=enable_chroma=false", "float_ms_ssim"}) {
             own->add_feature_args(feature);
           }
+          if (vmaf) own->add_feature_args("vmaf");
         } else {
           e.float_ms_ssim.clear();  // not asked, not expected
         }
+        if (!upstream_metrics || !vmaf) e.vmaf.clear();
+        // With a test model in libvmaf's place, its features are compared, not its prediction.
+        if (ReferenceVmafModel() == nullptr) e.vmaf.erase("vmaf");
       }
       LadderOutcome out = RunLadder(*server_, request);
       ASSERT_TRUE(out.status.ok()) << out.status.error_message();

@@ -3,15 +3,18 @@
 
 Usage: cut_metrics.py FULL_LADDER_DIR OUT_DIR
 
-Keeps, per rendition, the metrics ssimd computes today (psnr_y, psnr_cb, psnr_cr, float_ms_ssim)
-with the `how`, `refused` and `features` fields unchanged; the VMAF model's features stay in the
-full set until they are scored.
+Keeps, per rendition, the metrics ssimd computes (psnr_y, psnr_cb, psnr_cr, float_ms_ssim, vmaf
+and the VMAF model's integer features) with the `how`, `refused` and `features` fields unchanged.
 """
 import json
 import os
 import sys
 
-KEPT = ("psnr_y", "psnr_cb", "psnr_cr", "float_ms_ssim")
+KEPT = ("psnr_y", "psnr_cb", "psnr_cr", "float_ms_ssim", "vmaf", "integer_adm2", "integer_adm3",
+        "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3",
+        "integer_aim", "integer_motion2", "integer_motion3", "integer_vif_scale0",
+        "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3",
+        "VMAF_integer_feature_motion_sad_score")
 
 
 def main(full_dir, out_dir):
