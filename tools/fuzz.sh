@@ -65,7 +65,9 @@ declare -A SOURCES=(
              engine/luma_scale_host.cc
              engine/cpu/cpu_scorer.cc engine/cpu/float_ssim.cc engine/cpu/integer_ssim.cc
              engine/cpu/psnr.cc engine/psnr_scores.cc engine/cpu/ms_ssim.cc
-             engine/ms_ssim_scores.cc
+             engine/ms_ssim_scores.cc engine/cpu/vmaf/vmaf_frame.cc engine/cpu/vmaf/adm.cc
+             engine/cpu/vmaf/vif.cc engine/cpu/vmaf/motion.cc engine/vmaf/model.cc
+             engine/vmaf/model_registry.cc
              engine/cpu/sample_plane.cc base/thread_pool.cc server/request_parsing.cc
              proto/clip_accumulator.cc proto/wire_format.cc server/wire_split.cc
              server/wire_request.cc PROTO"
