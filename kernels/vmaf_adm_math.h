@@ -15,7 +15,9 @@
 //
 // Everything marked SSIMD_HD is integer or IEEE binary64 arithmetic that runs the same on a
 // device; the plain inline functions at the end (CSF factors, shifts taken from log2, the final
-// binary32 powf steps) run on the host only.
+// binary32 powf steps, a frame's plan of them) run on the host only. A frame's work ends in
+// integer totals (AdmSums) that the CPU and the device compute alike and one host finish turns
+// into values.
 #ifndef SSIMD_KERNELS_VMAF_ADM_MATH_H_
 #define SSIMD_KERNELS_VMAF_ADM_MATH_H_
 
@@ -28,6 +30,12 @@ namespace ssimd {
 
 // ---------------------------------------------------------------------------------------------
 // Geometry.
+
+// The smallest side libvmaf's integer adm handles without reading outside its buffers: its
+// wavelet step mirrors indices correctly only where each side keeps at least 3 output samples at
+// every scale, i.e. ceil(side / 8) >= 5 at the last scale's input. Below that, the vmaf tool reads
+// memory before its buffers (sides 17 to 32) or crashes (16 and less).
+inline constexpr int kAdmMinSide = 33;
 
 // Source row (or column) of wavelet tap k = 2i-1 .. 2i+2 for output i, over a side of n samples:
 // -1 reflects to 1, and past the end libvmaf reflects with the edge sample repeated.
@@ -108,38 +116,41 @@ SSIMD_HD inline int32_t AdmDwt123Horizontal(int64_t taps, int scale) {
   return static_cast<int32_t>((taps + 16384) >> 15);
 }
 
-// One output row of scale 0's vertical pass over `width` columns: `rows` are the four source rows
+// Column x of one output row of scale 0's vertical pass: `rows` are the four source rows
 // (AdmDwtSourceIndex), `low`/`high` receive the 16-bit values.
+template <typename Sample>
+SSIMD_HD inline void AdmDwt0VerticalAt(const Sample* const rows[4], int x, int bit_depth,
+                                       int32_t* low, int32_t* high) {
+  const uint32_t s0 = rows[0][x], s1 = rows[1][x], s2 = rows[2][x], s3 = rows[3][x];
+  *low = AdmDwt0VerticalLow(s0, s1, s2, s3, bit_depth);
+  *high = AdmDwt0VerticalHigh(s0, s1, s2, s3, bit_depth);
+}
+
+SSIMD_HD inline void AdmDwt123VerticalAt(const int32_t* const rows[4], int x, int scale,
+                                         int32_t* low, int32_t* high) {
+  const int64_t s0 = rows[0][x], s1 = rows[1][x], s2 = rows[2][x], s3 = rows[3][x];
+  *low = AdmDwt123Vertical(AdmLowTaps(s0, s1, s2, s3), scale);
+  *high = AdmDwt123Vertical(AdmHighTaps(s0, s1, s2, s3), scale);
+}
+
+// One output row of the vertical pass over `width` columns.
 template <typename Sample>
 SSIMD_HD inline void AdmDwt0VerticalRow(const Sample* const rows[4], int width, int bit_depth,
                                         int32_t* low, int32_t* high) {
-  for (int x = 0; x < width; ++x) {
-    const uint32_t s0 = rows[0][x], s1 = rows[1][x], s2 = rows[2][x], s3 = rows[3][x];
-    low[x] = AdmDwt0VerticalLow(s0, s1, s2, s3, bit_depth);
-    high[x] = AdmDwt0VerticalHigh(s0, s1, s2, s3, bit_depth);
-  }
+  for (int x = 0; x < width; ++x) AdmDwt0VerticalAt(rows, x, bit_depth, &low[x], &high[x]);
 }
 
 SSIMD_HD inline void AdmDwt123VerticalRow(const int32_t* const rows[4], int width, int scale,
                                           int32_t* low, int32_t* high) {
-  for (int x = 0; x < width; ++x) {
-    const int64_t s0 = rows[0][x], s1 = rows[1][x], s2 = rows[2][x], s3 = rows[3][x];
-    low[x] = AdmDwt123Vertical(AdmLowTaps(s0, s1, s2, s3), scale);
-    high[x] = AdmDwt123Vertical(AdmHighTaps(s0, s1, s2, s3), scale);
-  }
+  for (int x = 0; x < width; ++x) AdmDwt123VerticalAt(rows, x, scale, &low[x], &high[x]);
 }
 
-// Output column x's horizontal pass over one vertical pass row of `width` values: `a` (low of
-// low), `v` (high of low), `h` (low of high) and `d` (high of high). scale 0 uses AdmDwt0Horizontal.
-SSIMD_HD inline void AdmDwtHorizontalAt(const int32_t* low, const int32_t* high, int width, int x,
-                                        int scale, int32_t* a, int32_t* v, int32_t* h,
-                                        int32_t* d) {
-  const int j0 = AdmDwtSourceIndex(2 * x - 1, width);
-  const int j1 = AdmDwtSourceIndex(2 * x, width);
-  const int j2 = AdmDwtSourceIndex(2 * x + 1, width);
-  const int j3 = AdmDwtSourceIndex(2 * x + 2, width);
-  const int64_t l0 = low[j0], l1 = low[j1], l2 = low[j2], l3 = low[j3];
-  const int64_t h0 = high[j0], h1 = high[j1], h2 = high[j2], h3 = high[j3];
+// One output sample's horizontal pass from the vertical pass's four low (l*) and four high (h*)
+// values at its source columns: `a` (low of low), `v` (high of low), `h` (low of high) and `d`
+// (high of high).
+SSIMD_HD inline void AdmDwtHorizontal(int64_t l0, int64_t l1, int64_t l2, int64_t l3, int64_t h0,
+                                      int64_t h1, int64_t h2, int64_t h3, int scale, int32_t* a,
+                                      int32_t* v, int32_t* h, int32_t* d) {
   if (scale == 0) {
     *a = AdmDwt0Horizontal(AdmLowTaps(l0, l1, l2, l3));
     *v = AdmDwt0Horizontal(AdmHighTaps(l0, l1, l2, l3));
@@ -151,6 +162,18 @@ SSIMD_HD inline void AdmDwtHorizontalAt(const int32_t* low, const int32_t* high,
     *h = AdmDwt123Horizontal(AdmLowTaps(h0, h1, h2, h3), scale);
     *d = AdmDwt123Horizontal(AdmHighTaps(h0, h1, h2, h3), scale);
   }
+}
+
+// Output column x's horizontal pass over one vertical pass row of `width` values.
+SSIMD_HD inline void AdmDwtHorizontalAt(const int32_t* low, const int32_t* high, int width, int x,
+                                        int scale, int32_t* a, int32_t* v, int32_t* h,
+                                        int32_t* d) {
+  const int j0 = AdmDwtSourceIndex(2 * x - 1, width);
+  const int j1 = AdmDwtSourceIndex(2 * x, width);
+  const int j2 = AdmDwtSourceIndex(2 * x + 1, width);
+  const int j3 = AdmDwtSourceIndex(2 * x + 2, width);
+  AdmDwtHorizontal(low[j0], low[j1], low[j2], low[j3], high[j0], high[j1], high[j2], high[j3],
+                   scale, a, v, h, d);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -221,17 +244,14 @@ SSIMD_HD inline int32_t AdmRestored(int64_t k, int32_t o, int32_t t, bool aligne
   return restored;
 }
 
-// Decouples sample x of one row at `scale`: reference bands o*, distorted bands t*, outputs the
-// restored (r*) and additive (a*) parts. At scale 0 both are stored in 16 bits.
-SSIMD_HD inline void AdmDecoupleAt(const int32_t* oh, const int32_t* ov, const int32_t* od,
-                                   const int32_t* th, const int32_t* tv, const int32_t* td, int x,
-                                   int scale, double gain_limit, int32_t* rh, int32_t* rv,
-                                   int32_t* rd, int32_t* ah, int32_t* av, int32_t* ad) {
-  const bool aligned = AdmWithinOneDegree(oh[x], ov[x], th[x], tv[x]);
-  const int32_t o[3] = {oh[x], ov[x], od[x]};
-  const int32_t t[3] = {th[x], tv[x], td[x]};
-  int32_t* r[3] = {rh, rv, rd};
-  int32_t* a[3] = {ah, av, ad};
+// Decouples one sample at `scale`: reference bands o*, distorted bands t*, outputs the restored
+// (r) and additive (a) parts of h, v and d. At scale 0 both are stored in 16 bits.
+SSIMD_HD inline void AdmDecouple(int32_t oh, int32_t ov, int32_t od, int32_t th, int32_t tv,
+                                 int32_t td, int scale, double gain_limit, int32_t r[3],
+                                 int32_t a[3]) {
+  const bool aligned = AdmWithinOneDegree(oh, ov, th, tv);
+  const int32_t o[3] = {oh, ov, od};
+  const int32_t t[3] = {th, tv, td};
   for (int b = 0; b < 3; ++b) {
     const int64_t k = scale == 0 ? AdmRatio0(o[b], t[b]) : AdmRatio123(o[b], t[b]);
     int32_t restored = AdmRestored(k, o[b], t[b], aligned, gain_limit);
@@ -241,9 +261,24 @@ SSIMD_HD inline void AdmDecoupleAt(const int32_t* oh, const int32_t* ov, const i
       restored = static_cast<int16_t>(restored);
       additive = static_cast<int16_t>(additive);
     }
-    r[b][x] = restored;
-    a[b][x] = additive;
+    r[b] = restored;
+    a[b] = additive;
   }
+}
+
+// Decouples sample x of one row (AdmDecouple), reading and writing row arrays.
+SSIMD_HD inline void AdmDecoupleAt(const int32_t* oh, const int32_t* ov, const int32_t* od,
+                                   const int32_t* th, const int32_t* tv, const int32_t* td, int x,
+                                   int scale, double gain_limit, int32_t* rh, int32_t* rv,
+                                   int32_t* rd, int32_t* ah, int32_t* av, int32_t* ad) {
+  int32_t r[3], a[3];
+  AdmDecouple(oh[x], ov[x], od[x], th[x], tv[x], td[x], scale, gain_limit, r, a);
+  rh[x] = r[0];
+  rv[x] = r[1];
+  rd[x] = r[2];
+  ah[x] = a[0];
+  av[x] = a[1];
+  ad[x] = a[2];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -277,6 +312,18 @@ SSIMD_HD inline int32_t AdmMask123(int32_t csf) {
 }
 SSIMD_HD inline int32_t AdmCentre123(int32_t csf) {
   return static_cast<int32_t>((286331153 * AdmAbs(csf) - (int64_t{1} << 31)) >> 32);
+}
+
+// One sample's CSF-weighted value and its masking value, band `band` (0 h, 1 v, 2 d) of `scale`.
+SSIMD_HD inline void AdmCsfAt(int32_t value, uint32_t rfactor, int band, int scale, int32_t* csf,
+                              int32_t* mask) {
+  if (scale == 0) {
+    *csf = AdmCsf0(value, rfactor, band);
+    *mask = AdmMask0(*csf);
+  } else {
+    *csf = AdmCsf123(value, rfactor);
+    *mask = AdmMask123(*csf);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -375,6 +422,55 @@ SSIMD_HD inline uint64_t AdmReferenceCube123(int32_t v, int scale, int cube_shif
   const uint64_t square = (m * m + (uint64_t{1} << square_shift)) >> square_shift;
   return (square * m + cube_round) >> cube_shift;
 }
+
+// The denominator's shifts for a band of one scale: per-sample cube (scales 1 to 3) and per-row
+// sum.
+struct AdmDenominatorShifts {
+  int cube_shift = 0;
+  uint64_t cube_round = 0;
+  int row_shift = 0;
+  uint64_t row_round = 0;
+};
+
+SSIMD_HD inline uint64_t AdmReferenceCube(int32_t v, int scale, const AdmDenominatorShifts& s) {
+  return scale == 0 ? AdmReferenceCube0(v)
+                    : AdmReferenceCube123(v, scale, s.cube_shift, s.cube_round);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rows to frame. libvmaf rounds and shifts each row's sum before adding it to the band's total, so
+// the total depends on how samples fall into rows but not on the order of the rows, nor on the
+// order within a row (integer sums, wrapping as two's complement).
+
+// A row's masking sum as added to the band's total: rounded and shifted (arithmetically).
+SSIMD_HD inline int64_t AdmMaskingRowTerm(int64_t row_sum, uint32_t row_shift, int64_t row_round) {
+  return static_cast<int64_t>(static_cast<uint64_t>(row_sum) + static_cast<uint64_t>(row_round)) >>
+         row_shift;
+}
+
+// A row's denominator sum as added to the band's total.
+SSIMD_HD inline uint64_t AdmDenominatorRowTerm(uint64_t row_sum, const AdmDenominatorShifts& s) {
+  return (row_sum + s.row_round) >> s.row_shift;
+}
+
+// Adds a row's term to a total as libvmaf's 64-bit signed total does, wrapping.
+SSIMD_HD inline int64_t AdmAddWrapping(int64_t total, int64_t term) {
+  return static_cast<int64_t>(static_cast<uint64_t>(total) + static_cast<uint64_t>(term));
+}
+
+// One scale's totals over the rows of the summed region, per band (h, v, d): the numerator's
+// masking sums, AIM's, and the denominator's. Plain integers, so a device can fill them in any
+// order and the host finish (engine/cpu/vmaf/adm.h) gives the same values.
+struct AdmScaleSums {
+  int64_t numerator[3];
+  int64_t aim[3];
+  uint64_t denominator[3];
+};
+
+// A frame's totals, scales 0 to 3. Zero where a scale or AIM is skipped.
+struct AdmSums {
+  AdmScaleSums scale[4];
+};
 
 // ---------------------------------------------------------------------------------------------
 // Host-only steps: shifts from the band sizes, the CSF factors and the binary32 finish.
@@ -651,14 +747,7 @@ inline float AdmNumeratorScale(int scale, const int64_t sums[3], int width, int 
   return terms[0] + terms[1] + terms[2];
 }
 
-// The denominator's shifts for a width x height band of `scale`: per-sample cube (scales 1 to 3)
-// and per-row sum.
-struct AdmDenominatorShifts {
-  int cube_shift = 0;
-  uint64_t cube_round = 0;
-  int row_shift = 0;
-  uint64_t row_round = 0;
-};
+// The denominator's shifts for a width x height band of `scale`.
 inline AdmDenominatorShifts AdmDenominatorShiftsFor(int scale, int width, int height) {
   const AdmRegion r = AdmSumRegion(width, height);
   AdmDenominatorShifts s;
@@ -704,6 +793,53 @@ inline float AdmDenominatorScale(int scale, const uint64_t sums[3], int width, i
     terms[b] = std::pow(static_cast<float>(csf), third) + noise;
   }
   return terms[0] + terms[1] + terms[2];
+}
+
+// The options that change the sums; the others only change the host finish.
+struct AdmSumOptions {
+  double enhn_gain_limit = 100.0;
+  AdmCsfOptions csf;
+  bool skip_aim = false;     // AIM's sums stay 0
+  bool skip_scale0 = false;  // scale 0 makes its low band only; its sums stay 0
+};
+
+// What one scale's steps need besides the planes, from its band size and the options. Plain
+// values, so a device kernel can take them as arguments.
+struct AdmScalePlan {
+  int width = 0;  // the scale's bands
+  int height = 0;
+  bool summed = true;  // false for scale 0 under skip_scale0
+  AdmScaleFactors factors;
+  AdmMaskingParams masking;
+  uint32_t masking_row_shift = 0;
+  int64_t masking_row_round = 0;
+  AdmDenominatorShifts denominator;
+};
+
+struct AdmPlan {
+  AdmScalePlan scale[4];
+};
+
+// The plan of a width x height picture; false as AdmFactorsFor (options the extractor refuses).
+inline bool AdmPlanFor(int width, int height, const AdmSumOptions& o, AdmPlan* plan) {
+  int w = width;
+  int h = height;
+  for (int scale = 0; scale < 4; ++scale) {
+    w = (w + 1) / 2;
+    h = (h + 1) / 2;
+    AdmScalePlan& p = plan->scale[scale];
+    p = AdmScalePlan{};
+    p.width = w;
+    p.height = h;
+    p.summed = !(scale == 0 && o.skip_scale0);
+    if (!p.summed) continue;
+    if (!AdmFactorsFor(o.csf, scale, &p.factors)) return false;
+    p.masking = AdmMaskingParamsFor(scale, w, p.factors);
+    p.masking_row_shift = AdmMaskingRowShift(h);
+    p.masking_row_round = static_cast<int64_t>(AdmRoundFor(p.masking_row_shift));
+    p.denominator = AdmDenominatorShiftsFor(scale, w, h);
+  }
+  return true;
 }
 
 }  // namespace ssimd

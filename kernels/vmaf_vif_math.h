@@ -273,6 +273,26 @@ SSIMD_HD inline void VifAddSums(VifSums& into, const VifSums& other) {
   into.den_non_log += other.den_non_log;
 }
 
+// The sums of a frame's four scales: everything a frame pair contributes before the host's
+// finish, and what a device hands back. Scale 0 stays zero where vif_skip_scale0 skips it.
+struct VifFrameSums {
+  VifSums scale[kVifScales];
+};
+
+// Smallest side for which reflecting an index once about the picture's edges (-i -> i,
+// n-1+i -> n-1-i) reproduces libvmaf's mirrored buffers at every scale. At 16 every scale is at
+// least two samples a side and wider than each filter it meets is long on either side (scale s
+// has at least 2^(4-s) samples, its filter reaches 2^(3-s)), so every mirrored row and column a
+// filter reads is a copy of a row or column of the current scale. Below it, scale 3 is one
+// sample wide or high and libvmaf's mirroring reads what an earlier scale left in its buffers.
+inline constexpr int kVifReflectOnceMinSide = 16;
+
+// Index i of a row or column of n entries, mirrored as libvmaf's buffers are; valid where
+// -n < i < 2n-1 (always so when every side is at least kVifReflectOnceMinSide).
+SSIMD_HD inline int VifReflectOnce(int i, int n) {
+  return i < 0 ? -i : (i >= n ? 2 * (n - 1) - i : i);
+}
+
 // Adds one pixel's terms. den: log2(1 + sigma1_sq/sigma_nsq). num, where the covariance and the
 // distorted variance are positive: log2((sv_sq + nsq + g^2 sigma1_sq) / (sv_sq + nsq)), with the
 // gain g = sigma12 / sigma1_sq (plus libvmaf's epsilon) capped at the enhancement-gain limit only

@@ -2,10 +2,13 @@
 
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
+#include "engine/cpu/vmaf/vmaf_frame.h"
 #include "engine/ms_ssim_scores.h"
 #include "kernels/decimate.h"
 #include "kernels/ms_ssim_math.h"
 #include "kernels/ssim_constants.h"
+#include "kernels/vmaf_adm_math.h"
+#include "kernels/vmaf_vif_math.h"
 
 namespace ssimd {
 
@@ -40,10 +43,16 @@ absl::Status CheckGpuContext(const Geometry& geometry, const FeatureSet& feature
     SSIMD_RETURN_IF_ERROR(CheckFloatMsSsimSize(geometry.width, geometry.height));
   }
   if (features.vmaf.has_value()) {
-    // The dispatcher falls back to the CPU with this reason (logged, and counted as
-    // context_refused), or refuses BACKEND_GPU requests with it.
-    return absl::FailedPreconditionError(
-        "vmaf is not supported on the GPU yet: its adm, vif and motion run on the CPU");
+    SSIMD_RETURN_IF_ERROR(CheckVmafSize(geometry));
+    if (features.vmaf->resolved == nullptr) {
+      return absl::FailedPreconditionError(
+          absl::StrFormat("vmaf model %s was not resolved", features.vmaf->model));
+    }
+    SSIMD_RETURN_IF_ERROR(VmafExtractorOptionsOf(*features.vmaf->resolved).status());
+    // libvmaf's vif mirrors its borders into values an earlier scale left in its buffers below
+    // kVifReflectOnceMinSide (engine/cpu/vmaf/vif.h), which only the CPU reproduces; adm's own
+    // minimum keeps every size vmaf accepts above it.
+    static_assert(kAdmMinSide >= kVifReflectOnceMinSide, "vmaf sizes the device cannot serve");
   }
   if (!features.float_ssim.has_value()) return absl::OkStatus();
   return CheckGpuFloatSsimLimits(geometry.width, geometry.height,

@@ -26,7 +26,8 @@ absl::Status CheckGpuFloatSsimLimits(int width, int height, int scale);
 // Integer ssim runs at every size, float_ms_ssim at every size it is defined for: its pyramid
 // keeps the CPU's binary64 sums and order per sample, each scale runs float_ssim's kernels, and
 // its means fall back to the host's raster-order sum wherever the device's cannot be proven equal
-// (gpu_frame.cc). Malformed requests are INVALID_ARGUMENT, as is float_ms_ssim below its size.
+// (gpu_frame.cc). vmaf runs wherever it is defined (33x33 and up): its sums are integers.
+// Malformed requests are INVALID_ARGUMENT, as are float_ms_ssim and vmaf below their sizes.
 absl::Status CheckGpuContext(const Geometry& geometry, const FeatureSet& features);
 
 }  // namespace ssimd

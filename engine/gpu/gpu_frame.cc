@@ -13,6 +13,10 @@
 #include "engine/gpu/context_gate.h"
 #include "engine/gpu/exact_sum.h"
 #include "engine/gpu/hip_status.h"
+#include "engine/cpu/vmaf/adm.h"
+#include "engine/cpu/vmaf/motion.h"
+#include "engine/cpu/vmaf/vif.h"
+#include "engine/cpu/vmaf/vmaf_frame.h"
 #include "engine/ms_ssim_scores.h"
 #include "engine/psnr_scores.h"
 #include "kernels/db.h"
@@ -30,6 +34,9 @@
 #include "kernels/ms_ssim_math.h"
 #include "kernels/psnr_kernels.h"
 #include "kernels/ssim_constants.h"
+#include "kernels/vmaf_adm_kernels.h"
+#include "kernels/vmaf_motion_kernels.h"
+#include "kernels/vmaf_vif_kernels.h"
 
 namespace ssimd {
 namespace {
@@ -299,6 +306,110 @@ absl::Status EnqueueIntegerSsim(StreamSlot& slot, const Geometry& geometry,
   return absl::OkStatus();
 }
 
+// ---- vmaf: libvmaf's integer adm, vif and motion ------------------------------------------------
+//
+// Their per-sample work and their sums are integers: the device computes the exact sums
+// (kernels/vmaf_*_kernels.h) and the host finishes them with the CPU engine's own functions, so
+// the values are the CPU's bits by construction. The three run one after the other on the slot's
+// stream and share one workspace. The motion of a frame compares its reference with the frame
+// before's (a third plane, FramePlans::previous_ref); a first frame's is 0, as libvmaf's.
+
+// What the device sums into, read back whole.
+struct VmafDeviceSums {
+  AdmSums adm;
+  VifFrameSums vif;
+  unsigned long long motion_sad;  // NOLINT(runtime/int): the type atomicAdd takes
+};
+
+struct VmafPlan {
+  VmafExtractorOptions options;
+  bool motion = false;  // a previous reference was given and motion is not forced to 0
+};
+
+size_t VmafReadbackDoubles() {
+  return (sizeof(VmafDeviceSums) + sizeof(double) - 1) / sizeof(double);
+}
+
+absl::Status EnqueueVmaf(StreamSlot& slot, const Geometry& geometry, const VmafOptions& vmaf,
+                         const uint8_t* ref, const uint8_t* dist, const uint8_t* previous_ref,
+                         VmafPlan& plan) {
+  absl::StatusOr<VmafExtractorOptions> options = VmafExtractorOptionsOf(*vmaf.resolved);
+  if (!options.ok()) return options.status();
+  plan.options = *options;
+  plan.motion = previous_ref != nullptr && !plan.options.motion.force_zero;
+  const int w = geometry.width;
+  const int h = geometry.height;
+  const size_t workspace = std::max({VmafAdmWorkspaceBytes(w, h), VmafVifWorkspaceBytes(w, h),
+                                     VmafMotionWorkspaceBytes(w, h)});
+  SSIMD_RETURN_IF_ERROR(slot.vmaf_workspace.Reserve(workspace, "vmaf workspace"));
+  SSIMD_RETURN_IF_ERROR(slot.vmaf_sums.Reserve(sizeof(VmafDeviceSums), "vmaf sums"));
+  if (!slot.vmaf_log2_table_ready) {
+    const auto& table = IntegerVifLog2Table();
+    SSIMD_RETURN_IF_ERROR(slot.vmaf_log2_table.Reserve(sizeof(table), "vif log2 table"));
+    SSIMD_HIP_RETURN_IF_ERROR(hipMemcpy(slot.vmaf_log2_table.as<uint16_t>(), table.data(),
+                                        sizeof(table), hipMemcpyHostToDevice),
+                              "uploading vif's log2 table");
+    slot.vmaf_log2_table_ready = true;
+  }
+  VmafDeviceSums* sums = slot.vmaf_sums.as<VmafDeviceSums>();
+
+  VmafVifLaunch vif;
+  vif.reference = ref;
+  vif.distorted = dist;
+  vif.width = w;
+  vif.height = h;
+  vif.bit_depth = geometry.bit_depth;
+  vif.enhn_gain_limit = plan.options.vif.enhn_gain_limit;
+  vif.skip_scale0 = plan.options.vif.skip_scale0;
+  vif.log2_table = slot.vmaf_log2_table.as<uint16_t>();
+  vif.workspace = slot.vmaf_workspace.as<void>();
+  vif.sums = &sums->vif;
+  SSIMD_HIP_RETURN_IF_ERROR(LaunchVmafVif(vif, slot.stream), "vmaf's vif kernels");
+
+  VmafAdmLaunch adm;
+  adm.reference = ref;
+  adm.distorted = dist;
+  adm.width = w;
+  adm.height = h;
+  adm.bit_depth = geometry.bit_depth;
+  adm.options = AdmSumOptionsOf(plan.options.adm);
+  adm.workspace = slot.vmaf_workspace.as<void>();
+  adm.sums = &sums->adm;
+  SSIMD_HIP_RETURN_IF_ERROR(LaunchVmafAdm(adm, slot.stream), "vmaf's adm kernels");
+
+  if (plan.motion) {
+    VmafMotionLaunch motion;
+    motion.previous = previous_ref;
+    motion.reference = ref;
+    motion.width = w;
+    motion.height = h;
+    motion.bit_depth = geometry.bit_depth;
+    motion.workspace = slot.vmaf_workspace.as<void>();
+    motion.sad_sum = &sums->motion_sad;
+    SSIMD_HIP_RETURN_IF_ERROR(LaunchVmafMotion(motion, slot.stream), "vmaf's motion kernel");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FinishVmaf(const Geometry& geometry, const VmafOptions& vmaf, const VmafPlan& plan,
+                        const double* host, FrameScores& scores) {
+  VmafDeviceSums sums;
+  std::memcpy(&sums, host, sizeof(sums));
+  absl::StatusOr<AdmScores> adm =
+      FinishIntegerAdm(sums.adm, geometry.width, geometry.height, plan.options.adm);
+  if (!adm.ok()) return adm.status();
+  const VifScores vif = IntegerVifScoresFromSums(sums.vif, plan.options.vif);
+  double motion = 0.0;
+  if (plan.motion) {
+    absl::StatusOr<double> score = MotionSadScoreFromSum(plan.options.motion, sums.motion_sad,
+                                                         geometry.width, geometry.height);
+    if (!score.ok()) return score.status();
+    motion = *score;
+  }
+  AddVmafFeatureScores(*vmaf.resolved, *adm, vif, motion, scores);
+  return absl::OkStatus();
+}
+
 // Test faults, injected after the frame's kernels are queued.
 absl::Status InjectTestFaults(GpuTestHooks* hooks, hipStream_t stream) {
   if (hooks == nullptr) return absl::OkStatus();
@@ -437,9 +548,11 @@ float ElapsedMs(hipEvent_t from, hipEvent_t to) {
 struct FramePlans {
   uint8_t* ref = nullptr;
   uint8_t* dist = nullptr;
+  uint8_t* previous_ref = nullptr;  // the frame before's reference, where vmaf's motion reads it
   FloatPlan float_plan;
   SsimPlan ssim_plan;
   MsSsimPlan ms_ssim_plan;
+  VmafPlan vmaf_plan;
 };
 
 // Where each result lies in the read-back buffer, in doubles.
@@ -448,8 +561,10 @@ struct ReadbackLayout {
   size_t ssim_doubles = 0;     // ssim block sums or exact outcome, from float_doubles
   size_t psnr_doubles = 0;     // psnr: the luma's uint64 squared-error sum, after those
   size_t ms_ssim_doubles = 0;  // float_ms_ssim: every scale's block sums, after psnr's
+  size_t vmaf_doubles = 0;     // vmaf: its VmafDeviceSums, after float_ms_ssim's
   size_t psnr_offset() const { return float_doubles + ssim_doubles; }
   size_t ms_ssim_offset() const { return psnr_offset() + psnr_doubles; }
+  size_t vmaf_offset() const { return ms_ssim_offset() + ms_ssim_doubles; }
 };
 
 size_t AlignUp(size_t bytes) { return (bytes + 255) & ~size_t{255}; }
@@ -518,14 +633,18 @@ absl::Status UploadPlanes(StreamSlot& slot, const Geometry& geometry, StagePlane
   const size_t plane_bytes = LumaBytes(geometry);
   const UpscaleLayout layout = upscale != nullptr ? LayOutUpscale(*upscale) : UpscaleLayout();
   const size_t distorted_staging = upscale != nullptr ? layout.filters_end : plane_bytes;
-  SSIMD_RETURN_IF_ERROR(slot.upload.Reserve(plane_bytes + distorted_staging, "luma staging"));
-  SSIMD_RETURN_IF_ERROR(slot.luma.Reserve(2 * plane_bytes, "luma"));
+  const bool previous = on_device.has_previous_reference;
+  const size_t previous_staging = previous ? plane_bytes : 0;
+  SSIMD_RETURN_IF_ERROR(slot.upload.Reserve(plane_bytes + distorted_staging + previous_staging,
+                                            "luma staging"));
+  SSIMD_RETURN_IF_ERROR(slot.luma.Reserve((previous ? 3 : 2) * plane_bytes, "luma"));
   if (upscale != nullptr) {
     SSIMD_RETURN_IF_ERROR(slot.upscale.Reserve(layout.device_bytes, "upscale"));
   }
   uint8_t* staging = slot.upload.as<uint8_t>();
   plans.ref = slot.luma.as<uint8_t>();
   plans.dist = plans.ref + plane_bytes;
+  plans.previous_ref = previous ? plans.ref + 2 * plane_bytes : nullptr;
   SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[0], slot.stream), "recording an event");
   if (on_device.reference != nullptr) {
     SSIMD_RETURN_IF_ERROR(
@@ -563,6 +682,16 @@ absl::Status UploadPlanes(StreamSlot& slot, const Geometry& geometry, StagePlane
         hipMemcpyAsync(distorted_target + upload_from, distorted + upload_from,
                        distorted_staging - upload_from, hipMemcpyHostToDevice, slot.stream),
         "uploading the distorted luma");
+  }
+  if (on_device.previous_reference != nullptr) {
+    SSIMD_RETURN_IF_ERROR(EnqueuePack(slot, *on_device.previous_reference, geometry,
+                                      plans.previous_ref, "previous reference"));
+  } else if (previous) {
+    uint8_t* previous_staged = staging + plane_bytes + distorted_staging;
+    SSIMD_RETURN_IF_ERROR(stage(2, previous_staged));
+    SSIMD_HIP_RETURN_IF_ERROR(hipMemcpyAsync(plans.previous_ref, previous_staged, plane_bytes,
+                                             hipMemcpyHostToDevice, slot.stream),
+                              "uploading the previous reference luma");
   }
   SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[1], slot.stream), "recording an event");
   return absl::OkStatus();
@@ -626,6 +755,10 @@ absl::Status EnqueueKernels(StreamSlot& slot, const Geometry& geometry,
     launch.sse = slot.psnr_sse.as<unsigned long long>();  // NOLINT(runtime/int)
     SSIMD_HIP_RETURN_IF_ERROR(LaunchPsnrSse(launch, slot.stream), "summing psnr's squared errors");
   }
+  if (features.vmaf.has_value()) {
+    SSIMD_RETURN_IF_ERROR(EnqueueVmaf(slot, geometry, *features.vmaf, plans.ref, plans.dist,
+                                      plans.previous_ref, plans.vmaf_plan));
+  }
   SSIMD_RETURN_IF_ERROR(InjectTestFaults(hooks, slot.stream));
   SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[2], slot.stream), "recording an event");
   return absl::OkStatus();
@@ -642,7 +775,8 @@ absl::Status EnqueueReadback(StreamSlot& slot, const FeatureSet& features,
   layout.psnr_doubles = features.psnr.has_value() ? 1 : 0;
   layout.ms_ssim_doubles =
       features.float_ms_ssim.has_value() ? plans.ms_ssim_plan.partial_doubles : 0;
-  const size_t doubles = layout.ms_ssim_offset() + layout.ms_ssim_doubles;
+  layout.vmaf_doubles = features.vmaf.has_value() ? VmafReadbackDoubles() : 0;
+  const size_t doubles = layout.vmaf_offset() + layout.vmaf_doubles;
   SSIMD_RETURN_IF_ERROR(slot.readback.Reserve(doubles * sizeof(double), "read-back"));
   double* host = slot.readback.as<double>();
   if (layout.float_doubles > 0) {
@@ -674,6 +808,12 @@ absl::Status EnqueueReadback(StreamSlot& slot, const FeatureSet& features,
                        layout.ms_ssim_doubles * sizeof(double), hipMemcpyDeviceToHost,
                        slot.stream),
         "reading back float_ms_ssim block sums");
+  }
+  if (layout.vmaf_doubles > 0) {
+    SSIMD_HIP_RETURN_IF_ERROR(
+        hipMemcpyAsync(host + layout.vmaf_offset(), slot.vmaf_sums.as<VmafDeviceSums>(),
+                       sizeof(VmafDeviceSums), hipMemcpyDeviceToHost, slot.stream),
+        "reading back vmaf's sums");
   }
   SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[3], slot.stream), "recording an event");
   return absl::OkStatus();
@@ -753,8 +893,10 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
   StreamDrain drain(slot.stream);
   // A plane on another device comes through the host (`stage` copies it).
   DeviceSources here;
+  here.has_previous_reference = on_device.has_previous_reference;
   for (auto [from, to] : {std::pair{on_device.reference, &here.reference},
-                          std::pair{on_device.distorted, &here.distorted}}) {
+                          std::pair{on_device.distorted, &here.distorted},
+                          std::pair{on_device.previous_reference, &here.previous_reference}}) {
     if (from == nullptr) continue;
     if (from->layout().device == slot.device) {
       *to = from;
@@ -790,6 +932,10 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
     uint64_t sse = 0;
     std::memcpy(&sse, host + layout.psnr_offset(), sizeof(sse));
     AddPsnrPlaneScores(geometry, *features.psnr, 0, sse, result.scores);
+  }
+  if (features.vmaf.has_value()) {
+    SSIMD_RETURN_IF_ERROR(FinishVmaf(geometry, *features.vmaf, plans.vmaf_plan,
+                                     host + layout.vmaf_offset(), result.scores));
   }
   MsSsimMeans ms_ssim_means;
   if (features.float_ms_ssim.has_value()) {

@@ -31,7 +31,8 @@ struct GpuFrameReport {
   int device_planes_through_host = 0;
 };
 
-// Copies plane `index` of the frame (0 = reference, 1 = distorted) into `staging` as packed rows
+// Copies plane `index` of the frame (0 = reference, 1 = distorted, 2 = the previous reference)
+// into `staging` as packed rows
 // (LumaBytes of the geometry, or for a distorted plane with an upscale, PlanInputBytes of the
 // plan), checking its samples: StageLumaPlane or StageLumaPieces.
 using StagePlane = absl::FunctionRef<absl::Status(int index, uint8_t* staging)>;
@@ -41,6 +42,10 @@ using StagePlane = absl::FunctionRef<absl::Status(int index, uint8_t* staging)>;
 struct DeviceSources {
   const DevicePlane* reference = nullptr;
   const DevicePlane* distorted = nullptr;
+  // The reference of the frame before (vmaf's motion): on this device when set, else staged as
+  // plane 2, where has_previous_reference says there is one.
+  const DevicePlane* previous_reference = nullptr;
+  bool has_previous_reference = false;
 };
 
 // Scores one frame on `slot` (already leased; the request already passed the context gate),

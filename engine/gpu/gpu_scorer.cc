@@ -29,7 +29,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr const char* kPlaneNames[2] = {"reference", "distorted"};
+constexpr const char* kPlaneNames[3] = {"reference", "distorted", "previous reference"};
 
 // State shared by every pool entry that lists the same physical device.
 struct PhysicalDevice {
@@ -105,11 +105,17 @@ class HipGpuScorer final : public GpuScorer {
     // Sample ranges are checked on the way into pinned staging (staging.cc), not here.
     SSIMD_RETURN_IF_ERROR(CheckLumaView(geometry, pair.reference, "reference"));
     SSIMD_RETURN_IF_ERROR(CheckLumaView(geometry, pair.distorted, "distorted"));
+    const LumaView* previous = PreviousToRead(features, pair.previous_reference);
+    if (previous != nullptr) {
+      SSIMD_RETURN_IF_ERROR(CheckLumaView(geometry, *previous, "previous reference"));
+    }
     SSIMD_RETURN_IF_ERROR(CheckChromaGiven(geometry, features, pair.chroma));
-    return ScoreStaged(geometry, features, start, nullptr, pair.chroma, DeviceSources(),
+    DeviceSources sources;
+    sources.has_previous_reference = previous != nullptr;
+    return ScoreStaged(geometry, features, start, nullptr, pair.chroma, sources,
                        [&](int index, uint8_t* staging) {
-      return StageLumaPlane(index == 0 ? pair.reference : pair.distorted, staging,
-                            kPlaneNames[index]);
+      const LumaView& plane = index == 0 ? pair.reference : index == 1 ? pair.distorted : *previous;
+      return StageLumaPlane(plane, staging, kPlaneNames[index]);
     });
   }
 
@@ -131,10 +137,20 @@ class HipGpuScorer final : public GpuScorer {
         CheckLumaBytes(distorted_geometry, pair.distorted->size(),
                        pair.distorted_upscale != nullptr ? "distorted luma before its upscale"
                                                          : "distorted luma"));
+    const PlanePieces* previous = PreviousToRead(features, pair.previous_reference);
+    if (previous != nullptr) {
+      SSIMD_RETURN_IF_ERROR(
+          CheckLumaBytes(geometry, previous->size(), "previous reference luma"));
+    }
     SSIMD_RETURN_IF_ERROR(CheckChromaGiven(geometry, features, pair.chroma));
-    return ScoreStaged(geometry, features, start, pair.distorted_upscale, pair.chroma,
-                       DeviceSources{pair.reference->device(), pair.distorted->device()},
+    DeviceSources sources{pair.reference->device(), pair.distorted->device()};
+    sources.has_previous_reference = previous != nullptr;
+    if (previous != nullptr) sources.previous_reference = previous->device();
+    return ScoreStaged(geometry, features, start, pair.distorted_upscale, pair.chroma, sources,
                        [&](int index, uint8_t* staging) {
+                         if (index == 2) {
+                           return StageLumaPieces(geometry, *previous, staging, kPlaneNames[2]);
+                         }
                          return index == 0 ? StageLumaPieces(geometry, *pair.reference, staging,
                                                              kPlaneNames[0])
                                            : StageLumaPieces(distorted_geometry, *pair.distorted,
@@ -183,6 +199,12 @@ class HipGpuScorer final : public GpuScorer {
   }
 
  private:
+  // The previous reference where the features read it (vmaf's motion), else null.
+  template <typename Plane>
+  static const Plane* PreviousToRead(const FeatureSet& features, const Plane* previous) {
+    return FeaturesReadPreviousReference(features) ? previous : nullptr;
+  }
+
   static std::vector<int> SlotCounts(const std::vector<std::unique_ptr<PoolEntry>>& entries) {
     std::vector<int> counts;
     for (const auto& entry : entries) counts.push_back(static_cast<int>(entry->slots.size()));

@@ -16,6 +16,9 @@ StreamSlot::StreamSlot(std::atomic<int64_t>* device_bytes)
       ssim_partials(MemoryKind::kDevice, device_bytes),
       ssim_terms(MemoryKind::kDevice, device_bytes),
       psnr_sse(MemoryKind::kDevice, device_bytes),
+      vmaf_workspace(MemoryKind::kDevice, device_bytes),
+      vmaf_sums(MemoryKind::kDevice, device_bytes),
+      vmaf_log2_table(MemoryKind::kDevice, device_bytes),
       upscale(MemoryKind::kDevice, device_bytes) {}
 
 absl::StatusOr<std::unique_ptr<StreamSlot>> StreamSlot::Create(int device,

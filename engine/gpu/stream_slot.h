@@ -39,6 +39,12 @@ struct StreamSlot {
   GrowableBuffer ssim_partials;
   GrowableBuffer ssim_terms;  // ssim: per-pixel terms for the ordered host sum
   GrowableBuffer psnr_sse;    // psnr: the luma's sum of squared errors, one 64-bit word
+  // vmaf: the adm, vif and motion kernels' shared workspace, their sums, and vif's log2 table
+  // (copied once, on the first vmaf frame).
+  GrowableBuffer vmaf_workspace;
+  GrowableBuffer vmaf_sums;
+  GrowableBuffer vmaf_log2_table;
+  bool vmaf_log2_table_ready = false;
   // A distorted plane before its upscale, the scaler's filters and its intermediate rows.
   GrowableBuffer upscale;
 

@@ -115,59 +115,50 @@ void Csf(const Planes3& source, int width, int height, int scale, const AdmScale
       const size_t base = static_cast<size_t>(y) * width;
       for (int x = region.left; x < region.right; ++x) {
         const size_t i = base + x;
-        if (scale == 0) {
-          c[i] = AdmCsf0(src[i], factors.fixed[b], b);
-          m[i] = AdmMask0(c[i]);
-        } else {
-          c[i] = AdmCsf123(src[i], factors.fixed[b]);
-          m[i] = AdmMask123(c[i]);
-        }
+        AdmCsfAt(src[i], factors.fixed[b], b, scale, &c[i], &m[i]);
       }
     }
   }
 }
 
-// One scale's masking sum of `values` against the CSF (and masking values) of the other part.
-float MaskedSum(const Planes3& values, const Planes3& csf, const Planes3& mask, int width,
-                int height, int scale, const AdmMaskingParams& params, double noise_weight) {
+// One scale's masking sums of `values` against the CSF (and masking values) of the other part,
+// per band: each row's sum rounded and shifted, then the rows added.
+void MaskedSums(const Planes3& values, const Planes3& csf, const Planes3& mask,
+                const AdmScalePlan& plan, int64_t totals[3]) {
+  const int width = plan.width;
+  const int height = plan.height;
   const AdmRegion region = AdmSumRegion(width, height);
-  const uint32_t row_shift = AdmMaskingRowShift(height);
-  const int64_t row_round = static_cast<int64_t>(AdmRoundFor(row_shift));
   const AdmPlanes3 v = values.View();
   const AdmPlanes3 c = csf.View();
   const AdmPlanes3 m = mask.View();
-  int64_t totals[3] = {0, 0, 0};
+  totals[0] = totals[1] = totals[2] = 0;
   for (int y = region.top; y < region.bottom; ++y) {
     int64_t row[3];
-    AdmMaskedRowSums(v, c, m, width, width, height, y, region.left, region.right, params, row);
-    for (int b = 0; b < 3; ++b) totals[b] += (row[b] + row_round) >> row_shift;
+    AdmMaskedRowSums(v, c, m, width, width, height, y, region.left, region.right, plan.masking,
+                     row);
+    for (int b = 0; b < 3; ++b) {
+      totals[b] = AdmAddWrapping(
+          totals[b], AdmMaskingRowTerm(row[b], plan.masking_row_shift, plan.masking_row_round));
+    }
   }
-  return AdmNumeratorScale(scale, totals, width, height, params, noise_weight);
 }
 
-float Denominator(const Bands& ref, int scale, const AdmScaleFactors& factors,
-                  double noise_weight) {
+void DenominatorSums(const Bands& ref, int scale, const AdmScalePlan& plan, uint64_t totals[3]) {
   const int w = ref.width;
   const AdmRegion region = AdmSumRegion(w, ref.height);
-  const AdmDenominatorShifts shifts = AdmDenominatorShiftsFor(scale, w, ref.height);
   const int32_t* bands[3] = {ref.h.data(), ref.v.data(), ref.d.data()};
-  uint64_t totals[3] = {0, 0, 0};
+  totals[0] = totals[1] = totals[2] = 0;
   for (int y = region.top; y < region.bottom; ++y) {
     const size_t base = static_cast<size_t>(y) * w;
     for (int b = 0; b < 3; ++b) {
       const int32_t* row = bands[b] + base;
       uint64_t sum = 0;
-      if (scale == 0) {
-        for (int x = region.left; x < region.right; ++x) sum += AdmReferenceCube0(row[x]);
-      } else {
-        for (int x = region.left; x < region.right; ++x) {
-          sum += AdmReferenceCube123(row[x], scale, shifts.cube_shift, shifts.cube_round);
-        }
+      for (int x = region.left; x < region.right; ++x) {
+        sum += AdmReferenceCube(row[x], scale, plan.denominator);
       }
-      totals[b] += (sum + shifts.row_round) >> shifts.row_shift;
+      totals[b] += AdmDenominatorRowTerm(sum, plan.denominator);
     }
   }
-  return AdmDenominatorScale(scale, totals, w, ref.height, shifts, factors, noise_weight);
 }
 
 absl::Status CheckView(const LumaView& view, const char* what) {
@@ -208,14 +199,20 @@ absl::Status CheckRange(const char* name, double value, double lo, double hi) {
   return absl::OkStatus();
 }
 
-AdmCsfOptions CsfOptionsOf(const AdmOptions& o) {
-  AdmCsfOptions csf;
-  csf.csf_mode = o.adm_csf_mode;
-  csf.norm_view_dist = o.adm_norm_view_dist;
-  csf.ref_display_height = o.adm_ref_display_height;
-  csf.csf_scale = o.adm_csf_scale;
-  csf.csf_diag_scale = o.adm_csf_diag_scale;
-  return csf;
+absl::Status CheckPair(const LumaView& reference, const LumaView& distorted) {
+  if (absl::Status s = CheckView(reference, "reference"); !s.ok()) return s;
+  if (absl::Status s = CheckView(distorted, "distorted"); !s.ok()) return s;
+  if (reference.width != distorted.width || reference.height != distorted.height) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "adm: the reference picture is %dx%d but the distorted one %dx%d", reference.width,
+        reference.height, distorted.width, distorted.height));
+  }
+  if (reference.bit_depth != distorted.bit_depth) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("adm: the reference picture has bit depth %d but the distorted one %d",
+                        reference.bit_depth, distorted.bit_depth));
+  }
+  return absl::OkStatus();
 }
 
 template <typename Sample>
@@ -271,23 +268,28 @@ absl::Status ValidateAdmOptions(const AdmOptions& o) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<AdmScores> ScoreIntegerAdm(const LumaView& reference, const LumaView& distorted,
-                                          const AdmOptions& options) {
-  if (absl::Status s = ValidateAdmOptions(options); !s.ok()) return s;
-  if (absl::Status s = CheckView(reference, "reference"); !s.ok()) return s;
-  if (absl::Status s = CheckView(distorted, "distorted"); !s.ok()) return s;
-  if (reference.width != distorted.width || reference.height != distorted.height) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "adm: the reference picture is %dx%d but the distorted one %dx%d", reference.width,
-        reference.height, distorted.width, distorted.height));
-  }
-  if (reference.bit_depth != distorted.bit_depth) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("adm: the reference picture has bit depth %d but the distorted one %d",
-                        reference.bit_depth, distorted.bit_depth));
-  }
+AdmSumOptions AdmSumOptionsOf(const AdmOptions& o) {
+  AdmSumOptions sum;
+  sum.enhn_gain_limit = o.adm_enhn_gain_limit;
+  sum.csf.csf_mode = o.adm_csf_mode;
+  sum.csf.norm_view_dist = o.adm_norm_view_dist;
+  sum.csf.ref_display_height = o.adm_ref_display_height;
+  sum.csf.csf_scale = o.adm_csf_scale;
+  sum.csf.csf_diag_scale = o.adm_csf_diag_scale;
+  sum.skip_aim = o.adm_skip_aim;
+  sum.skip_scale0 = o.adm_skip_scale0;
+  return sum;
+}
 
-  const AdmCsfOptions csf_options = CsfOptionsOf(options);
+absl::StatusOr<AdmSums> IntegerAdmSums(const LumaView& reference, const LumaView& distorted,
+                                       const AdmOptions& options) {
+  if (absl::Status s = ValidateAdmOptions(options); !s.ok()) return s;
+  if (absl::Status s = CheckPair(reference, distorted); !s.ok()) return s;
+  const AdmSumOptions sum_options = AdmSumOptionsOf(options);
+  AdmPlan plan;
+  if (!AdmPlanFor(reference.width, reference.height, sum_options, &plan)) {
+    return absl::InvalidArgumentError("adm: no CSF factors for these options");
+  }
   const SamplePlane ref_plane(reference);
   const SamplePlane dis_plane(distorted);
   const int bit_depth = reference.bit_depth;
@@ -305,8 +307,7 @@ absl::StatusOr<AdmScores> ScoreIntegerAdm(const LumaView& reference, const LumaV
          bit_depth, dis);
   }
 
-  double num = 0, den = 0, aim_num = 0;
-  double per_scale[8];
+  AdmSums sums{};
   Planes3 restored, additive, csf, mask;
   for (int scale = 0; scale < 4; ++scale) {
     if (scale > 0) {
@@ -316,27 +317,46 @@ absl::StatusOr<AdmScores> ScoreIntegerAdm(const LumaView& reference, const LumaV
       ref = std::move(next_ref);
       dis = std::move(next_dis);
     }
-    const int w = ref.width;
-    const int h = ref.height;
+    const AdmScalePlan& p = plan.scale[scale];
+    if (!p.summed) continue;
+    AdmScaleSums& out = sums.scale[scale];
+    Decouple(ref, dis, scale, sum_options.enhn_gain_limit, restored, additive);
+    DenominatorSums(ref, scale, p, out.denominator);
+    Csf(additive, p.width, p.height, scale, p.factors, csf, mask);
+    MaskedSums(restored, csf, mask, p, out.numerator);
+    if (!sum_options.skip_aim) {
+      Csf(restored, p.width, p.height, scale, p.factors, csf, mask);
+      MaskedSums(additive, csf, mask, p, out.aim);
+    }
+  }
+  return sums;
+}
+
+absl::StatusOr<AdmScores> FinishIntegerAdm(const AdmSums& sums, int width, int height,
+                                           const AdmOptions& options) {
+  if (absl::Status s = ValidateAdmOptions(options); !s.ok()) return s;
+  AdmPlan plan;
+  if (!AdmPlanFor(width, height, AdmSumOptionsOf(options), &plan)) {
+    return absl::InvalidArgumentError("adm: no CSF factors for these options");
+  }
+  double num = 0, den = 0, aim_num = 0;
+  double per_scale[8];
+  for (int scale = 0; scale < 4; ++scale) {
+    const AdmScalePlan& p = plan.scale[scale];
+    const AdmScaleSums& s = sums.scale[scale];
     float num_scale = 0.0f;
     float den_scale = 0.0f;
     float aim_scale = 0.0f;
-    if (scale == 0 && options.adm_skip_scale0) {
+    if (!p.summed) {
       // libvmaf keeps only the low band and counts a token denominator.
       den_scale = static_cast<float>(1e-10);
     } else {
-      AdmScaleFactors factors;
-      if (!AdmFactorsFor(csf_options, scale, &factors)) {
-        return absl::InvalidArgumentError("adm: no CSF factors for these options");
-      }
-      const AdmMaskingParams params = AdmMaskingParamsFor(scale, w, factors);
-      Decouple(ref, dis, scale, options.adm_enhn_gain_limit, restored, additive);
-      den_scale = Denominator(ref, scale, factors, options.adm_noise_weight);
-      Csf(additive, w, h, scale, factors, csf, mask);
-      num_scale = MaskedSum(restored, csf, mask, w, h, scale, params, options.adm_noise_weight);
+      num_scale = AdmNumeratorScale(scale, s.numerator, p.width, p.height, p.masking,
+                                    options.adm_noise_weight);
+      den_scale = AdmDenominatorScale(scale, s.denominator, p.width, p.height, p.denominator,
+                                      p.factors, options.adm_noise_weight);
       if (!options.adm_skip_aim) {
-        Csf(restored, w, h, scale, factors, csf, mask);
-        aim_scale = MaskedSum(additive, csf, mask, w, h, scale, params, 0.0);
+        aim_scale = AdmNumeratorScale(scale, s.aim, p.width, p.height, p.masking, 0.0);
       }
     }
     num += num_scale;
@@ -346,7 +366,7 @@ absl::StatusOr<AdmScores> ScoreIntegerAdm(const LumaView& reference, const LumaV
     per_scale[2 * scale + 1] = den_scale;
   }
 
-  const double limit = 1e-10 * (reference.width * reference.height) / (1920.0 * 1080.0);
+  const double limit = 1e-10 * (width * height) / (1920.0 * 1080.0);
   num = num < limit ? 0 : num;
   den = den < limit ? 0 : den;
   AdmScores scores;
@@ -362,6 +382,13 @@ absl::StatusOr<AdmScores> ScoreIntegerAdm(const LumaView& reference, const LumaV
   scores.adm3 = adm3 > options.adm_min_val ? adm3 : options.adm_min_val;
   for (int s = 0; s < 4; ++s) scores.scale[s] = per_scale[2 * s] / per_scale[2 * s + 1];
   return scores;
+}
+
+absl::StatusOr<AdmScores> ScoreIntegerAdm(const LumaView& reference, const LumaView& distorted,
+                                          const AdmOptions& options) {
+  absl::StatusOr<AdmSums> sums = IntegerAdmSums(reference, distorted, options);
+  if (!sums.ok()) return sums.status();
+  return FinishIntegerAdm(*sums, reference.width, reference.height, options);
 }
 
 }  // namespace ssimd

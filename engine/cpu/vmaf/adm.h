@@ -1,7 +1,9 @@
 // libvmaf's integer `adm` feature on the CPU, bit for bit (libvmaf/src/feature/integer_adm.c at
 // Netflix/vmaf f85a8536): integer_adm2, integer_adm_scale0..3, integer_adm3 and integer_aim of one
 // frame pair. The arithmetic is kernels/vmaf_adm_math.h; this file checks the inputs, walks the
-// planes through the four scales and owns the buffers.
+// planes through the four scales and owns the buffers. A frame is scored in two parts: its exact
+// integer sums (IntegerAdmSums here, or the device's kernels/vmaf_adm_kernels.h), and the host
+// finish that turns them into values (FinishIntegerAdm), which both paths share.
 #ifndef SSIMD_ENGINE_CPU_VMAF_ADM_H_
 #define SSIMD_ENGINE_CPU_VMAF_ADM_H_
 
@@ -10,14 +12,11 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "engine/picture.h"
+#include "kernels/vmaf_adm_math.h"
 
 namespace ssimd {
 
-// The smallest side libvmaf's integer adm handles without reading outside its buffers: its
-// wavelet step mirrors indices correctly only where each side keeps at least 3 output samples at
-// every scale, i.e. ceil(side / 8) >= 5 at the last scale's input. Below that, the vmaf tool reads
-// memory before its buffers (sides 17 to 32) or crashes (16 and less).
-inline constexpr int kAdmMinSide = 33;
+// kAdmMinSide (kernels/vmaf_adm_math.h): the smallest side accepted.
 
 // Every option of libvmaf's integer adm that changes its values, under libvmaf's names, with its
 // defaults; the comments give the ranges libvmaf accepts.
@@ -63,6 +62,18 @@ absl::Status ValidateAdmOptions(const AdmOptions& options);
 // and, with AVX-512, under Barten's CSF (adm_csf_mode 1) at scale 3.
 absl::StatusOr<AdmScores> ScoreIntegerAdm(const LumaView& reference, const LumaView& distorted,
                                           const AdmOptions& options = AdmOptions{});
+
+// The options that change the integer sums, as the device's launch takes them.
+AdmSumOptions AdmSumOptionsOf(const AdmOptions& options);
+
+// The integer sums of one frame pair; refuses what ScoreIntegerAdm refuses.
+absl::StatusOr<AdmSums> IntegerAdmSums(const LumaView& reference, const LumaView& distorted,
+                                       const AdmOptions& options = AdmOptions{});
+
+// The values of a width x height frame from its sums, whichever path made them (ScoreIntegerAdm
+// is IntegerAdmSums then this). INVALID_ARGUMENT for invalid options.
+absl::StatusOr<AdmScores> FinishIntegerAdm(const AdmSums& sums, int width, int height,
+                                           const AdmOptions& options = AdmOptions{});
 
 }  // namespace ssimd
 

@@ -298,8 +298,9 @@ const std::array<uint16_t, 65536>& IntegerVifLog2Table() {
   return *table;
 }
 
-absl::StatusOr<VifScores> ScoreIntegerVif(const LumaView& reference, const LumaView& distorted,
-                                          const VifOptions& options) {
+absl::StatusOr<VifFrameSums> IntegerVifSums(const LumaView& reference,
+                                            const LumaView& distorted,
+                                            const VifOptions& options) {
   absl::Status status = ValidateVifOptions(options);
   if (!status.ok()) return status;
   status = CheckPlanes(reference, distorted);
@@ -308,7 +309,7 @@ absl::StatusOr<VifScores> ScoreIntegerVif(const LumaView& reference, const LumaV
   const uint16_t* log2_table = IntegerVifLog2Table().data();
   VifWorkspace workspace(reference.width, reference.height, reference.bit_depth);
   workspace.Load(reference, distorted);
-  VifScores scores;
+  VifFrameSums sums;
   int width = reference.width;
   int height = reference.height;
   for (int scale = 0; scale < kVifScales; ++scale) {
@@ -317,15 +318,27 @@ absl::StatusOr<VifScores> ScoreIntegerVif(const LumaView& reference, const LumaV
       width /= 2;
       height /= 2;
     }
-    if (scale == 0 && options.skip_scale0) {
-      scores.scale[0] = 0.0;
-      continue;
-    }
-    const VifSums sums =
+    if (scale == 0 && options.skip_scale0) continue;
+    sums.scale[scale] =
         workspace.Statistics(scale, width, height, log2_table, options.enhn_gain_limit);
-    scores.scale[scale] = VifScaleScore(sums);
+  }
+  return sums;
+}
+
+VifScores IntegerVifScoresFromSums(const VifFrameSums& sums, const VifOptions& options) {
+  VifScores scores;
+  for (int scale = 0; scale < kVifScales; ++scale) {
+    scores.scale[scale] =
+        scale == 0 && options.skip_scale0 ? 0.0 : VifScaleScore(sums.scale[scale]);
   }
   return scores;
+}
+
+absl::StatusOr<VifScores> ScoreIntegerVif(const LumaView& reference, const LumaView& distorted,
+                                          const VifOptions& options) {
+  absl::StatusOr<VifFrameSums> sums = IntegerVifSums(reference, distorted, options);
+  if (!sums.ok()) return sums.status();
+  return IntegerVifScoresFromSums(*sums, options);
 }
 
 }  // namespace ssimd

@@ -17,6 +17,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "engine/picture.h"
+#include "kernels/vmaf_vif_math.h"
 
 namespace ssimd {
 
@@ -48,6 +49,16 @@ int IntegerVifMinSide();
 // computed with libvmaf's integer widths, as libvmaf would.
 absl::StatusOr<VifScores> ScoreIntegerVif(const LumaView& reference, const LumaView& distorted,
                                           const VifOptions& options);
+
+// The exact integer sums of the frame pair's four scales (scale 0 left zero where skip_scale0 is
+// set), which IntegerVifScoresFromSums turns into its scores. The same checks and errors as
+// ScoreIntegerVif.
+absl::StatusOr<VifFrameSums> IntegerVifSums(const LumaView& reference, const LumaView& distorted,
+                                            const VifOptions& options);
+
+// The host finish of every backend: a frame's scores from its sums (VifScaleScore of each scale,
+// and 0 for scale 0 where skip_scale0 is set). The sums come from IntegerVifSums or a device.
+VifScores IntegerVifScoresFromSums(const VifFrameSums& sums, const VifOptions& options);
 
 // libvmaf's log2 table (kernels/vmaf_vif_math.h), built once, for backends that copy it to a
 // device: 65536 entries, of which [32767, 65535] are used.

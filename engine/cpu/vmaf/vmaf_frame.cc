@@ -164,20 +164,24 @@ absl::Status AddVmafFrameScores(const VmafOptions& options, const LumaView& refe
   if (!adm.ok()) return adm.status();
   if (!vif.ok()) return vif.status();
   if (!motion.ok()) return motion.status();
+  AddVmafFeatureScores(model, *adm, *vif, *motion, scores);
+  return absl::OkStatus();
+}
 
+void AddVmafFeatureScores(const VmafModel& model, const AdmScores& adm, const VifScores& vif,
+                          double motion_sad_score, FrameScores& scores) {
   const std::string adm_suffix = ExtractorSuffix(model, "adm");
-  scores["integer_adm2" + adm_suffix] = adm->adm2;
+  scores["integer_adm2" + adm_suffix] = adm.adm2;
   for (int scale = 0; scale < 4; ++scale) {
-    scores[absl::StrCat("integer_adm_scale", scale, adm_suffix)] = adm->scale[scale];
+    scores[absl::StrCat("integer_adm_scale", scale, adm_suffix)] = adm.scale[scale];
   }
-  scores["integer_adm3" + adm_suffix] = adm->adm3;
-  scores["integer_aim" + adm_suffix] = adm->aim;
+  scores["integer_adm3" + adm_suffix] = adm.adm3;
+  scores["integer_aim" + adm_suffix] = adm.aim;
   const std::string vif_suffix = ExtractorSuffix(model, "vif");
   for (int scale = 0; scale < 4; ++scale) {
-    scores[absl::StrCat("integer_vif_scale", scale, vif_suffix)] = vif->scale[scale];
+    scores[absl::StrCat("integer_vif_scale", scale, vif_suffix)] = vif.scale[scale];
   }
-  scores[kMotionSadScoreName] = *motion;
-  return absl::OkStatus();
+  scores[kMotionSadScoreName] = motion_sad_score;
 }
 
 }  // namespace ssimd

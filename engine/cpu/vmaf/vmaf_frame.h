@@ -33,6 +33,11 @@ absl::StatusOr<VmafExtractorOptions> VmafExtractorOptionsOf(const VmafModel& mod
 // refuses pictures too small for adm's and vif's filters).
 absl::Status CheckVmafSize(const Geometry& geometry);
 
+// Adds one frame's values under libvmaf's keys for `model` (every backend reports them so): adm's,
+// vif's, and motion's score (0 for a first frame).
+void AddVmafFeatureScores(const VmafModel& model, const AdmScores& adm, const VifScores& vif,
+                          double motion_sad_score, FrameScores& scores);
+
 // Adds one frame's adm, vif and motion values to `scores` (three tasks on `pool`). The motion
 // value compares `reference` with `previous_reference`, the reference of the frame before; it is 0
 // for a first frame (null), as libvmaf's is.
