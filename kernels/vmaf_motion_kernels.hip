@@ -1,13 +1,13 @@
-// libvmaf's integer motion SAD in one pass: each thread reads one column of the difference of
-// the two pictures over a band of rows, filters it vertically in registers, and its block filters
-// the band's rows horizontally in shared memory and adds the absolute values into one 64-bit word,
-// all with the arithmetic of kernels/vmaf_motion_math.h that the CPU runs. Nothing goes through
-// global memory but the two pictures and that word, so no workspace.
+// libvmaf's integer motion SAD in one pass: a block per tile of output samples loads the
+// difference of the two pictures over the tile and its two-sample mirrored border into shared
+// memory, filters it vertically then horizontally there (the arithmetic of
+// kernels/vmaf_motion_math.h, as the CPU runs it), and adds the absolute values into one 64-bit
+// word. Nothing goes through global memory but the two pictures and that word.
 //
 // libvmaf sums a row in 32 bits before adding rows in 64. Within the bit depth each absolute value
 // is at most 65535, so a row of up to kMaxDimension samples cannot wrap its 32 bits (the math
 // header's ranges): the row sum is exact, and an exact integer sum may be regrouped freely, here
-// by block. Samples above the bit depth, which callers reject (ValidateSampleRange), give an
+// by tile. Samples above the bit depth, which callers reject (ValidateSampleRange), give an
 // unspecified sum here as on the CPU.
 #include <cstddef>
 #include <cstdint>
@@ -19,15 +19,13 @@
 namespace ssimd {
 namespace {
 
-// A block is a band of columns kThreads wide, one thread per column, of which the middle
-// kTileWidth are its outputs (the two at each side only feed their neighbours' horizontal
-// filter), and kTileHeight rows tall. A thread loads its column's differences for the band and the
-// two rows above and below all at once, filters them vertically in registers, and the block then
-// filters the rows horizontally from shared memory.
-constexpr int kThreads = 128;
-constexpr int kTileWidth = kThreads - 2 * kMotionRadius;
-constexpr int kTileHeight = 16;
-constexpr int kSpanHeight = kTileHeight + 2 * kMotionRadius;  // difference rows a band reads
+constexpr int kThreads = 256;
+// Output samples per block. A wide tile keeps the mirrored border a small share of the loads, and
+// both shared planes together stay within the 48 KiB every target grants a block statically.
+constexpr int kTileWidth = 128;
+constexpr int kTileHeight = 32;
+constexpr int kSpanWidth = kTileWidth + 2 * kMotionRadius;   // filtered columns a tile reads
+constexpr int kSpanHeight = kTileHeight + 2 * kMotionRadius;  // difference rows a tile reads
 constexpr uint32_t kMaxAbsoluteValue = 65535;
 // A block's sum in 32 bits: every output of the tile at its largest must fit.
 static_assert(uint64_t{kTileWidth} * kTileHeight * kMaxAbsoluteValue < (uint64_t{1} << 32),
@@ -38,57 +36,61 @@ template <typename Accumulator, typename Sample>
 __global__ void __launch_bounds__(kThreads)
     MotionSad(const Sample* previous, const Sample* current, int width, int height, int bit_depth,
               unsigned long long* sad_sum) {  // NOLINT(runtime/int)
-  // filtered[i][t]: the vertically filtered value at row y0 + i, thread t's column.
-  __shared__ int32_t filtered[kTileHeight][kThreads];
+  // difference[i][j]: previous - current at row y0 - 2 + i, column x0 - 2 + j, both mirrored.
+  __shared__ int32_t difference[kSpanHeight][kSpanWidth];
+  // filtered[i][j]: the vertically filtered value at row y0 + i, the same column as above.
+  __shared__ int32_t filtered[kTileHeight][kSpanWidth];
   __shared__ uint32_t partial[kThreads];
-  const int t = static_cast<int>(threadIdx.x);
   const int x0 = static_cast<int>(blockIdx.x) * kTileWidth;
   const int y0 = static_cast<int>(blockIdx.y) * kTileHeight;
-  const int x = x0 - kMotionRadius + t;
+  const int tid = static_cast<int>(threadIdx.x);
 
-  // Columns past the mirrored border (in the last band) and rows past it (in the last row of
-  // bands) are not read: they only feed outputs outside the picture, which are not summed.
-  int32_t difference[kSpanHeight];
-  const bool column_read = x < width + kMotionRadius;
-  const size_t column = static_cast<size_t>(MotionMirror(column_read ? x : 0, width));
-#pragma unroll
-  for (int i = 0; i < kSpanHeight; ++i) {
+  // Beyond the mirrored border (the last tile of a row or column) nothing is read; those slots
+  // only feed outputs outside the picture, which are not summed.
+  for (int s = tid; s < kSpanHeight * kSpanWidth; s += kThreads) {
+    const int i = s / kSpanWidth;
+    const int j = s - i * kSpanWidth;
     const int y = y0 - kMotionRadius + i;
-    difference[i] = 0;
-    if (column_read && y < height + kMotionRadius) {
+    const int x = x0 - kMotionRadius + j;
+    int32_t d = 0;
+    if (y < height + kMotionRadius && x < width + kMotionRadius) {
       const size_t at = static_cast<size_t>(MotionMirror(y, height)) * static_cast<size_t>(width) +
-                        column;
-      difference[i] = static_cast<int32_t>(previous[at]) - static_cast<int32_t>(current[at]);
+                        static_cast<size_t>(MotionMirror(x, width));
+      d = static_cast<int32_t>(previous[at]) - static_cast<int32_t>(current[at]);
     }
-  }
-#pragma unroll
-  for (int i = 0; i < kTileHeight; ++i) {
-    filtered[i][t] = MotionVerticalValue<Accumulator>(
-        Accumulator{difference[i]}, Accumulator{difference[i + 1]},
-        Accumulator{difference[i + 2]}, Accumulator{difference[i + 3]},
-        Accumulator{difference[i + 4]}, bit_depth);
+    difference[i][j] = d;
   }
   __syncthreads();
 
+  for (int s = tid; s < kTileHeight * kSpanWidth; s += kThreads) {
+    const int i = s / kSpanWidth;
+    const int j = s - i * kSpanWidth;
+    filtered[i][j] = MotionVerticalValue<Accumulator>(
+        Accumulator{difference[i][j]}, Accumulator{difference[i + 1][j]},
+        Accumulator{difference[i + 2][j]}, Accumulator{difference[i + 3][j]},
+        Accumulator{difference[i + 4][j]}, bit_depth);
+  }
+  __syncthreads();
+
+  const int rows = min(kTileHeight, height - y0);
+  const int columns = min(kTileWidth, width - x0);
   uint32_t sad = 0;
-  if (t >= kMotionRadius && t < kThreads - kMotionRadius && x < width) {
-    const int rows = min(kTileHeight, height - y0);
-#pragma unroll
-    for (int i = 0; i < kTileHeight; ++i) {
-      if (i < rows) {
-        sad += MotionHorizontalAbs(filtered[i][t - 2], filtered[i][t - 1], filtered[i][t],
-                                   filtered[i][t + 1], filtered[i][t + 2]);
-      }
+  for (int s = tid; s < kTileHeight * kTileWidth; s += kThreads) {
+    const int i = s / kTileWidth;
+    const int x = s % kTileWidth;
+    if (i < rows && x < columns) {
+      const int32_t* row = filtered[i];
+      sad += MotionHorizontalAbs(row[x], row[x + 1], row[x + 2], row[x + 3], row[x + 4]);
     }
   }
-  partial[t] = sad;
+  partial[tid] = sad;
   __syncthreads();
   for (int half = kThreads / 2; half > 0; half /= 2) {
-    if (t < half) partial[t] += partial[t + half];
+    if (tid < half) partial[tid] += partial[tid + half];
     __syncthreads();
   }
   // Unchanged content (static scenes, repeated frames) adds nothing: skip the atomic.
-  if (t == 0 && partial[0] != 0) {
+  if (tid == 0 && partial[0] != 0) {
     atomicAdd(sad_sum, static_cast<unsigned long long>(partial[0]));  // NOLINT(runtime/int)
   }
 }

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -393,8 +394,9 @@ absl::Status EnqueueVmaf(StreamSlot& slot, const Geometry& geometry, const VmafO
 
 absl::Status FinishVmaf(const Geometry& geometry, const VmafOptions& vmaf, const VmafPlan& plan,
                         const double* host, FrameScores& scores) {
+  static_assert(std::is_trivially_copyable_v<VmafDeviceSums>, "read back as bytes");
   VmafDeviceSums sums;
-  std::memcpy(&sums, host, sizeof(sums));
+  std::memcpy(static_cast<void*>(&sums), host, sizeof(sums));
   absl::StatusOr<AdmScores> adm =
       FinishIntegerAdm(sums.adm, geometry.width, geometry.height, plan.options.adm);
   if (!adm.ok()) return adm.status();

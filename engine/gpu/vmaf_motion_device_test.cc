@@ -322,7 +322,7 @@ TEST(VmafMotionDeviceTest, SyntheticPlanesEqualTheCpu) {
     int width, height;
     bool all;  // every content (small sizes), or the main ones
   };
-  // A block of the kernel covers 124 columns and 16 rows: sizes on a block, one past, and a last
+  // A block of the kernel covers 128 columns and 32 rows: sizes on a block, one past, and a last
   // block narrower than the filter's reach.
   const Size sizes[] = {{3, 3, true},       {4, 3, true},        {3, 4, true},
                         {5, 5, true},       {7, 3, true},        {3, 11, true},
