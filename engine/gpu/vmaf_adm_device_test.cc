@@ -10,7 +10,6 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <map>
 #include <optional>
 #include <string>
@@ -20,7 +19,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_format.h"
+#include "base/double_bits.h"
 #include "engine/cpu/vmaf/adm.h"
+#include "engine/gpu/device_test_support.h"
 #include "engine/picture.h"
 #include "engine/synthetic_picture.h"
 #include "gtest/gtest.h"
@@ -28,173 +29,65 @@
 #include "tests/reference/reference_dir.h"
 #include "tests/reference/reference_set.h"
 
-#if defined(SSIMD_GPU_NVIDIA) || defined(SSIMD_GPU_ROCM)
-#include "kernels/hip_portability.h"
+#ifdef SSIMD_DEVICE_TEST_GPU_BUILD
 #include "kernels/vmaf_adm_kernels.h"
 #include "kernels/vmaf_adm_math.h"
-#define SSIMD_TEST_HAS_GPU_BUILD 1
 #endif
 
 namespace ssimd {
 namespace {
 
-#ifdef SSIMD_TEST_HAS_GPU_BUILD
+#ifdef SSIMD_DEVICE_TEST_GPU_BUILD
 
-uint64_t Bits(double value) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  return bits;
-}
-
-absl::Status HipStatus(hipError_t e, const char* what) {
-  if (e == hipSuccess) return absl::OkStatus();
-  return absl::InternalError(absl::StrFormat("%s: %s", what, hipGetErrorString(e)));
-}
-
-// Whether a device can be used; the reason in `why` where not.
-bool DeviceUsable(std::string& why) {
-  int devices = 0;
-  const hipError_t e = hipGetDeviceCount(&devices);
-  if (e != hipSuccess) {
-    why = std::string("no GPU to test: ") + hipGetErrorString(e);
-    return false;
-  }
-  if (devices == 0) {
-    why = "no GPU to test: no device visible";
-    return false;
-  }
-  return true;
-}
+using device_test::PatternPlane;
 
 // The kernels on device copies of two planes, on one buffer set reused (and grown) from pair to
 // pair as the GPU frame reuses a slot's buffers.
 class DeviceAdm {
  public:
-  DeviceAdm() = default;
-  DeviceAdm(const DeviceAdm&) = delete;
-  DeviceAdm& operator=(const DeviceAdm&) = delete;
-  ~DeviceAdm() {
-    if (reference_ != nullptr) hipFree(reference_);
-    if (distorted_ != nullptr) hipFree(distorted_);
-    if (workspace_ != nullptr) hipFree(workspace_);
-    if (sums_ != nullptr) hipFree(sums_);
-    if (stream_ != nullptr) hipStreamDestroy(stream_);
-    if (start_ != nullptr) hipEventDestroy(start_);
-    if (stop_ != nullptr) hipEventDestroy(stop_);
-  }
-
   absl::Status Init() {
-    if (absl::Status s = HipStatus(hipStreamCreateWithFlags(&stream_, hipStreamNonBlocking),
-                                   "hipStreamCreateWithFlags");
-        !s.ok()) {
-      return s;
-    }
-    if (absl::Status s = HipStatus(hipEventCreate(&start_), "hipEventCreate"); !s.ok()) return s;
-    if (absl::Status s = HipStatus(hipEventCreate(&stop_), "hipEventCreate"); !s.ok()) return s;
-    return HipStatus(hipMalloc(reinterpret_cast<void**>(&sums_), sizeof(AdmSums)),
-                     "hipMalloc sums");
+    if (absl::Status s = stream_.Init(); !s.ok()) return s;
+    return sums_.Reserve(sizeof(AdmSums));
   }
 
   // Copies both planes (packing their rows) to the device.
   absl::Status Upload(const LumaView& reference, const LumaView& distorted) {
-    const size_t row_bytes = static_cast<size_t>(reference.width) *
-                             static_cast<size_t>(BytesPerSample(reference.bit_depth));
-    const size_t bytes = row_bytes * static_cast<size_t>(reference.height);
-    if (bytes > capacity_) {
-      if (reference_ != nullptr) hipFree(reference_);
-      if (distorted_ != nullptr) hipFree(distorted_);
-      reference_ = distorted_ = nullptr;
-      capacity_ = 0;
-      if (absl::Status s = HipStatus(hipMalloc(&reference_, bytes), "hipMalloc"); !s.ok()) {
-        return s;
-      }
-      if (absl::Status s = HipStatus(hipMalloc(&distorted_, bytes), "hipMalloc"); !s.ok()) {
-        return s;
-      }
-      capacity_ = bytes;
-    }
-    const size_t workspace = VmafAdmWorkspaceBytes(reference.width, reference.height);
-    if (workspace > workspace_capacity_) {
-      if (workspace_ != nullptr) hipFree(workspace_);
-      workspace_ = nullptr;
-      workspace_capacity_ = 0;
-      if (absl::Status s = HipStatus(hipMalloc(&workspace_, workspace), "hipMalloc workspace");
-          !s.ok()) {
-        return s;
-      }
-      workspace_capacity_ = workspace;
-    }
-    std::vector<uint8_t> packed(bytes);
-    for (const auto& [view, device] :
-         {std::pair{&reference, reference_}, {&distorted, distorted_}}) {
-      for (int y = 0; y < view->height; ++y) {
-        std::memcpy(packed.data() + static_cast<size_t>(y) * row_bytes,
-                    view->data + static_cast<size_t>(y) * view->stride_bytes, row_bytes);
-      }
-      // On the test's stream, which does not wait for the legacy default stream; synchronised
-      // before `packed` is refilled.
-      if (absl::Status s = HipStatus(
-              hipMemcpyAsync(device, packed.data(), bytes, hipMemcpyHostToDevice, stream_),
-              "hipMemcpyAsync to device");
-          !s.ok()) {
-        return s;
-      }
-      if (absl::Status s = HipStatus(hipStreamSynchronize(stream_), "hipStreamSynchronize");
-          !s.ok()) {
-        return s;
-      }
-    }
-    return absl::OkStatus();
+    if (absl::Status s = stream_.UploadPacked(reference, reference_); !s.ok()) return s;
+    if (absl::Status s = stream_.UploadPacked(distorted, distorted_); !s.ok()) return s;
+    return workspace_.Reserve(VmafAdmWorkspaceBytes(reference.width, reference.height));
   }
 
   VmafAdmLaunch LaunchFor(int width, int height, int bit_depth, const AdmOptions& options) const {
     VmafAdmLaunch l;
-    l.reference = reference_;
-    l.distorted = distorted_;
+    l.reference = reference_.data();
+    l.distorted = distorted_.data();
     l.width = width;
     l.height = height;
     l.bit_depth = bit_depth;
     l.options = AdmSumOptionsOf(options);
-    l.workspace = workspace_;
-    l.sums = sums_;
+    l.workspace = workspace_.data();
+    l.sums = sums_.as<AdmSums>();
     return l;
   }
 
   // The sums of the planes last uploaded, with garbage in the sums and the workspace beforehand:
   // the launch must zero what it accumulates, and write every plane sample it reads.
   absl::StatusOr<AdmSums> Run(int width, int height, int bit_depth, const AdmOptions& options) {
-    if (absl::Status s =
-            HipStatus(hipMemsetAsync(sums_, 0x5a, sizeof(AdmSums), stream_), "hipMemsetAsync");
-        !s.ok()) {
+    if (absl::Status s = stream_.FillWithJunk(sums_.data(), sizeof(AdmSums), 0x5a); !s.ok()) {
       return s;
     }
-    if (workspace_ != nullptr) {
-      if (absl::Status s = HipStatus(
-              hipMemsetAsync(workspace_, 0xa5, workspace_capacity_, stream_), "hipMemsetAsync");
+    if (workspace_.data() != nullptr) {
+      if (absl::Status s = stream_.FillWithJunk(workspace_.data(), workspace_.capacity(), 0xa5);
           !s.ok()) {
         return s;
       }
     }
-    if (absl::Status s = HipStatus(
-            LaunchVmafAdm(LaunchFor(width, height, bit_depth, options), stream_), "LaunchVmafAdm");
-        !s.ok()) {
-      return s;
-    }
-    if (absl::Status s = HipStatus(hipStreamSynchronize(stream_), "hipStreamSynchronize");
-        !s.ok()) {
-      return s;
-    }
+    SSIMD_TEST_HIP_RETURN_IF_ERROR(
+        LaunchVmafAdm(LaunchFor(width, height, bit_depth, options), stream_.get()),
+        "LaunchVmafAdm");
+    if (absl::Status s = stream_.Synchronize(); !s.ok()) return s;
     AdmSums sums;
-    if (absl::Status s = HipStatus(
-            hipMemcpyAsync(&sums, sums_, sizeof(sums), hipMemcpyDeviceToHost, stream_),
-            "hipMemcpyAsync from device");
-        !s.ok()) {
-      return s;
-    }
-    if (absl::Status s = HipStatus(hipStreamSynchronize(stream_), "hipStreamSynchronize");
-        !s.ok()) {
-      return s;
-    }
+    if (absl::Status s = stream_.CopyToHost(&sums, sums_.data(), sizeof(sums)); !s.ok()) return s;
     return sums;
   }
 
@@ -202,38 +95,13 @@ class DeviceAdm {
   // launches back to back on the planes last uploaded.
   absl::StatusOr<double> MicrosecondsPerFrame(int width, int height, int bit_depth, int runs) {
     const VmafAdmLaunch l = LaunchFor(width, height, bit_depth, AdmOptions{});
-    for (int i = 0; i < 3; ++i) {  // warm-up
-      if (absl::Status s = HipStatus(LaunchVmafAdm(l, stream_), "launch"); !s.ok()) return s;
-    }
-    if (absl::Status s = HipStatus(hipEventRecord(start_, stream_), "hipEventRecord"); !s.ok()) {
-      return s;
-    }
-    for (int i = 0; i < runs; ++i) {
-      if (absl::Status s = HipStatus(LaunchVmafAdm(l, stream_), "launch"); !s.ok()) return s;
-    }
-    if (absl::Status s = HipStatus(hipEventRecord(stop_, stream_), "hipEventRecord"); !s.ok()) {
-      return s;
-    }
-    if (absl::Status s = HipStatus(hipEventSynchronize(stop_), "hipEventSynchronize"); !s.ok()) {
-      return s;
-    }
-    float ms = 0;
-    if (absl::Status s = HipStatus(hipEventElapsedTime(&ms, start_, stop_), "elapsed"); !s.ok()) {
-      return s;
-    }
-    return 1000.0 * ms / runs;
+    return stream_.MicrosecondsPerLaunch([&](hipStream_t s) { return LaunchVmafAdm(l, s); },
+                                         runs);
   }
 
  private:
-  hipStream_t stream_ = nullptr;
-  hipEvent_t start_ = nullptr;
-  hipEvent_t stop_ = nullptr;
-  void* reference_ = nullptr;
-  void* distorted_ = nullptr;
-  size_t capacity_ = 0;
-  void* workspace_ = nullptr;
-  size_t workspace_capacity_ = 0;
-  AdmSums* sums_ = nullptr;
+  device_test::TestStream stream_;
+  device_test::DeviceBuffer reference_, distorted_, workspace_, sums_;
 };
 
 // Option sets that change the sums or the finish: the defaults; the `neg` models' gain limit and a
@@ -348,22 +216,12 @@ std::optional<AdmScores> ComparePair(DeviceAdm& device, const LumaView& referenc
   const std::array<double, 7> c = Values(*cpu);
   const std::array<double, 7> g = Values(*gpu);
   for (size_t k = 0; k < kKeys.size(); ++k) {
-    EXPECT_EQ(Bits(g[k]), Bits(c[k])) << what << " " << kKeys[k] << ": device "
-                                      << absl::StrFormat("%.17g", g[k]) << ", CPU "
-                                      << absl::StrFormat("%.17g", c[k]);
+    EXPECT_EQ(DoubleBits(g[k]), DoubleBits(c[k]))
+        << what << " " << kKeys[k] << ": device " << absl::StrFormat("%.17g", g[k]) << ", CPU "
+        << absl::StrFormat("%.17g", c[k]);
     ++counts.values;
   }
   return *gpu;
-}
-
-// Every sample f(x, y).
-template <typename F>
-SyntheticPlane PatternPlane(int width, int height, int bit_depth, F f) {
-  SyntheticPlane p(width, height, bit_depth);
-  for (int y = 0; y < height; ++y) {
-    for (int x = 0; x < width; ++x) p.Set(x, y, f(x, y));
-  }
-  return p;
 }
 
 struct SyntheticCase {
@@ -404,8 +262,7 @@ std::vector<SyntheticCase> SyntheticCases(int width, int height, int bit_depth, 
 }
 
 TEST(VmafAdmDeviceTest, SyntheticPlanesEqualTheCpu) {
-  std::string why;
-  if (!DeviceUsable(why)) GTEST_SKIP() << why;
+  SSIMD_SKIP_WITHOUT_DEVICE();
   DeviceAdm device;
   ASSERT_TRUE(device.Init().ok());
   struct Size {
@@ -448,8 +305,7 @@ TEST(VmafAdmDeviceTest, SyntheticPlanesEqualTheCpu) {
 }
 
 TEST(VmafAdmDeviceTest, LaunchRefusesWhatTheCpuRefuses) {
-  std::string why;
-  if (!DeviceUsable(why)) GTEST_SKIP() << why;
+  SSIMD_SKIP_WITHOUT_DEVICE();
   DeviceAdm device;
   ASSERT_TRUE(device.Init().ok());
   const SyntheticPlane a = TexturedPlane(40, 40, 8, 1, 0);
@@ -472,26 +328,6 @@ TEST(VmafAdmDeviceTest, LaunchRefusesWhatTheCpuRefuses) {
               static_cast<long long>(counts.sums));
 }
 
-// A pair's frames as the vmaf tool reads them (what libvmaf's values were computed from).
-struct PairFrames {
-  std::vector<std::vector<uint8_t>> storage;
-  std::vector<LumaView> reference, distorted;
-};
-
-absl::StatusOr<PairFrames> ReadFrames(const testing::ReferencePair& pair) {
-  absl::StatusOr<testing::ToolPair> tool = testing::ReadPairAsVmafTool(pair);
-  if (!tool.ok()) return tool.status();
-  PairFrames out;
-  for (size_t f = 0; f < tool->frames(); ++f) {
-    out.reference.push_back(tool->reference.frames[f][0]);
-    out.distorted.push_back(tool->distorted().frames[f][0]);
-  }
-  // The views point into the ToolFrames' storage, which moving keeps in place.
-  out.storage.push_back(std::move(tool->reference.storage));
-  if (tool->distorted_clip) out.storage.push_back(std::move(tool->distorted_clip->storage));
-  return out;
-}
-
 // Every frame of every pair with adm's sides, under the defaults (also against libvmaf's values
 // where the entry gives them) and the `neg` models' gain limit.
 void ReplaySet(DeviceAdm& device, const std::string& dir, Counts& counts) {
@@ -505,7 +341,7 @@ void ReplaySet(DeviceAdm& device, const std::string& dir, Counts& counts) {
   for (const testing::ReferencePair& pair : set->pairs) {
     const Geometry& g = pair.geometry;
     if (g.width < kAdmMinSide || g.height < kAdmMinSide) continue;
-    absl::StatusOr<PairFrames> frames = ReadFrames(pair);
+    absl::StatusOr<device_test::ToolLuma> frames = device_test::ReadLumaAsVmafTool(pair);
     if (!frames.ok()) continue;  // a size the tool could not read: no frames it scored
     const std::map<std::string, std::vector<double>>* libvmaf = nullptr;
     if (const auto e = expected->find(pair.id);
@@ -514,7 +350,7 @@ void ReplaySet(DeviceAdm& device, const std::string& dir, Counts& counts) {
     }
     for (size_t f = 0; f < frames->reference.size(); ++f) {
       const LumaView& ref = frames->reference[f];
-      const LumaView& dis = frames->distorted[f];
+      const LumaView& dis = frames->distorted_or_reference()[f];
       ASSERT_TRUE(device.Upload(ref, dis).ok()) << pair.id;
       const std::optional<AdmScores> got =
           ComparePair(device, ref, dis, AdmOptions{},
@@ -536,62 +372,51 @@ void ReplaySet(DeviceAdm& device, const std::string& dir, Counts& counts) {
   }
 }
 
-TEST(VmafAdmDeviceTest, ReferenceSubsetFramesEqualTheCpuAndLibvmaf) {
-  std::string why;
-  if (!DeviceUsable(why)) GTEST_SKIP() << why;
-  DeviceAdm device;
-  ASSERT_TRUE(device.Init().ok());
+// Replays the set in `dir` on a fresh device and prints what was compared, naming the set.
+Counts ReplayAndPrint(const std::string& dir, const char* set_name) {
   Counts counts;
-  ReplaySet(device, testing::RunfilePath("tests/data/reference"), counts);
-  EXPECT_GT(counts.libvmaf, 0);
-  std::printf("adm on the device, reference subset: %lld frames, %lld sums and %lld values "
-              "compared with the CPU, %lld values with libvmaf\n",
-              static_cast<long long>(counts.pairs), static_cast<long long>(counts.sums),
+  DeviceAdm device;
+  const absl::Status init = device.Init();
+  EXPECT_TRUE(init.ok()) << init;
+  if (!init.ok()) return counts;
+  ReplaySet(device, dir, counts);
+  std::printf("adm on the device, %s: %lld frames, %lld sums and %lld values compared with the "
+              "CPU, %lld values with libvmaf\n",
+              set_name, static_cast<long long>(counts.pairs), static_cast<long long>(counts.sums),
               static_cast<long long>(counts.values), static_cast<long long>(counts.libvmaf));
+  return counts;
+}
+
+TEST(VmafAdmDeviceTest, ReferenceSubsetFramesEqualTheCpuAndLibvmaf) {
+  SSIMD_SKIP_WITHOUT_DEVICE();
+  const Counts counts =
+      ReplayAndPrint(testing::RunfilePath("tests/data/reference"), "reference subset");
+  EXPECT_GT(counts.libvmaf, 0);
 }
 
 TEST(VmafAdmDeviceTest, FullReferenceSetFramesEqualTheCpuAndLibvmaf) {
-  std::string why;
-  if (!DeviceUsable(why)) GTEST_SKIP() << why;
+  SSIMD_SKIP_WITHOUT_DEVICE();
   const std::string dir = testing::FullReferenceDirectory();
   if (dir.empty()) GTEST_SKIP() << "no full reference set: $SSIMD_REFERENCE_DIR is not set";
-  DeviceAdm device;
-  ASSERT_TRUE(device.Init().ok());
-  Counts counts;
-  ReplaySet(device, dir, counts);
-  std::printf("adm on the device, full reference set: %lld frames, %lld sums and %lld values "
-              "compared with the CPU, %lld values with libvmaf\n",
-              static_cast<long long>(counts.pairs), static_cast<long long>(counts.sums),
-              static_cast<long long>(counts.values), static_cast<long long>(counts.libvmaf));
+  ReplayAndPrint(dir, "full reference set");
 }
 
-// Not a limit, a record: device time per frame at common sizes.
 TEST(VmafAdmDeviceTest, PrintsDeviceTimePerFrame) {
-  std::string why;
-  if (!DeviceUsable(why)) GTEST_SKIP() << why;
+  SSIMD_SKIP_WITHOUT_DEVICE();
   DeviceAdm device;
   ASSERT_TRUE(device.Init().ok());
-  struct Size {
-    int width, height, bit_depth;
-  };
-  for (const Size& s : {Size{1920, 1080, 8}, Size{1920, 1080, 10}, Size{3840, 2160, 8},
-                        Size{3840, 2160, 16}}) {
-    const SyntheticPlane a = TexturedPlane(s.width, s.height, s.bit_depth, 3, 0);
-    const SyntheticPlane b = Distort(a, 4, 6, 2);
-    ASSERT_TRUE(device.Upload(a.view(), b.view()).ok());
-    const absl::StatusOr<double> us =
-        device.MicrosecondsPerFrame(s.width, s.height, s.bit_depth, 100);
-    ASSERT_TRUE(us.ok()) << us.status();
-    std::printf("adm on the device: %dx%d %d-bit, %.1f us per frame\n", s.width, s.height,
-                s.bit_depth, *us);
-  }
+  device_test::PrintDeviceTimePerFrame(
+      "adm", [&](int w, int h, int d) -> absl::StatusOr<double> {
+        const SyntheticPlane a = TexturedPlane(w, h, d, 3, 0);
+        const SyntheticPlane b = Distort(a, 4, 6, 2);
+        if (absl::Status s = device.Upload(a.view(), b.view()); !s.ok()) return s;
+        return device.MicrosecondsPerFrame(w, h, d, 100);
+      });
 }
 
 #else  // no GPU build
 
-TEST(VmafAdmDeviceTest, SkipsWithoutAGpuBuild) {
-  GTEST_SKIP() << "no GPU to test: built without a GPU configuration (--config=nvidia or rocm)";
-}
+TEST(VmafAdmDeviceTest, SkipsWithoutAGpuBuild) { GTEST_SKIP() << SSIMD_NO_GPU_BUILD_REASON; }
 
 #endif
 

@@ -8,7 +8,6 @@
 // why, where no GPU can be used.
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <map>
 #include <string>
 #include <utility>
@@ -17,7 +16,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_format.h"
+#include "base/double_bits.h"
 #include "engine/cpu/vmaf/motion.h"
+#include "engine/gpu/device_test_support.h"
 #include "engine/picture.h"
 #include "engine/synthetic_picture.h"
 #include "gtest/gtest.h"
@@ -25,151 +26,57 @@
 #include "tests/reference/reference_dir.h"
 #include "tests/reference/reference_set.h"
 
-#if defined(SSIMD_GPU_NVIDIA) || defined(SSIMD_GPU_ROCM)
-#include "kernels/hip_portability.h"
+#ifdef SSIMD_DEVICE_TEST_GPU_BUILD
 #include "kernels/vmaf_motion_kernels.h"
 #include "kernels/vmaf_motion_math.h"
-#define SSIMD_TEST_HAS_GPU_BUILD 1
 #endif
 
 namespace ssimd {
 namespace {
 
-#ifdef SSIMD_TEST_HAS_GPU_BUILD
+#ifdef SSIMD_DEVICE_TEST_GPU_BUILD
+
+using device_test::PatternPlane;
 
 constexpr char kSadMetric[] = "VMAF_integer_feature_motion_sad_score";
-
-uint64_t Bits(double value) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  return bits;
-}
-
-absl::Status HipStatus(hipError_t e, const char* what) {
-  if (e == hipSuccess) return absl::OkStatus();
-  return absl::InternalError(absl::StrFormat("%s: %s", what, hipGetErrorString(e)));
-}
-
-// Whether a device can be used; the reason in `why` where not.
-bool DeviceUsable(std::string& why) {
-  int devices = 0;
-  const hipError_t e = hipGetDeviceCount(&devices);
-  if (e != hipSuccess) {
-    why = std::string("no GPU to test: ") + hipGetErrorString(e);
-    return false;
-  }
-  if (devices == 0) {
-    why = "no GPU to test: no device visible";
-    return false;
-  }
-  return true;
-}
 
 // The kernel on device copies of two planes, on one buffer set reused (and grown) from pair to
 // pair as the GPU frame reuses a slot's buffers.
 class DeviceMotion {
  public:
-  DeviceMotion() = default;
-  DeviceMotion(const DeviceMotion&) = delete;
-  DeviceMotion& operator=(const DeviceMotion&) = delete;
-  ~DeviceMotion() {
-    if (previous_ != nullptr) hipFree(previous_);
-    if (current_ != nullptr) hipFree(current_);
-    if (workspace_ != nullptr) hipFree(workspace_);
-    if (sum_ != nullptr) hipFree(sum_);
-    if (stream_ != nullptr) hipStreamDestroy(stream_);
-    if (start_ != nullptr) hipEventDestroy(start_);
-    if (stop_ != nullptr) hipEventDestroy(stop_);
-  }
-
   absl::Status Init() {
-    if (absl::Status s = HipStatus(hipStreamCreateWithFlags(&stream_, hipStreamNonBlocking),
-                                   "hipStreamCreateWithFlags");
-        !s.ok()) {
-      return s;
-    }
-    if (absl::Status s = HipStatus(hipEventCreate(&start_), "hipEventCreate"); !s.ok()) return s;
-    if (absl::Status s = HipStatus(hipEventCreate(&stop_), "hipEventCreate"); !s.ok()) return s;
-    return HipStatus(hipMalloc(reinterpret_cast<void**>(&sum_), sizeof(*sum_)), "hipMalloc sum");
+    if (absl::Status s = stream_.Init(); !s.ok()) return s;
+    return sum_.Reserve(sizeof(unsigned long long));  // NOLINT(runtime/int)
   }
 
   // Copies both planes (packing their rows) to the device.
   absl::Status Upload(const LumaView& previous, const LumaView& current) {
-    const size_t row_bytes =
-        static_cast<size_t>(current.width) * static_cast<size_t>(BytesPerSample(current.bit_depth));
-    const size_t bytes = row_bytes * static_cast<size_t>(current.height);
-    if (bytes > capacity_) {
-      if (previous_ != nullptr) hipFree(previous_);
-      if (current_ != nullptr) hipFree(current_);
-      previous_ = current_ = nullptr;
-      capacity_ = 0;
-      if (absl::Status s = HipStatus(hipMalloc(&previous_, bytes), "hipMalloc"); !s.ok()) return s;
-      if (absl::Status s = HipStatus(hipMalloc(&current_, bytes), "hipMalloc"); !s.ok()) return s;
-      capacity_ = bytes;
-    }
-    const size_t workspace = VmafMotionWorkspaceBytes(current.width, current.height);
-    if (workspace > workspace_capacity_) {
-      if (workspace_ != nullptr) hipFree(workspace_);
-      workspace_ = nullptr;
-      workspace_capacity_ = 0;
-      if (absl::Status s = HipStatus(hipMalloc(&workspace_, workspace), "hipMalloc workspace");
-          !s.ok()) {
-        return s;
-      }
-      workspace_capacity_ = workspace;
-    }
-    std::vector<uint8_t> packed(bytes);
-    for (const auto& [view, device] : {std::pair{&previous, previous_}, {&current, current_}}) {
-      for (int y = 0; y < view->height; ++y) {
-        std::memcpy(packed.data() + static_cast<size_t>(y) * row_bytes,
-                    view->data + static_cast<size_t>(y) * view->stride_bytes, row_bytes);
-      }
-      if (absl::Status s = HipStatus(hipMemcpy(device, packed.data(), bytes, hipMemcpyHostToDevice),
-                                     "hipMemcpy to device");
-          !s.ok()) {
-        return s;
-      }
-    }
-    return absl::OkStatus();
+    if (absl::Status s = stream_.UploadPacked(previous, previous_); !s.ok()) return s;
+    if (absl::Status s = stream_.UploadPacked(current, current_); !s.ok()) return s;
+    return workspace_.Reserve(VmafMotionWorkspaceBytes(current.width, current.height));
   }
 
   VmafMotionLaunch LaunchFor(int width, int height, int bit_depth) const {
     VmafMotionLaunch l;
-    l.previous = previous_;
-    l.reference = current_;
+    l.previous = previous_.data();
+    l.reference = current_.data();
     l.width = width;
     l.height = height;
     l.bit_depth = bit_depth;
-    l.workspace = workspace_;
-    l.sad_sum = sum_;
+    l.workspace = workspace_.data();
+    l.sad_sum = sum_.as<unsigned long long>();  // NOLINT(runtime/int)
     return l;
   }
 
   // The sum of the planes last uploaded, with garbage in the sum word beforehand: the launch must
   // zero it.
   absl::StatusOr<uint64_t> Run(int width, int height, int bit_depth) {
-    // On the launch's stream: a plain hipMemset runs on the null stream, which a non-blocking
-    // stream does not wait for.
-    if (absl::Status s =
-            HipStatus(hipMemsetAsync(sum_, 0x5a, sizeof(*sum_), stream_), "hipMemsetAsync");
-        !s.ok()) {
-      return s;
-    }
-    if (absl::Status s = HipStatus(LaunchVmafMotion(LaunchFor(width, height, bit_depth), stream_),
-                                   "LaunchVmafMotion");
-        !s.ok()) {
-      return s;
-    }
-    if (absl::Status s = HipStatus(hipStreamSynchronize(stream_), "hipStreamSynchronize");
-        !s.ok()) {
-      return s;
-    }
     unsigned long long sum = 0;  // NOLINT(runtime/int)
-    if (absl::Status s = HipStatus(hipMemcpy(&sum, sum_, sizeof(sum), hipMemcpyDeviceToHost),
-                                   "hipMemcpy from device");
-        !s.ok()) {
-      return s;
-    }
+    if (absl::Status s = stream_.FillWithJunk(sum_.data(), sizeof(sum), 0x5a); !s.ok()) return s;
+    SSIMD_TEST_HIP_RETURN_IF_ERROR(
+        LaunchVmafMotion(LaunchFor(width, height, bit_depth), stream_.get()), "LaunchVmafMotion");
+    if (absl::Status s = stream_.Synchronize(); !s.ok()) return s;
+    if (absl::Status s = stream_.CopyToHost(&sum, sum_.data(), sizeof(sum)); !s.ok()) return s;
     return static_cast<uint64_t>(sum);
   }
 
@@ -182,38 +89,13 @@ class DeviceMotion {
   // launches back to back on the planes last uploaded.
   absl::StatusOr<double> MicrosecondsPerFrame(int width, int height, int bit_depth, int runs) {
     const VmafMotionLaunch l = LaunchFor(width, height, bit_depth);
-    for (int i = 0; i < 3; ++i) {  // warm-up
-      if (absl::Status s = HipStatus(LaunchVmafMotion(l, stream_), "launch"); !s.ok()) return s;
-    }
-    if (absl::Status s = HipStatus(hipEventRecord(start_, stream_), "hipEventRecord"); !s.ok()) {
-      return s;
-    }
-    for (int i = 0; i < runs; ++i) {
-      if (absl::Status s = HipStatus(LaunchVmafMotion(l, stream_), "launch"); !s.ok()) return s;
-    }
-    if (absl::Status s = HipStatus(hipEventRecord(stop_, stream_), "hipEventRecord"); !s.ok()) {
-      return s;
-    }
-    if (absl::Status s = HipStatus(hipEventSynchronize(stop_), "hipEventSynchronize"); !s.ok()) {
-      return s;
-    }
-    float ms = 0;
-    if (absl::Status s = HipStatus(hipEventElapsedTime(&ms, start_, stop_), "elapsed"); !s.ok()) {
-      return s;
-    }
-    return 1000.0 * ms / runs;
+    return stream_.MicrosecondsPerLaunch([&](hipStream_t s) { return LaunchVmafMotion(l, s); },
+                                         runs);
   }
 
  private:
-  hipStream_t stream_ = nullptr;
-  hipEvent_t start_ = nullptr;
-  hipEvent_t stop_ = nullptr;
-  void* previous_ = nullptr;
-  void* current_ = nullptr;
-  size_t capacity_ = 0;
-  void* workspace_ = nullptr;
-  size_t workspace_capacity_ = 0;
-  unsigned long long* sum_ = nullptr;  // NOLINT(runtime/int)
+  device_test::TestStream stream_;
+  device_test::DeviceBuffer previous_, current_, workspace_, sum_;
 };
 
 // Option sets whose finish of a frame's score differs: the defaults, fps weights (a fraction and
@@ -255,23 +137,13 @@ uint64_t ComparePair(DeviceMotion& device, const LumaView& previous, const LumaV
         MotionSadScoreFromSum(options, *gpu, current.width, current.height);
     EXPECT_TRUE(cpu_score.ok() && gpu_score.ok()) << what;
     if (!cpu_score.ok() || !gpu_score.ok()) continue;
-    EXPECT_EQ(Bits(*gpu_score), Bits(*cpu_score))
+    EXPECT_EQ(DoubleBits(*gpu_score), DoubleBits(*cpu_score))
         << what << " with fps_weight " << options.fps_weight << ", max_val " << options.max_val
         << ": device " << absl::StrFormat("%.17g", *gpu_score) << ", CPU "
         << absl::StrFormat("%.17g", *cpu_score);
     ++counts.scores;
   }
   return *gpu;
-}
-
-// Every sample f(x, y).
-template <typename F>
-SyntheticPlane PatternPlane(int width, int height, int bit_depth, F f) {
-  SyntheticPlane p(width, height, bit_depth);
-  for (int y = 0; y < height; ++y) {
-    for (int x = 0; x < width; ++x) p.Set(x, y, f(x, y));
-  }
-  return p;
 }
 
 struct SyntheticCase {
@@ -314,8 +186,7 @@ std::vector<SyntheticCase> SyntheticCases(int width, int height, int bit_depth, 
 }
 
 TEST(VmafMotionDeviceTest, SyntheticPlanesEqualTheCpu) {
-  std::string why;
-  if (!DeviceUsable(why)) GTEST_SKIP() << why;
+  SSIMD_SKIP_WITHOUT_DEVICE();
   DeviceMotion device;
   ASSERT_TRUE(device.Init().ok());
   struct Size {
@@ -351,8 +222,7 @@ TEST(VmafMotionDeviceTest, SyntheticPlanesEqualTheCpu) {
 }
 
 TEST(VmafMotionDeviceTest, LaunchZeroesTheSumAndRefusesSidesBelowThree) {
-  std::string why;
-  if (!DeviceUsable(why)) GTEST_SKIP() << why;
+  SSIMD_SKIP_WITHOUT_DEVICE();
   DeviceMotion device;
   ASSERT_TRUE(device.Init().ok());
   const SyntheticPlane a = TexturedPlane(8, 8, 8, 1, 0);
@@ -376,37 +246,30 @@ TEST(VmafMotionDeviceTest, LaunchZeroesTheSumAndRefusesSidesBelowThree) {
 // Reads a pair's clips as the vmaf tool does; where it cannot (odd sizes it refused), the luma of
 // the frames as stored.
 struct PairFrames {
-  std::vector<std::vector<uint8_t>> storage;
-  std::vector<LumaView> reference, distorted;
+  device_test::ToolLuma luma;
   bool as_tool = false;
 };
 
 absl::StatusOr<PairFrames> ReadFrames(const testing::ReferencePair& pair) {
   PairFrames out;
-  absl::StatusOr<testing::ToolPair> tool = testing::ReadPairAsVmafTool(pair);
-  if (tool.ok()) {
+  if (absl::StatusOr<device_test::ToolLuma> tool = device_test::ReadLumaAsVmafTool(pair);
+      tool.ok()) {
+    out.luma = *std::move(tool);
     out.as_tool = true;
-    const size_t frames = tool->frames();
-    for (size_t f = 0; f < frames; ++f) {
-      out.reference.push_back(tool->reference.frames[f][0]);
-      if (tool->distorted_clip) out.distorted.push_back(tool->distorted_clip->frames[f][0]);
-    }
-    // The views point into the ToolFrames' storage: keep it.
-    out.storage.push_back(std::move(tool->reference.storage));
-    if (tool->distorted_clip) out.storage.push_back(std::move(tool->distorted_clip->storage));
     return out;
   }
   const Geometry& g = pair.geometry;
   const size_t stride = static_cast<size_t>(g.width) * BytesPerSample(g.bit_depth);
-  for (const auto& [clip, views] :
-       {std::pair{&pair.reference_clip, &out.reference}, {&pair.distorted_clip, &out.distorted}}) {
-    if (views == &out.distorted && pair.distorted_clip == pair.reference_clip) break;
+  for (const auto& [clip, views] : {std::pair{&pair.reference_clip, &out.luma.reference},
+                                    {&pair.distorted_clip, &out.luma.distorted}}) {
+    if (views == &out.luma.distorted && pair.distorted_clip == pair.reference_clip) break;
     absl::StatusOr<std::vector<std::vector<uint8_t>>> luma =
         testing::ReadClipLuma(*clip, g, pair.frames);
     if (!luma.ok()) return luma.status();
     for (std::vector<uint8_t>& plane : *luma) {
-      out.storage.push_back(std::move(plane));
-      views->push_back(LumaView{out.storage.back().data(), stride, g.width, g.height, g.bit_depth});
+      out.luma.storage.push_back(std::move(plane));
+      views->push_back(
+          LumaView{out.luma.storage.back().data(), stride, g.width, g.height, g.bit_depth});
     }
   }
   return out;
@@ -426,7 +289,8 @@ void ReplaySet(DeviceMotion& device, const std::string& dir, Counts& counts, int
     if (g.width < kMotionMinSide || g.height < kMotionMinSide) continue;
     absl::StatusOr<PairFrames> frames = ReadFrames(pair);
     ASSERT_TRUE(frames.ok()) << pair.id << ": " << frames.status();
-    const std::vector<LumaView>& ref = frames->reference;
+    const std::vector<LumaView>& ref = frames->luma.reference;
+    const std::vector<LumaView>& distorted = frames->luma.distorted;
     const std::vector<double>* libvmaf = nullptr;
     if (const auto e = expected->find(pair.id); e != expected->end() && frames->as_tool) {
       if (const auto m = e->second.metrics.find(kSadMetric); m != e->second.metrics.end()) {
@@ -445,15 +309,15 @@ void ReplaySet(DeviceMotion& device, const std::string& dir, Counts& counts, int
           const absl::StatusOr<double> score =
               MotionSadScoreFromSum(MotionOptions{}, sum, g.width, g.height);
           ASSERT_TRUE(score.ok());
-          EXPECT_EQ(Bits(*score), Bits((*libvmaf)[f]))
+          EXPECT_EQ(DoubleBits(*score), DoubleBits((*libvmaf)[f]))
               << pair.id << " frame " << f << ": libvmaf "
               << absl::StrFormat("%.17g", (*libvmaf)[f]) << ", device "
               << absl::StrFormat("%.17g", *score);
           ++counts.libvmaf;
         }
       }
-      if (f < frames->distorted.size()) {
-        ComparePair(device, frames->distorted[f], ref[f],
+      if (f < distorted.size()) {
+        ComparePair(device, distorted[f], ref[f],
                     absl::StrFormat("%s distorted then reference frame %d", pair.id, f), counts);
         ++pairs;
       }
@@ -461,64 +325,52 @@ void ReplaySet(DeviceMotion& device, const std::string& dir, Counts& counts, int
   }
 }
 
-TEST(VmafMotionDeviceTest, ReferenceSubsetFramesEqualTheCpuAndLibvmaf) {
-  std::string why;
-  if (!DeviceUsable(why)) GTEST_SKIP() << why;
-  DeviceMotion device;
-  ASSERT_TRUE(device.Init().ok());
+// Replays the set in `dir` on a fresh device and prints what was compared, naming the set.
+Counts ReplayAndPrint(const std::string& dir, const char* set_name) {
   Counts counts;
+  DeviceMotion device;
+  const absl::Status init = device.Init();
+  EXPECT_TRUE(init.ok()) << init;
+  if (!init.ok()) return counts;
   int pairs = 0;
-  ReplaySet(device, testing::RunfilePath("tests/data/reference"), counts, pairs);
+  ReplaySet(device, dir, counts, pairs);
+  std::printf("motion on the device, %s: %d pairs, %lld sums and %lld scores compared with the "
+              "CPU, %lld scores with libvmaf\n",
+              set_name, pairs, static_cast<long long>(counts.sums),
+              static_cast<long long>(counts.scores), static_cast<long long>(counts.libvmaf));
+  return counts;
+}
+
+TEST(VmafMotionDeviceTest, ReferenceSubsetFramesEqualTheCpuAndLibvmaf) {
+  SSIMD_SKIP_WITHOUT_DEVICE();
+  const Counts counts =
+      ReplayAndPrint(testing::RunfilePath("tests/data/reference"), "reference subset");
   EXPECT_GT(counts.libvmaf, 0);
-  std::printf("motion on the device, reference subset: %d pairs, %lld sums and %lld scores "
-              "compared with the CPU, %lld scores with libvmaf\n",
-              pairs, static_cast<long long>(counts.sums), static_cast<long long>(counts.scores),
-              static_cast<long long>(counts.libvmaf));
 }
 
 TEST(VmafMotionDeviceTest, FullReferenceSetFramesEqualTheCpuAndLibvmaf) {
-  std::string why;
-  if (!DeviceUsable(why)) GTEST_SKIP() << why;
+  SSIMD_SKIP_WITHOUT_DEVICE();
   const std::string dir = testing::FullReferenceDirectory();
   if (dir.empty()) GTEST_SKIP() << "no full reference set: $SSIMD_REFERENCE_DIR is not set";
-  DeviceMotion device;
-  ASSERT_TRUE(device.Init().ok());
-  Counts counts;
-  int pairs = 0;
-  ReplaySet(device, dir, counts, pairs);
-  std::printf("motion on the device, full reference set: %d pairs, %lld sums and %lld scores "
-              "compared with the CPU, %lld scores with libvmaf\n",
-              pairs, static_cast<long long>(counts.sums), static_cast<long long>(counts.scores),
-              static_cast<long long>(counts.libvmaf));
+  ReplayAndPrint(dir, "full reference set");
 }
 
-// Not a limit, a record: device time per frame at common sizes.
 TEST(VmafMotionDeviceTest, PrintsDeviceTimePerFrame) {
-  std::string why;
-  if (!DeviceUsable(why)) GTEST_SKIP() << why;
+  SSIMD_SKIP_WITHOUT_DEVICE();
   DeviceMotion device;
   ASSERT_TRUE(device.Init().ok());
-  struct Size {
-    int width, height, bit_depth;
-  };
-  for (const Size& s : {Size{1920, 1080, 8}, Size{1920, 1080, 10}, Size{3840, 2160, 8},
-                        Size{3840, 2160, 16}}) {
-    const SyntheticPlane a = TexturedPlane(s.width, s.height, s.bit_depth, 3, 0);
-    const SyntheticPlane b = TexturedPlane(s.width, s.height, s.bit_depth, 3, 1);
-    ASSERT_TRUE(device.Upload(a.view(), b.view()).ok());
-    const absl::StatusOr<double> us =
-        device.MicrosecondsPerFrame(s.width, s.height, s.bit_depth, 200);
-    ASSERT_TRUE(us.ok()) << us.status();
-    std::printf("motion on the device: %dx%d %d-bit, %.1f us per frame\n", s.width, s.height,
-                s.bit_depth, *us);
-  }
+  device_test::PrintDeviceTimePerFrame(
+      "motion", [&](int w, int h, int d) -> absl::StatusOr<double> {
+        const SyntheticPlane a = TexturedPlane(w, h, d, 3, 0);
+        const SyntheticPlane b = TexturedPlane(w, h, d, 3, 1);
+        if (absl::Status s = device.Upload(a.view(), b.view()); !s.ok()) return s;
+        return device.MicrosecondsPerFrame(w, h, d, 200);
+      });
 }
 
 #else  // no GPU build
 
-TEST(VmafMotionDeviceTest, SkipsWithoutAGpuBuild) {
-  GTEST_SKIP() << "no GPU to test: built without a GPU configuration (--config=nvidia or rocm)";
-}
+TEST(VmafMotionDeviceTest, SkipsWithoutAGpuBuild) { GTEST_SKIP() << SSIMD_NO_GPU_BUILD_REASON; }
 
 #endif
 

@@ -9,13 +9,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "base/double_bits.h"
 #include "engine/cpu/vmaf/vif.h"
+#include "engine/gpu/device_test_support.h"
 #include "engine/picture.h"
 #include "engine/synthetic_picture.h"
 #include "gtest/gtest.h"
@@ -24,16 +25,14 @@
 #include "tests/reference/reference_dir.h"
 #include "tests/reference/reference_set.h"
 
-#if defined(SSIMD_GPU_NVIDIA) || defined(SSIMD_GPU_ROCM)
-#include "kernels/hip_portability.h"
+#ifdef SSIMD_DEVICE_TEST_GPU_BUILD
 #include "kernels/vmaf_vif_kernels.h"
-#define SSIMD_TEST_HAS_GPU_BUILD 1
 #endif
 
 namespace ssimd {
 namespace {
 
-#ifdef SSIMD_TEST_HAS_GPU_BUILD
+#ifdef SSIMD_DEVICE_TEST_GPU_BUILD
 
 std::string Describe(const LumaView& view, const VifOptions& options, const std::string& what) {
   return std::to_string(view.width) + "x" + std::to_string(view.height) + " " +
@@ -42,110 +41,77 @@ std::string Describe(const LumaView& view, const VifOptions& options, const std:
          (options.skip_scale0 ? " skip_scale0" : "");
 }
 
-#define HIP_ASSERT_OK(expr)                                                   \
-  do {                                                                        \
-    const hipError_t hip_assert_error = (expr);                               \
-    ASSERT_EQ(hip_assert_error, hipSuccess) << #expr << ": "                  \
-                                            << hipGetErrorString(hip_assert_error); \
-  } while (0)
-
 // Device buffers reused from frame to frame, as a GPU slot reuses its own: the pictures, the
 // workspace, the sums and the log2 table. The sums and workspace are filled with garbage before
 // each launch, so a launch that forgot to zero or to write something shows.
 class DeviceVif {
  public:
-  DeviceVif() = default;
-  DeviceVif(const DeviceVif&) = delete;
-  DeviceVif& operator=(const DeviceVif&) = delete;
-  ~DeviceVif() {
-    for (void* p : {reference_, distorted_, workspace_, sums_, table_}) {
-      if (p != nullptr) hipFree(p);
-    }
+  absl::Status Init() {
+    if (absl::Status s = stream_.Init(); !s.ok()) return s;
+    if (absl::Status s = table_.Reserve(kVifLog2TableSize * sizeof(uint16_t)); !s.ok()) return s;
+    SSIMD_TEST_HIP_RETURN_IF_ERROR(hipMemcpy(table_.data(), IntegerVifLog2Table().data(),
+                                             kVifLog2TableSize * sizeof(uint16_t),
+                                             hipMemcpyHostToDevice),
+                                   "hipMemcpy log2 table");
+    return sums_.Reserve(sizeof(VifFrameSums));
   }
 
-  void Init() {
-    HIP_ASSERT_OK(hipMalloc(&table_, kVifLog2TableSize * sizeof(uint16_t)));
-    HIP_ASSERT_OK(hipMemcpy(table_, IntegerVifLog2Table().data(),
-                            kVifLog2TableSize * sizeof(uint16_t), hipMemcpyHostToDevice));
-    HIP_ASSERT_OK(hipMalloc(&sums_, sizeof(VifFrameSums)));
-  }
-
-  // The device's sums of a pair the device serves, into *out.
-  void Run(const LumaView& reference, const LumaView& distorted, const VifOptions& options,
-           VifFrameSums* out) {
-    const size_t row_bytes =
-        static_cast<size_t>(reference.width) * BytesPerSample(reference.bit_depth);
-    const size_t plane_bytes = row_bytes * static_cast<size_t>(reference.height);
+  // The device's sums of a pair the device serves.
+  absl::StatusOr<VifFrameSums> Run(const LumaView& reference, const LumaView& distorted,
+                                   const VifOptions& options) {
     const size_t workspace_bytes = VmafVifWorkspaceBytes(reference.width, reference.height);
-    Grow(&reference_, &reference_capacity_, plane_bytes);
-    Grow(&distorted_, &distorted_capacity_, plane_bytes);
-    Grow(&workspace_, &workspace_capacity_, std::max<size_t>(workspace_bytes, 1));
-    ASSERT_TRUE(reference_ != nullptr && distorted_ != nullptr && workspace_ != nullptr);
-    std::vector<uint8_t> packed(plane_bytes);
-    for (const auto& [view, device] : {std::pair{&reference, reference_},
-                                       std::pair{&distorted, distorted_}}) {
-      for (int y = 0; y < view->height; ++y) {
-        std::memcpy(packed.data() + static_cast<size_t>(y) * row_bytes,
-                    view->data + static_cast<size_t>(y) * view->stride_bytes, row_bytes);
-      }
-      HIP_ASSERT_OK(hipMemcpy(device, packed.data(), plane_bytes, hipMemcpyHostToDevice));
+    if (absl::Status s = stream_.UploadPacked(reference, reference_); !s.ok()) return s;
+    if (absl::Status s = stream_.UploadPacked(distorted, distorted_); !s.ok()) return s;
+    if (absl::Status s = workspace_.Reserve(std::max<size_t>(workspace_bytes, 1)); !s.ok()) {
+      return s;
     }
-    HIP_ASSERT_OK(hipMemset(sums_, 0xa5, sizeof(VifFrameSums)));
-    HIP_ASSERT_OK(hipMemset(workspace_, 0x5a, workspace_bytes));
-    VmafVifLaunch launch;
-    launch.reference = reference_;
-    launch.distorted = distorted_;
-    launch.width = reference.width;
-    launch.height = reference.height;
+    if (absl::Status s = stream_.FillWithJunk(sums_.data(), sizeof(VifFrameSums), 0xa5);
+        !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = stream_.FillWithJunk(workspace_.data(), workspace_bytes, 0x5a); !s.ok()) {
+      return s;
+    }
+    VmafVifLaunch launch = LaunchFor(reference.width, reference.height);
     launch.bit_depth = reference.bit_depth;
     launch.enhn_gain_limit = options.enhn_gain_limit;
     launch.skip_scale0 = options.skip_scale0;
-    launch.log2_table = static_cast<const uint16_t*>(table_);
-    launch.workspace = workspace_;
-    launch.sums = static_cast<VifFrameSums*>(sums_);
     last_launch_ = launch;
-    HIP_ASSERT_OK(LaunchVmafVif(launch, nullptr));
-    HIP_ASSERT_OK(hipDeviceSynchronize());
-    HIP_ASSERT_OK(hipMemcpy(out, sums_, sizeof(VifFrameSums), hipMemcpyDeviceToHost));
+    SSIMD_TEST_HIP_RETURN_IF_ERROR(LaunchVmafVif(launch, stream_.get()), "LaunchVmafVif");
+    if (absl::Status s = stream_.Synchronize(); !s.ok()) return s;
+    VifFrameSums sums;
+    if (absl::Status s = stream_.CopyToHost(&sums, sums_.data(), sizeof(sums)); !s.ok()) return s;
+    return sums;
   }
-
-  // The launch of the last Run, to launch again.
-  const VmafVifLaunch& LastLaunch() const { return last_launch_; }
 
   // LaunchVmafVif's answer for a picture it does not serve (it must enqueue nothing).
   hipError_t LaunchUnserved(int width, int height) {
-    VmafVifLaunch launch;
-    launch.reference = reference_;
-    launch.distorted = distorted_;
-    launch.width = width;
-    launch.height = height;
-    launch.log2_table = static_cast<const uint16_t*>(table_);
-    launch.workspace = workspace_;
-    launch.sums = static_cast<VifFrameSums*>(sums_);
-    return LaunchVmafVif(launch, nullptr);
+    return LaunchVmafVif(LaunchFor(width, height), stream_.get());
+  }
+
+  // Mean device time of the last Run's launch, in microseconds, over `runs` launches back to back.
+  absl::StatusOr<double> MicrosecondsPerFrame(int runs) {
+    const VmafVifLaunch l = last_launch_;
+    return stream_.MicrosecondsPerLaunch([&](hipStream_t s) { return LaunchVmafVif(l, s); },
+                                         runs);
   }
 
  private:
-  static void Grow(void** buffer, size_t* capacity, size_t bytes) {
-    if (*capacity >= bytes) return;
-    if (*buffer != nullptr) hipFree(*buffer);
-    *buffer = nullptr;
-    *capacity = 0;
-    if (hipMalloc(buffer, bytes) != hipSuccess) {
-      *buffer = nullptr;
-      return;
-    }
-    *capacity = bytes;
+  // A launch on this device's buffers for a picture of these sides, its other fields defaults.
+  VmafVifLaunch LaunchFor(int width, int height) const {
+    VmafVifLaunch launch;
+    launch.reference = reference_.data();
+    launch.distorted = distorted_.data();
+    launch.width = width;
+    launch.height = height;
+    launch.log2_table = table_.as<const uint16_t>();
+    launch.workspace = workspace_.data();
+    launch.sums = sums_.as<VifFrameSums>();
+    return launch;
   }
 
-  void* reference_ = nullptr;
-  void* distorted_ = nullptr;
-  void* workspace_ = nullptr;
-  void* sums_ = nullptr;
-  void* table_ = nullptr;
-  size_t reference_capacity_ = 0;
-  size_t distorted_capacity_ = 0;
-  size_t workspace_capacity_ = 0;
+  device_test::TestStream stream_;
+  device_test::DeviceBuffer reference_, distorted_, workspace_, sums_, table_;
   VmafVifLaunch last_launch_;
 };
 
@@ -158,9 +124,12 @@ int CompareWithCpu(DeviceVif& device, const LumaView& reference, const LumaView&
   absl::StatusOr<VifScores> cpu_scores = ScoreIntegerVif(reference, distorted, options);
   EXPECT_TRUE(cpu.ok() && cpu_scores.ok()) << label << ": " << cpu.status();
   if (!cpu.ok() || !cpu_scores.ok()) return 0;
-  VifFrameSums gpu;
-  device.Run(reference, distorted, options, &gpu);
-  if (::testing::Test::HasFatalFailure()) return 0;
+  const absl::StatusOr<VifFrameSums> run = device.Run(reference, distorted, options);
+  // Fatal, so that the callers (which stop on HasFatalFailure) stop: after a failed launch the
+  // device's later answers mean nothing.
+  [&] { ASSERT_TRUE(run.ok()) << label << ": " << run.status(); }();
+  if (!run.ok()) return 0;
+  const VifFrameSums& gpu = *run;
   int compared = 0;
   for (int s = 0; s < kVifScales; ++s) {
     const VifSums& c = cpu->scale[s];
@@ -204,20 +173,6 @@ std::vector<VifOptions> OptionSets() {
   return sets;
 }
 
-bool HaveDevice(std::string* why) {
-  int count = 0;
-  const hipError_t e = hipGetDeviceCount(&count);
-  if (e != hipSuccess) {
-    *why = std::string("no GPU to test: ") + hipGetErrorString(e);
-    return false;
-  }
-  if (count == 0) {
-    *why = "no GPU to test: the runtime sees no device";
-    return false;
-  }
-  return true;
-}
-
 TEST(VmafVifDevice, ServesFromSixteenOnEverySide) {
   for (int h = 1; h <= 40; ++h) {
     for (int w = 1; w <= 40; ++w) {
@@ -228,11 +183,9 @@ TEST(VmafVifDevice, ServesFromSixteenOnEverySide) {
 }
 
 TEST(VmafVifDevice, SyntheticPicturesEqualTheCpu) {
-  std::string why;
-  if (!HaveDevice(&why)) GTEST_SKIP() << why;
+  SSIMD_SKIP_WITHOUT_DEVICE();
   DeviceVif device;
-  device.Init();
-  if (HasFatalFailure()) return;
+  ASSERT_TRUE(device.Init().ok());
 
   struct Size {
     int width, height;
@@ -293,11 +246,9 @@ TEST(VmafVifDevice, SyntheticPicturesEqualTheCpu) {
 }
 
 TEST(VmafVifDevice, SmallerPicturesAreLeftToTheCpu) {
-  std::string why;
-  if (!HaveDevice(&why)) GTEST_SKIP() << why;
+  SSIMD_SKIP_WITHOUT_DEVICE();
   DeviceVif device;
-  device.Init();
-  if (HasFatalFailure()) return;
+  ASSERT_TRUE(device.Init().ok());
   // Just below the bound on one side or both: the CPU scores them and the device refuses them.
   struct Size {
     int width, height;
@@ -317,11 +268,9 @@ TEST(VmafVifDevice, SmallerPicturesAreLeftToTheCpu) {
 }
 
 TEST(VmafVifDevice, ReferenceSubsetEqualsTheCpu) {
-  std::string why;
-  if (!HaveDevice(&why)) GTEST_SKIP() << why;
+  SSIMD_SKIP_WITHOUT_DEVICE();
   DeviceVif device;
-  device.Init();
-  if (HasFatalFailure()) return;
+  ASSERT_TRUE(device.Init().ok());
   const std::string dir = testing::RunfilePath("tests/data/reference");
   absl::StatusOr<testing::ReferenceSet> set = testing::LoadReferenceSet(dir);
   ASSERT_TRUE(set.ok()) << set.status();
@@ -355,42 +304,27 @@ TEST(VmafVifDevice, ReferenceSubsetEqualsTheCpu) {
 
 // Device time of one 1080p frame, printed (not checked: the machines running the test differ).
 TEST(VmafVifDevice, DeviceTimeOfA1080pFrame) {
-  std::string why;
-  if (!HaveDevice(&why)) GTEST_SKIP() << why;
+  SSIMD_SKIP_WITHOUT_DEVICE();
   DeviceVif device;
-  device.Init();
-  if (HasFatalFailure()) return;
+  ASSERT_TRUE(device.Init().ok());
   for (int bit_depth : {8, 10}) {
     const SyntheticPlane ref = TexturedPlane(1920, 1080, bit_depth, 11);
     const SyntheticPlane dis = Distort(ref, 12, 3 << (bit_depth - 8), 1);
-    VifFrameSums sums;
-    device.Run(ref.view(), dis.view(), VifOptions{}, &sums);  // uploads and warms up
-    if (HasFatalFailure()) return;
-    VmafVifLaunch launch = device.LastLaunch();
-    hipEvent_t start, stop;
-    HIP_ASSERT_OK(hipEventCreate(&start));
-    HIP_ASSERT_OK(hipEventCreate(&stop));
-    constexpr int kFrames = 50;
-    HIP_ASSERT_OK(hipEventRecord(start, nullptr));
-    for (int i = 0; i < kFrames; ++i) HIP_ASSERT_OK(LaunchVmafVif(launch, nullptr));
-    HIP_ASSERT_OK(hipEventRecord(stop, nullptr));
-    HIP_ASSERT_OK(hipEventSynchronize(stop));
-    float ms = 0;
-    HIP_ASSERT_OK(hipEventElapsedTime(&ms, start, stop));
-    hipEventDestroy(start);
-    hipEventDestroy(stop);
+    const absl::StatusOr<VifFrameSums> sums =
+        device.Run(ref.view(), dis.view(), VifOptions{});  // uploads and warms up
+    ASSERT_TRUE(sums.ok()) << sums.status();
+    const absl::StatusOr<double> us = device.MicrosecondsPerFrame(50);
+    ASSERT_TRUE(us.ok()) << us.status();
     std::printf("integer vif, 1920x1080 %d-bit: %.1f us of device time a frame\n", bit_depth,
-                1000.0 * ms / kFrames);
+                *us);
   }
 }
 
-#else  // !SSIMD_TEST_HAS_GPU_BUILD
+#else  // !SSIMD_DEVICE_TEST_GPU_BUILD
 
-TEST(VmafVifDevice, NeedsAGpuBuild) {
-  GTEST_SKIP() << "CPU build (no --config=nvidia or --config=rocm): no device code to test";
-}
+TEST(VmafVifDevice, NeedsAGpuBuild) { GTEST_SKIP() << SSIMD_NO_GPU_BUILD_REASON; }
 
-#endif  // SSIMD_TEST_HAS_GPU_BUILD
+#endif  // SSIMD_DEVICE_TEST_GPU_BUILD
 
 }  // namespace
 }  // namespace ssimd
