@@ -26,6 +26,9 @@
 # vmaf (default: cores / renditions, at least 1); FFMPEG: the ffmpeg command (default: ffmpeg).
 # FEATURES: what ssimd is asked for, space-separated (default "float_ssim ssim"); VMAF_FEATURES:
 # what each vmaf is asked for (default: FEATURES). The checks cover the metrics both report.
+# VMAF_MODEL: the pipeline's vmaf also predicts with this model (its `-m`, e.g.
+# version=vmaf_v0.6.1) instead of running with -n; ask ssimd for "vmaf" in FEATURES and give its
+# servers the models with VMAF_MODEL_DIR (--vmaf_model_dir).
 set -euo pipefail
 usage="usage: bench/ladder_vs_pipeline.sh LADDER_DIR SOURCES_DIR VMAF OUT_DIR [ROUNDS]"
 ladder=$(cd "${1:?$usage}" && pwd)
@@ -46,6 +49,8 @@ read -r -a vmaf_features <<<"${VMAF_FEATURES:-${features[*]}}"
 ssimd_feature_args=(); for f in "${features[@]}"; do ssimd_feature_args+=(--feature "$f"); done
 vmaf_feature_args=(); for f in "${vmaf_features[@]}"; do vmaf_feature_args+=(--feature "$f"); done
 threads=${VMAF_THREADS:-$(( $(nproc) / count > 0 ? $(nproc) / count : 1 ))}
+vmaf_predict=(-n); [[ -n ${VMAF_MODEL:-} ]] && vmaf_predict=(-m "$VMAF_MODEL")
+model_flags=(); [[ -n ${VMAF_MODEL_DIR:-} ]] && model_flags=(--vmaf_model_dir="$VMAF_MODEL_DIR")
 
 # One folder below the server's files root: the renditions and both sources.
 files=$out/files
@@ -63,7 +68,7 @@ for variant in "${variants[@]}"; do
   ports[$vname]=$((50800 + RANDOM % 1000))
   "$server_bin" --address=127.0.0.1:${ports[$vname]} --metrics_address=127.0.0.1:0 \
     --backend="$backend" --upscale_on_scorer="$upscale" --files_root="$files" --log_level=warn \
-    "${vflags[@]}" >"$out/server-$vname.log" 2>&1 &
+    "${model_flags[@]}" "${vflags[@]}" >"$out/server-$vname.log" 2>&1 &
   servers+=($!)
 done
 sleep 2
@@ -81,7 +86,7 @@ pipeline() {  # all renditions at once, each ffmpeg | vmaf
     [[ $w != 1920 || $h != 1080 ]] && scale=(-vf scale=1920:1080:flags=bicubic)
     ( "$ffmpeg" -hide_banner -nostdin -loglevel error -i "$files/$file" "${scale[@]}" \
         -pix_fmt $fmt -strict -1 -f yuv4mpegpipe - |
-      "$vmaf" -r "$files/$src" -d /dev/stdin -n "${vmaf_feature_args[@]}" \
+      "$vmaf" -r "$files/$src" -d /dev/stdin "${vmaf_predict[@]}" "${vmaf_feature_args[@]}" \
         --threads "$threads" -q --json -o "$dir/$name.json" >/dev/null ) &
     pids+=($!)
   done <"$ladder/ladder.tsv"
