@@ -66,6 +66,11 @@ TEST(FeatureOptionsAgree, AdvertisedDefaultsAndRangesAreWhatTheParserDoes) {
       } else if (option.type() == "double") {
         accepted = {option.min(), option.max(), "0.5", "1e3"};
         refused = {"-1", "x", "inf", "nan", "1e999", " 1", "0x10"};
+      } else if (option.type() == "name") {
+        EXPECT_EQ(option.min(), "");
+        EXPECT_EQ(option.max(), "");
+        accepted = {"vmaf_4k_v0.6.1", "A-1.b_c"};
+        refused = {"a b", "../x", "x/y", "a:b", std::string(65, 'x')};
       } else {
         ASSERT_EQ(option.type(), "int") << prefix;
         const int max = std::stoi(option.max());
@@ -107,8 +112,8 @@ TEST(FeatureOptionsAgree, HelpNamesEveryAdvertisedOptionWithItsDefaultAndRange) 
     for (const v1::OptionInfo& option : feature.options()) {
       // A double option without an upper bound (libvmaf's DBL_MAX) reads "MIN or more".
       const std::string range =
-          option.type() == "bool"
-              ? "true or false"
+          option.type() == "bool"   ? "true or false"
+          : option.type() == "name" ? "a name of up to 64 letters, digits, '_', '-' or '.'"
           : option.type() == "double" && std::stod(option.max()) == DBL_MAX
               ? absl::StrCat(option.min(), " or more")
               : absl::StrCat(option.min(), " to ", option.max());

@@ -372,7 +372,7 @@ TEST_F(BadInputTest, ScoreFilesRefusals) {
        grpc::StatusCode::INVALID_ARGUMENT, "cannot skip 3 frames: the file has only 1"},
       {"bad feature", "good.y4m", "good.y4m",
        [](v1::ScoreFilesRequest* r) {
-         r->mutable_config()->mutable_features()->add_feature_args("vmaf");
+         r->mutable_config()->mutable_features()->add_feature_args("psnr_hvs");
        },
        grpc::StatusCode::INVALID_ARGUMENT, "config.features.feature_args"},
   };

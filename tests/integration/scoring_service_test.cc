@@ -159,7 +159,7 @@ TEST(ScoringServiceTest, CapabilitiesDescribeLimitsAndFeatures) {
   EXPECT_EQ(caps->limits().max_concurrent_streams(), 7u);
   EXPECT_EQ(caps->limits().max_frames_in_flight_per_stream(), 3u);
   EXPECT_GE(caps->limits().max_message_bytes(), uint64_t{2} * 8192 * 4320 * 2);
-  ASSERT_EQ(caps->features_size(), 4);
+  ASSERT_EQ(caps->features_size(), 5);
   EXPECT_EQ(caps->features(0).name(), "float_ssim");
   EXPECT_EQ(caps->features(0).options(0).name(), "scale");
   EXPECT_EQ(caps->features(0).options(0).max(), "10");
@@ -171,6 +171,12 @@ TEST(ScoringServiceTest, CapabilitiesDescribeLimitsAndFeatures) {
   EXPECT_EQ(min_sse.min(), "0");
   EXPECT_EQ(min_sse.max(), "1.7976931348623157e+308");
   EXPECT_EQ(caps->features(3).name(), "float_ms_ssim");
+  EXPECT_EQ(caps->features(4).name(), "vmaf");
+  const v1::OptionInfo& model = caps->features(4).options(0);
+  EXPECT_EQ(model.name(), "model");
+  EXPECT_EQ(model.type(), "name");
+  EXPECT_EQ(model.default_value(), "vmaf_v0.6.1");
+  EXPECT_EQ(caps->vmaf_models_size(), 0) << "this server loaded no models";
 }
 
 TEST(ScoringServiceTest, ScorePairEqualsCpuEngineAtEveryBitDepth) {
