@@ -34,6 +34,10 @@ ABSL_FLAG(int, cpu_threads, 1,
           "Threads the CPU backend uses inside one frame; 0 = one per hardware thread. Scores do "
           "not depend on it.");
 ABSL_FLAG(int, gpu_streams_per_device, 4, "Stream slots per GPU (frames one GPU works on at once).");
+ABSL_FLAG(bool, gpu_vmaf, false,
+          "Compute vmaf's adm, vif and motion on the GPU. Off by default until the device tests "
+          "(gpu_vmaf_test, vmaf_*_device_test) have passed on a device: vmaf frames then run on "
+          "the CPU, with the reason logged and counted.");
 ABSL_FLAG(std::vector<std::string>, gpu_devices, {},
           "Comma-separated GPU indices to use; empty = every device found.");
 ABSL_FLAG(int, max_concurrent_streams, 64,
@@ -335,6 +339,7 @@ absl::StatusOr<ServerFlags> ServerFlagsFromCommandLine() {
   out.cpu.threads = absl::GetFlag(FLAGS_cpu_threads);
   if (out.cpu.threads < 0) return BadFlag("cpu_threads", "expected 0 (automatic) or more");
   out.gpu.streams_per_device = absl::GetFlag(FLAGS_gpu_streams_per_device);
+  out.gpu.vmaf_on_device = absl::GetFlag(FLAGS_gpu_vmaf);
   if (out.gpu.streams_per_device < 1) return BadFlag("gpu_streams_per_device", "expected 1 or more");
   for (const std::string& index : absl::GetFlag(FLAGS_gpu_devices)) {
     int i = 0;

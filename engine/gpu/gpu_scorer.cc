@@ -85,8 +85,10 @@ class HipGpuScorer final : public GpuScorer {
  public:
   HipGpuScorer(std::vector<std::unique_ptr<PhysicalDevice>> devices,
                std::vector<std::unique_ptr<PoolEntry>> entries,
-               std::vector<GpuDeviceInfo> devices_without_code, std::shared_ptr<GpuTestHooks> hooks)
-      : devices_(std::move(devices)),
+               std::vector<GpuDeviceInfo> devices_without_code, std::shared_ptr<GpuTestHooks> hooks,
+               bool vmaf_on_device)
+      : vmaf_on_device_(vmaf_on_device),
+        devices_(std::move(devices)),
         entries_(std::move(entries)),
         devices_without_code_(std::move(devices_without_code)),
         pool_(SlotCounts(entries_)),
@@ -95,6 +97,11 @@ class HipGpuScorer final : public GpuScorer {
   std::string_view name() const override { return "gpu"; }
 
   absl::Status CheckContext(const Geometry& geometry, const FeatureSet& features) const override {
+    if (features.vmaf.has_value() && !vmaf_on_device_) {
+      return absl::FailedPreconditionError(
+          "vmaf is not supported on the GPU unless the server runs with --gpu_vmaf (its device "
+          "kernels await validation on a device): its frames run on the CPU");
+    }
     return CheckGpuContext(geometry, features);
   }
 
@@ -284,6 +291,7 @@ class HipGpuScorer final : public GpuScorer {
     return absl::UnavailableError(reason);
   }
 
+  const bool vmaf_on_device_;
   std::vector<std::unique_ptr<PhysicalDevice>> devices_;
   std::vector<std::unique_ptr<PoolEntry>> entries_;
   std::vector<GpuDeviceInfo> devices_without_code_;
@@ -347,7 +355,8 @@ absl::StatusOr<std::unique_ptr<GpuScorer>> MakeGpuScorerWithHooks(
     }
   }
   return std::unique_ptr<GpuScorer>(new HipGpuScorer(
-      std::move(devices), std::move(entries), std::move(devices_without_code), std::move(hooks)));
+      std::move(devices), std::move(entries), std::move(devices_without_code), std::move(hooks),
+      options.vmaf_on_device));
 }
 
 absl::StatusOr<std::unique_ptr<GpuScorer>> MakeGpuScorer(const GpuOptions& options) {

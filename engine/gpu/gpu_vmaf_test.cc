@@ -36,7 +36,9 @@ FeatureSet VmafFeatures() {
 class GpuVmafTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    absl::StatusOr<std::unique_ptr<GpuScorer>> gpu = MakeGpuScorer();
+    GpuOptions options;
+    options.vmaf_on_device = true;
+    absl::StatusOr<std::unique_ptr<GpuScorer>> gpu = MakeGpuScorer(options);
     if (!gpu.ok()) GTEST_SKIP() << "no GPU to test: " << gpu.status().message();
     gpu_ = *std::move(gpu);
     cpu_ = MakeCpuScorer();
