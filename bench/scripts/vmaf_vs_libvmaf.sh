@@ -3,14 +3,14 @@
 # to bench/results/<run>/ with the command lines used), one stage per
 # call (what travels with one call is bounded; the machine keeps /tmp between calls while warm):
 #
-#   vmaf_vs_libvmaf.sh tests TESTS_TAR OUT_DIR    the GPU tests: vmaf's kernels and the
-#                                                       GPU scorer against the CPU and libvmaf
-#   vmaf_vs_libvmaf.sh unpack LADDER_TAR_XZ OUT_DIR  the server bundle into /tmp/vmaf_bench
-#   vmaf_vs_libvmaf.sh clips MEDIA_TAR OUT_DIR       one 1080p and one 4K clip, VMAF only:
-#                                                       ssimd (ScoreFiles, GPU) against libvmaf's
-#                                                       CPU (--threads 16) and its CUDA backend
-#   vmaf_vs_libvmaf.sh ladder MEDIA_TAR OUT_DIR      a 9-rendition ladder with vmaf, float_ssim,
-#                                                       ssim and psnr against ffmpeg | vmaf
+#   vmaf_vs_libvmaf.sh tests TESTS_TAR OUT_DIR        the GPU tests: vmaf's kernels and the GPU
+#                                                     scorer against the CPU and libvmaf
+#   vmaf_vs_libvmaf.sh unpack LADDER_TAR_XZ OUT_DIR   the server bundle into /tmp/vmaf_bench
+#   vmaf_vs_libvmaf.sh clips MEDIA_TAR OUT_DIR        one 1080p and one 4K clip, VMAF only: ssimd
+#                                                     (ScoreFiles, GPU) against libvmaf's CPU
+#                                                     (--threads 16) and its CUDA backend
+#   vmaf_vs_libvmaf.sh ladder MEDIA_TAR OUT_DIR       a 9-rendition ladder with vmaf, float_ssim,
+#                                                     ssim and psnr against ffmpeg | vmaf
 #
 # TESTS_TAR: bundle.tar.xz, tools/bundle_gpu.sh's bundle/ with SSIMD_BUNDLE_EXTRA_TARGETS naming the vmaf GPU
 # tests, libvmaf's models (models/) and the full reference set (reference/, ../shared/reference's
@@ -69,7 +69,7 @@ if [[ $stage == clips ]]; then
   done
   port=$((50800 + RANDOM % 1000))
   "$bundle/bin/ssimd_server" --address=127.0.0.1:$port --metrics_address=127.0.0.1:0 \
-    --backend=gpu --files_root="$raw" --vmaf_model_dir="$models" --log_level=warn \
+    --backend=gpu --gpu_vmaf --files_root="$raw" --vmaf_model_dir="$models" --log_level=warn \
     >"$out/server.log" 2>&1 &
   server=$!
   sleep 2
@@ -124,7 +124,7 @@ if [[ $stage == ladder ]]; then
   "${ff[@]}" -i "$w/media/src10_hevc.mkv" -pix_fmt yuv420p10le -strict -1 -f yuv4mpegpipe \
     "$w/sources/src10.y4m"
   SSIMD_BIN=$bundle/bin SSIMD_BACKEND=gpu VMAF_THREADS=2 FFMPEG=$w/ffx2/ffmpeg \
-    SSIMD_VARIANTS="gpu_decode=--hw_decode=cuda" VMAF_MODEL_DIR=$models \
+    SSIMD_VARIANTS="gpu_decode=--hw_decode=cuda,--gpu_vmaf" VMAF_MODEL_DIR=$models \
     VMAF_MODEL="path=$models/vmaf_v0.6.1.json" \
     FEATURES="vmaf float_ssim ssim psnr=enable_chroma=false" \
     VMAF_FEATURES="float_ssim psnr=enable_chroma=false" \
