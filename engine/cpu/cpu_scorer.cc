@@ -41,12 +41,7 @@ class CpuScorer final : public Scorer {
       SSIMD_RETURN_IF_ERROR(CheckFloatMsSsimSize(geometry.width, geometry.height));
     }
     if (features.vmaf.has_value()) {
-      SSIMD_RETURN_IF_ERROR(CheckVmafSize(geometry));
-      if (features.vmaf->resolved == nullptr) {
-        return absl::FailedPreconditionError(
-            absl::StrFormat("vmaf model %s was not resolved", features.vmaf->model));
-      }
-      SSIMD_RETURN_IF_ERROR(VmafExtractorOptionsOf(*features.vmaf->resolved).status());
+      SSIMD_RETURN_IF_ERROR(CheckVmafRequest(geometry, *features.vmaf));
     }
     return absl::OkStatus();
   }

@@ -43,12 +43,7 @@ absl::Status CheckGpuContext(const Geometry& geometry, const FeatureSet& feature
     SSIMD_RETURN_IF_ERROR(CheckFloatMsSsimSize(geometry.width, geometry.height));
   }
   if (features.vmaf.has_value()) {
-    SSIMD_RETURN_IF_ERROR(CheckVmafSize(geometry));
-    if (features.vmaf->resolved == nullptr) {
-      return absl::FailedPreconditionError(
-          absl::StrFormat("vmaf model %s was not resolved", features.vmaf->model));
-    }
-    SSIMD_RETURN_IF_ERROR(VmafExtractorOptionsOf(*features.vmaf->resolved).status());
+    SSIMD_RETURN_IF_ERROR(CheckVmafRequest(geometry, *features.vmaf));
     // libvmaf's vif mirrors its borders into values an earlier scale left in its buffers below
     // kVifReflectOnceMinSide (engine/cpu/vmaf/vif.h), which only the CPU reproduces; adm's own
     // minimum keeps every size vmaf accepts above it.

@@ -334,9 +334,7 @@ size_t VmafReadbackDoubles() {
 absl::Status EnqueueVmaf(StreamSlot& slot, const Geometry& geometry, const VmafOptions& vmaf,
                          const uint8_t* ref, const uint8_t* dist, const uint8_t* previous_ref,
                          VmafPlan& plan) {
-  absl::StatusOr<VmafExtractorOptions> options = VmafExtractorOptionsOf(*vmaf.resolved);
-  if (!options.ok()) return options.status();
-  plan.options = *options;
+  plan.options = vmaf.resolved->extractors;
   plan.motion = previous_ref != nullptr && !plan.options.motion.force_zero;
   const int w = geometry.width;
   const int h = geometry.height;

@@ -136,6 +136,9 @@ struct ExtractorOption {
   double min;
   double max;
   bool feature_param;  // part of the feature's name when not at its default
+  // Where the parsed value goes in VmafExtractorOptions; null for `debug`, which only adds
+  // outputs.
+  void (*store)(VmafExtractorOptions&, double);
 };
 
 struct Extractor {
@@ -153,18 +156,31 @@ const std::vector<Extractor>& Extractors() {
         "integer_adm_den", "integer_adm_num_scale0", "integer_adm_den_scale0",
         "integer_adm_num_scale1", "integer_adm_den_scale1", "integer_adm_num_scale2",
         "integer_adm_den_scale2", "integer_adm_num_scale3", "integer_adm_den_scale3"},
-       {{"debug", nullptr, OptionType::kBool, 0, 0, 1, false},
-        {"adm_csf_scale", "scf", OptionType::kDouble, 1.0, 0.0, 50.0, true},
-        {"adm_csf_diag_scale", "scfd", OptionType::kDouble, 1.0, 0.0, 50.0, true},
-        {"adm_dlm_weight", "dlmw", OptionType::kDouble, 0.5, 0.0, 1.0, true},
-        {"adm_enhn_gain_limit", "egl", OptionType::kDouble, 100.0, 1.0, 100.0, true},
-        {"adm_norm_view_dist", "nvd", OptionType::kDouble, 3.0, 0.75, 24.0, true},
-        {"adm_ref_display_height", "rdh", OptionType::kInt, 1080, 1, 4320, true},
-        {"adm_csf_mode", "csf", OptionType::kInt, 0, 0, 3, true},
-        {"adm_noise_weight", "nw", OptionType::kDouble, 0.03125, 0.0, 1500.0, true},
-        {"adm_skip_aim", nullptr, OptionType::kBool, 0, 0, 1, false},
-        {"adm_skip_scale0", "ssz", OptionType::kBool, 0, 0, 1, true},
-        {"adm_min_val", "min", OptionType::kDouble, 0.0, 0.0, 1.0, true}}},
+       {{"debug", nullptr, OptionType::kBool, 0, 0, 1, false, nullptr},
+        {"adm_csf_scale", "scf", OptionType::kDouble, 1.0, 0.0, 50.0, true,
+         [](VmafExtractorOptions& o, double v) { o.adm.adm_csf_scale = v; }},
+        {"adm_csf_diag_scale", "scfd", OptionType::kDouble, 1.0, 0.0, 50.0, true,
+         [](VmafExtractorOptions& o, double v) { o.adm.adm_csf_diag_scale = v; }},
+        {"adm_dlm_weight", "dlmw", OptionType::kDouble, 0.5, 0.0, 1.0, true,
+         [](VmafExtractorOptions& o, double v) { o.adm.adm_dlm_weight = v; }},
+        {"adm_enhn_gain_limit", "egl", OptionType::kDouble, 100.0, 1.0, 100.0, true,
+         [](VmafExtractorOptions& o, double v) { o.adm.adm_enhn_gain_limit = v; }},
+        {"adm_norm_view_dist", "nvd", OptionType::kDouble, 3.0, 0.75, 24.0, true,
+         [](VmafExtractorOptions& o, double v) { o.adm.adm_norm_view_dist = v; }},
+        {"adm_ref_display_height", "rdh", OptionType::kInt, 1080, 1, 4320, true,
+         [](VmafExtractorOptions& o, double v) {
+           o.adm.adm_ref_display_height = static_cast<int>(v);
+         }},
+        {"adm_csf_mode", "csf", OptionType::kInt, 0, 0, 3, true,
+         [](VmafExtractorOptions& o, double v) { o.adm.adm_csf_mode = static_cast<int>(v); }},
+        {"adm_noise_weight", "nw", OptionType::kDouble, 0.03125, 0.0, 1500.0, true,
+         [](VmafExtractorOptions& o, double v) { o.adm.adm_noise_weight = v; }},
+        {"adm_skip_aim", nullptr, OptionType::kBool, 0, 0, 1, false,
+         [](VmafExtractorOptions& o, double v) { o.adm.adm_skip_aim = v != 0; }},
+        {"adm_skip_scale0", "ssz", OptionType::kBool, 0, 0, 1, true,
+         [](VmafExtractorOptions& o, double v) { o.adm.adm_skip_scale0 = v != 0; }},
+        {"adm_min_val", "min", OptionType::kDouble, 0.0, 0.0, 1.0, true,
+         [](VmafExtractorOptions& o, double v) { o.adm.adm_min_val = v; }}}},
       {"vif",
        {"VMAF_integer_feature_vif_scale0_score", "VMAF_integer_feature_vif_scale1_score",
         "VMAF_integer_feature_vif_scale2_score", "VMAF_integer_feature_vif_scale3_score",
@@ -172,20 +188,29 @@ const std::vector<Extractor>& Extractors() {
         "integer_vif_den_scale0", "integer_vif_num_scale1", "integer_vif_den_scale1",
         "integer_vif_num_scale2", "integer_vif_den_scale2", "integer_vif_num_scale3",
         "integer_vif_den_scale3"},
-       {{"debug", nullptr, OptionType::kBool, 0, 0, 1, false},
-        {"vif_enhn_gain_limit", "egl", OptionType::kDouble, 100.0, 1.0, 100.0, true},
-        {"vif_skip_scale0", "ssclz", OptionType::kBool, 0, 0, 1, true}}},
+       {{"debug", nullptr, OptionType::kBool, 0, 0, 1, false, nullptr},
+        {"vif_enhn_gain_limit", "egl", OptionType::kDouble, 100.0, 1.0, 100.0, true,
+         [](VmafExtractorOptions& o, double v) { o.vif.enhn_gain_limit = v; }},
+        {"vif_skip_scale0", "ssclz", OptionType::kBool, 0, 0, 1, true,
+         [](VmafExtractorOptions& o, double v) { o.vif.skip_scale0 = v != 0; }}}},
       {"motion",
        {"VMAF_integer_feature_motion_sad_score", "VMAF_integer_feature_motion_score",
         "VMAF_integer_feature_motion2_score", "VMAF_integer_feature_motion3_score"},
-       {{"motion_force_zero", "force_0", OptionType::kBool, 0, 0, 1, true},
-        {"motion_blend_factor", "mbf", OptionType::kDouble, 1.0, 0.0, 1.0, true},
-        {"motion_blend_offset", "mbo", OptionType::kDouble, 40.0, 0.0, 1000.0, true},
-        {"motion_fps_weight", "mfw", OptionType::kDouble, 1.0, 0.0, 5.0, true},
-        {"motion_max_val", "mmxv", OptionType::kDouble, 10000.0, 0.0, 10000.0, true},
-        {"motion_five_frame_window", "mffw", OptionType::kBool, 0, 0, 1, true},
-        {"motion_moving_average", "mma", OptionType::kBool, 0, 0, 1, true},
-        {"debug", nullptr, OptionType::kBool, 0, 0, 1, false}}},
+       {{"motion_force_zero", "force_0", OptionType::kBool, 0, 0, 1, true,
+         [](VmafExtractorOptions& o, double v) { o.motion.force_zero = v != 0; }},
+        {"motion_blend_factor", "mbf", OptionType::kDouble, 1.0, 0.0, 1.0, true,
+         [](VmafExtractorOptions& o, double v) { o.motion.blend_factor = v; }},
+        {"motion_blend_offset", "mbo", OptionType::kDouble, 40.0, 0.0, 1000.0, true,
+         [](VmafExtractorOptions& o, double v) { o.motion.blend_offset = v; }},
+        {"motion_fps_weight", "mfw", OptionType::kDouble, 1.0, 0.0, 5.0, true,
+         [](VmafExtractorOptions& o, double v) { o.motion.fps_weight = v; }},
+        {"motion_max_val", "mmxv", OptionType::kDouble, 10000.0, 0.0, 10000.0, true,
+         [](VmafExtractorOptions& o, double v) { o.motion.max_val = v; }},
+        {"motion_five_frame_window", "mffw", OptionType::kBool, 0, 0, 1, true,
+         [](VmafExtractorOptions& o, double v) { o.motion.five_frame_window = v != 0; }},
+        {"motion_moving_average", "mma", OptionType::kBool, 0, 0, 1, true,
+         [](VmafExtractorOptions& o, double v) { o.motion.moving_average = v != 0; }},
+        {"debug", nullptr, OptionType::kBool, 0, 0, 1, false, nullptr}}},
   };
   return *extractors;
 }
@@ -269,10 +294,15 @@ absl::StatusOr<double> ExtractorValue(const ExtractorOption& option, const std::
 }
 
 // libvmaf's output name of a feature (feature/feature_name.c): the alias, then "_alias_value" for
-// each naming option not at its default, in the alphabetical order of the options' names.
-absl::Status ResolveFeature(VmafModelFeature& feature) {
+// each naming option not at its default, in the alphabetical order of the options' names. Stores
+// the feature's options, parsed, into `parsed` (whose other extractors' parts it leaves alone) and
+// their values, defaults included, in the table's order into `values`. INVALID_ARGUMENT for an
+// option its extractor does not have or a value the extractor would refuse.
+absl::Status ResolveFeature(VmafModelFeature& feature, VmafExtractorOptions& parsed,
+                            std::vector<double>& values) {
   const Extractor* extractor = ExtractorOfFeature(feature.name);
   feature.extractor = extractor == nullptr ? "" : extractor->name;
+  values.clear();
   if (extractor == nullptr) {
     if (!feature.options.empty()) {
       return absl::UnimplementedError(absl::StrFormat(
@@ -283,19 +313,33 @@ absl::Status ResolveFeature(VmafModelFeature& feature) {
     feature.output_name = FeatureAlias(feature.name);
     return absl::OkStatus();
   }
+  for (const VmafFeatureOption& set : feature.options) {
+    bool known = false;
+    for (const ExtractorOption& option : extractor->options) known |= set.name == option.name;
+    if (!known) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("feature %s sets %s, which is not an option of libvmaf's integer %s",
+                          feature.name, set.name, extractor->name));
+    }
+  }
   std::map<std::string, std::string> suffixes;  // option name -> "_alias[_value]"
   for (const ExtractorOption& option : extractor->options) {
     const VmafFeatureOption* set = nullptr;
     for (const VmafFeatureOption& candidate : feature.options) {
       if (candidate.name == option.name) set = &candidate;
     }
-    if (set == nullptr) continue;
+    if (set == nullptr) {
+      values.push_back(option.default_value);
+      continue;
+    }
     absl::StatusOr<double> value = ExtractorValue(option, set->value);
     if (!value.ok()) {
       return absl::InvalidArgumentError(absl::StrFormat("feature %s (extractor %s): %s",
                                                         feature.name, extractor->name,
                                                         value.status().message()));
     }
+    values.push_back(*value);
+    if (option.store != nullptr) option.store(parsed, *value);
     if (!option.feature_param || *value == option.default_value) continue;
     const std::string key = option.alias != nullptr ? option.alias : option.name;
     switch (option.type) {
@@ -312,6 +356,31 @@ absl::Status ResolveFeature(VmafModelFeature& feature) {
   }
   feature.output_name = FeatureAlias(feature.name);
   for (const auto& [name, suffix] : suffixes) feature.output_name += suffix;
+  return absl::OkStatus();
+}
+
+// Resolves every feature of `model` and sets model.extractors from their options. The features
+// one extractor provides must agree on its options: libvmaf would run the extractor once per set
+// of options, and ssimd runs each extractor once per frame (UNIMPLEMENTED otherwise).
+absl::Status ResolveFeatures(VmafModel& model) {
+  VmafExtractorOptions parsed;
+  std::map<std::string, std::pair<std::string, std::vector<double>>> first;  // extractor -> feature
+  std::vector<double> values;
+  for (VmafModelFeature& feature : model.features) {
+    absl::Status status = ResolveFeature(feature, parsed, values);
+    if (!status.ok()) {
+      return absl::Status(status.code(), model.source + ": " + std::string(status.message()));
+    }
+    if (feature.extractor.empty()) continue;
+    const auto [earlier, inserted] = first.try_emplace(feature.extractor, feature.name, values);
+    if (!inserted && earlier->second.second != values) {
+      return absl::UnimplementedError(absl::StrFormat(
+          "%s: features %s and %s set different options for libvmaf's integer %s, which would "
+          "run it twice; ssimd runs each extractor once per frame",
+          model.source, earlier->second.first, feature.name, feature.extractor));
+    }
+  }
+  model.extractors = parsed;
   return absl::OkStatus();
 }
 
@@ -777,11 +846,7 @@ absl::StatusOr<VmafModel> ParseModelDict(const Json& dict, std::string name, std
     absl::Status status = ReadFeatureOptions(dict.at("feature_opts_dicts"), src, model.features);
     if (!status.ok()) return status;
   }
-  for (VmafModelFeature& feature : model.features) {
-    absl::Status status = ResolveFeature(feature);
-    if (!status.ok())
-      return absl::Status(status.code(), src + ": " + std::string(status.message()));
-  }
+  if (absl::Status status = ResolveFeatures(model); !status.ok()) return status;
 
   const Json& libsvm = dict.at("model");
   if (!libsvm.is_string()) return Invalid(src, "model_dict.model is not a string");
@@ -1018,13 +1083,7 @@ absl::Status ApplyVmafModelOptions(const VmafModelOptions& options, VmafModel& m
       if (!replaced) feature.options.push_back({overload.option, value});
     }
   }
-  for (VmafModelFeature& feature : model.features) {
-    absl::Status status = ResolveFeature(feature);
-    if (!status.ok()) {
-      return absl::Status(status.code(), model.source + ": " + std::string(status.message()));
-    }
-  }
-  return absl::OkStatus();
+  return ResolveFeatures(model);
 }
 
 absl::StatusOr<double> PredictVmaf(const VmafModel& model, const VmafModelOptions& options,

@@ -19,6 +19,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "engine/vmaf/extractor_options.h"
 
 namespace ssimd {
 
@@ -99,6 +100,10 @@ struct VmafModel {
   // Where the model came from, for messages: the file path or the name it was parsed with.
   std::string source;
   std::vector<VmafModelFeature> features;
+  // The options each of libvmaf's integer extractors runs with, from the features' dictionaries:
+  // parsed and range-checked when the model is read, and again when ApplyVmafModelOptions
+  // changes them. Every backend reads these.
+  VmafExtractorOptions extractors;
   VmafNormType norm_type = VmafNormType::kNone;
   // Denormalisation of the prediction: (prediction - intercept) / slope.
   double slope = 1.0;

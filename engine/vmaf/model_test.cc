@@ -256,6 +256,56 @@ TEST(VmafModel, FeatureOptionsNameTheFeatures) {
   EXPECT_EQ(ApplyVmafModelOptions(*unknown, *model).code(), absl::StatusCode::kInvalidArgument);
 }
 
+TEST(VmafModel, ParsesTheExtractorsOptionsOnce) {
+  // What the backends read: the dictionaries' values, typed, with libvmaf's defaults elsewhere.
+  absl::StatusOr<VmafModel> model = ParseVmafModel(
+      TinyModel(R"("feature_opts_dicts": [{"adm_enhn_gain_limit": 1.0, "adm_csf_mode": 2},
+                                         {"motion_blend_offset": 4.5, "motion_force_zero": true}],)"),
+      "opts");
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(model->extractors.adm.adm_enhn_gain_limit, 1.0);
+  EXPECT_EQ(model->extractors.adm.adm_csf_mode, 2);
+  EXPECT_EQ(model->extractors.adm.adm_norm_view_dist, AdmOptions{}.adm_norm_view_dist);
+  EXPECT_EQ(model->extractors.motion.blend_offset, 4.5);
+  EXPECT_TRUE(model->extractors.motion.force_zero);
+  EXPECT_EQ(model->extractors.vif.enhn_gain_limit, VifOptions{}.enhn_gain_limit);
+
+  // An overload changes them with the names.
+  absl::StatusOr<VmafModelOptions> options =
+      ParseVmafModelOptions("path=m.json:motion.motion_force_zero=false:adm.adm_csf_mode=0");
+  ASSERT_TRUE(options.ok()) << options.status();
+  ASSERT_TRUE(ApplyVmafModelOptions(*options, *model).ok());
+  EXPECT_FALSE(model->extractors.motion.force_zero);
+  EXPECT_EQ(model->extractors.adm.adm_csf_mode, 0);
+  EXPECT_EQ(model->extractors.adm.adm_enhn_gain_limit, 1.0);
+}
+
+TEST(VmafModel, RefusesOptionsItsExtractorsCannotRunAsGiven) {
+  // A name the extractor does not have: refused rather than ignored.
+  absl::StatusOr<VmafModel> unknown = ParseVmafModel(
+      TinyModel(R"("feature_opts_dicts": [{"adm_enhn_gain_limt": 1.0}, {}],)"), "typo");
+  EXPECT_EQ(unknown.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(unknown.status().message().find("adm_enhn_gain_limt"), std::string::npos)
+      << unknown.status();
+
+  // Two features of one extractor with different options would need the extractor twice.
+  std::string two_adm = Replace(
+      TinyModel(R"("feature_opts_dicts": [{"adm_enhn_gain_limit": 1.0}, {}],)"),
+      "\"VMAF_integer_feature_motion2_score\"]", "\"integer_adm_scale0\"]");
+  absl::StatusOr<VmafModel> split = ParseVmafModel(two_adm, "split");
+  EXPECT_EQ(split.status().code(), absl::StatusCode::kUnimplemented) << split.status();
+  EXPECT_NE(split.status().message().find("integer_adm_scale0"), std::string::npos)
+      << split.status();
+  // The same options on both are one extractor.
+  std::string same = Replace(
+      TinyModel(R"("feature_opts_dicts": [{"adm_enhn_gain_limit": 1.0},
+                                         {"adm_enhn_gain_limit": 1}],)"),
+      "\"VMAF_integer_feature_motion2_score\"]", "\"integer_adm_scale0\"]");
+  absl::StatusOr<VmafModel> joined = ParseVmafModel(same, "joined");
+  ASSERT_TRUE(joined.ok()) << joined.status();
+  EXPECT_EQ(joined->extractors.adm.adm_enhn_gain_limit, 1.0);
+}
+
 TEST(VmafModelOptions, ParsesTheToolsModelArgument) {
   absl::StatusOr<VmafModelOptions> options = ParseVmafModelOptions(
       "version=vmaf_v0.6.1:name=x:disable_clip:enable_transform=false:vif.vif_enhn_gain_limit=1.0");

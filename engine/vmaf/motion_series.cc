@@ -29,6 +29,16 @@ double BlendedScore(const MotionSeriesOptions& options, double score) {
 
 }  // namespace
 
+MotionSeriesOptions MotionSeriesOptionsOf(const MotionOptions& options) {
+  MotionSeriesOptions out;
+  out.max_val = options.max_val;
+  out.blend_factor = options.blend_factor;
+  out.blend_offset = options.blend_offset;
+  out.five_frame_window = options.five_frame_window;
+  out.moving_average = options.moving_average;
+  return out;
+}
+
 absl::Status ValidateMotionSeriesOptions(const MotionSeriesOptions& options) {
   absl::Status status = CheckRange("motion_max_val", options.max_val, 0.0, 10000.0);
   if (status.ok()) status = CheckRange("motion_blend_factor", options.blend_factor, 0.0, 1.0);

@@ -21,6 +21,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "engine/vmaf/extractor_options.h"
 
 namespace ssimd {
 
@@ -34,6 +35,9 @@ struct MotionSeriesOptions {
   bool five_frame_window = false;  // motion_five_frame_window
   bool moving_average = false;     // motion_moving_average
 };
+
+// The series' share of the motion extractor's options.
+MotionSeriesOptions MotionSeriesOptionsOf(const MotionOptions& options);
 
 // OK, or INVALID_ARGUMENT naming the first option outside libvmaf's range.
 absl::Status ValidateMotionSeriesOptions(const MotionSeriesOptions& options);

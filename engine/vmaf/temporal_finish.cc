@@ -2,7 +2,6 @@
 
 #include <utility>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "engine/vmaf/model.h"
 
@@ -10,33 +9,6 @@ namespace ssimd {
 namespace {
 
 constexpr char kMotion2Feature[] = "VMAF_integer_feature_motion2_score";
-
-// The series' options as the model's motion feature sets them (libvmaf's dictionary text), else
-// libvmaf's defaults.
-absl::StatusOr<MotionSeriesOptions> SeriesOptionsOf(const VmafModel* model) {
-  MotionSeriesOptions out;
-  if (model == nullptr) return out;
-  for (const VmafModelFeature& feature : model->features) {
-    if (feature.extractor != "motion") continue;
-    for (const VmafFeatureOption& option : feature.options) {
-      double number = 0;
-      const bool flag = option.value == "true";
-      const bool numeric = absl::SimpleAtod(option.value, &number);
-      if (option.name == "motion_max_val" && numeric) {
-        out.max_val = number;
-      } else if (option.name == "motion_blend_factor" && numeric) {
-        out.blend_factor = number;
-      } else if (option.name == "motion_blend_offset" && numeric) {
-        out.blend_offset = number;
-      } else if (option.name == "motion_moving_average") {
-        out.moving_average = flag;
-      } else if (option.name == "motion_five_frame_window") {
-        out.five_frame_window = flag;
-      }
-    }
-  }
-  return out;
-}
 
 // The keys motion2 and motion3 are reported under: libvmaf's, with the suffix the model's motion
 // options give (as for its motion2 feature).
@@ -57,9 +29,9 @@ std::pair<std::string, std::string> MotionKeys(const VmafModel* model) {
 
 TemporalFinish::TemporalFinish(const FeatureSet& features) : vmaf_(features.vmaf) {
   if (!vmaf_.has_value()) return;
-  absl::StatusOr<MotionSeriesOptions> options = SeriesOptionsOf(vmaf_->resolved.get());
-  absl::StatusOr<MotionSeries> series =
-      options.ok() ? MotionSeries::Create(*options) : absl::StatusOr<MotionSeries>(options.status());
+  const VmafModel* model = vmaf_->resolved.get();
+  absl::StatusOr<MotionSeries> series = MotionSeries::Create(
+      model == nullptr ? MotionSeriesOptions{} : MotionSeriesOptionsOf(model->extractors.motion));
   if (series.ok()) {
     series_ = std::make_unique<MotionSeries>(*std::move(series));
   } else {

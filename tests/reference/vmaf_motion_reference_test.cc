@@ -39,16 +39,6 @@ struct MotionValues {
   std::vector<double> motion3;
 };
 
-MotionSeriesOptions SeriesOptionsOf(const MotionOptions& options) {
-  MotionSeriesOptions series;
-  series.max_val = options.max_val;
-  series.blend_factor = options.blend_factor;
-  series.blend_offset = options.blend_offset;
-  series.five_frame_window = options.five_frame_window;
-  series.moving_average = options.moving_average;
-  return series;
-}
-
 // Every frame's three values for a clip's reference frames, as libvmaf's motion gives them.
 absl::StatusOr<MotionValues> ComputeMotion(const ToolFrames& reference,
                                            const MotionOptions& options) {
@@ -61,7 +51,7 @@ absl::StatusOr<MotionValues> ComputeMotion(const ToolFrames& reference,
     if (!sad.ok()) return sad.status();
     out.sad.push_back(*sad);
   }
-  absl::StatusOr<MotionSeries> series = MotionSeries::Create(SeriesOptionsOf(options));
+  absl::StatusOr<MotionSeries> series = MotionSeries::Create(MotionSeriesOptionsOf(options));
   if (!series.ok()) return series.status();
   auto collect = [&]() -> absl::Status {
     for (const MotionFrame& f : series->TakeFinished()) {

@@ -12,28 +12,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "engine/picture.h"
+#include "engine/vmaf/extractor_options.h"
 #include "kernels/vmaf_adm_math.h"
 
 namespace ssimd {
 
 // kAdmMinSide (kernels/vmaf_adm_math.h): the smallest side accepted.
-
-// Every option of libvmaf's integer adm that changes its values, under libvmaf's names, with its
-// defaults; the comments give the ranges libvmaf accepts.
-struct AdmOptions {
-  double adm_enhn_gain_limit = 100.0;  // [1, 100]; the `neg` models use 1
-  double adm_norm_view_dist = 3.0;     // [0.75, 24]
-  int adm_ref_display_height = 1080;   // [1, 4320]
-  // libvmaf refuses to score when adm_norm_view_dist * adm_ref_display_height < 3 * 1080.
-  int adm_csf_mode = 0;            // [0, 3]: Watson 97, Barten, blend, blend (MAE fit)
-  double adm_csf_scale = 1.0;      // [0, 50]; Barten (mode 1) only
-  double adm_csf_diag_scale = 1.0;  // [0, 50]; Barten (mode 1) only
-  double adm_noise_weight = 0.03125;  // [0, 1500]
-  double adm_dlm_weight = 0.5;        // [0, 1]; adm3 only
-  double adm_min_val = 0.0;           // [0, 1]; adm3's floor
-  bool adm_skip_aim = false;          // aim 0, as libvmaf reports it then
-  bool adm_skip_scale0 = false;       // scale 0 reports 0 and counts 1e-10 in adm2's denominator
-};
 
 // libvmaf's JSON keys: integer_adm2, integer_adm_scale0..3, integer_adm3, integer_aim.
 struct AdmScores {

@@ -14,28 +14,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "engine/picture.h"
+#include "engine/vmaf/extractor_options.h"
 
 namespace ssimd {
-
-// The options of libvmaf's integer motion that change values, with its defaults. Ranges are
-// inclusive, as libvmaf checks them; NaN is refused here (libvmaf's check lets it through).
-struct MotionOptions {
-  // motion_force_zero (force_0): every score is 0 and no picture is read.
-  bool force_zero = false;
-  // motion_fps_weight (mfw), 0..5: multiplies each SAD score before the cap.
-  double fps_weight = 1.0;
-  // motion_max_val (mmxv), 0..10000: cap of the SAD score and of motion3.
-  double max_val = 10000.0;
-  // motion_blend_factor (mbf), 0..1, and motion_blend_offset (mbo), 0..1000: motion3 blends
-  // motion2 with min(motion2, offset); a factor of 1 leaves it unchanged.
-  double blend_factor = 1.0;
-  double blend_offset = 40.0;
-  // motion_five_frame_window (mffw): a frame is compared with the reference two frames back
-  // (MotionPreviousDistance), and motion2 takes its neighbours' minimum.
-  bool five_frame_window = false;
-  // motion_moving_average (mma): motion3 averages a frame's blended score with the previous one.
-  bool moving_average = false;
-};
 
 // OK, or INVALID_ARGUMENT naming the first option outside libvmaf's range.
 absl::Status ValidateMotionOptions(const MotionOptions& options);

@@ -17,19 +17,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "engine/picture.h"
+#include "engine/vmaf/extractor_options.h"
 #include "kernels/vmaf_vif_math.h"
 
 namespace ssimd {
-
-// The options of libvmaf's integer vif that change values (its `debug` only adds outputs), with
-// its defaults. NaN is refused here (libvmaf's range check lets it through).
-struct VifOptions {
-  // vif_enhn_gain_limit (egl), 1..100 inclusive: cap of the gain a distortion may show over the
-  // reference; 1 disables enhancement (libvmaf's `neg` models), 100 is the default.
-  double enhn_gain_limit = 100.0;
-  // vif_skip_scale0 (ssclz): scale 0 is not computed and reported as 0; scales 1..3 are unchanged.
-  bool skip_scale0 = false;
-};
 
 // OK, or INVALID_ARGUMENT naming the option outside libvmaf's range.
 absl::Status ValidateVifOptions(const VifOptions& options);

@@ -18,20 +18,12 @@
 
 namespace ssimd {
 
-// The options each extractor runs with for `model`, from its features' option dictionaries.
-// INVALID_ARGUMENT for an option ssimd's extractors do not have or a value out of range;
-// UNIMPLEMENTED for motion_five_frame_window (it compares a frame with the one two back, which
-// the backends are not given).
-struct VmafExtractorOptions {
-  AdmOptions adm;
-  VifOptions vif;
-  MotionOptions motion;
-};
-absl::StatusOr<VmafExtractorOptions> VmafExtractorOptionsOf(const VmafModel& model);
-
-// OK when `geometry` is a size vmaf's extractors accept, else INVALID_ARGUMENT saying why (libvmaf
-// refuses pictures too small for adm's and vif's filters).
-absl::Status CheckVmafSize(const Geometry& geometry);
+// OK when vmaf can be scored as `vmaf` asks at the size `geometry` (every backend checks so):
+// FAILED_PRECONDITION when its model was not resolved; INVALID_ARGUMENT for pictures too small
+// for libvmaf's adm and vif filters, or for options libvmaf's extractors refuse together (adm's
+// viewing set-up); UNIMPLEMENTED for motion_five_frame_window (it compares a frame with the one
+// two back, which the backends are not given).
+absl::Status CheckVmafRequest(const Geometry& geometry, const VmafOptions& vmaf);
 
 // Adds one frame's values under libvmaf's keys for `model` (every backend reports them so): adm's,
 // vif's, and motion's score (0 for a first frame).
