@@ -117,7 +117,7 @@ TEST_F(GpuVmafTest, ReferenceSubsetThroughTheDevice) {
 }
 
 TEST_F(GpuVmafTest, FullReferenceSetThroughTheDevice) {
-  const testing::FullMetricsSet* loaded = testing::LoadedFullMetricsSet();
+  const testing::MetricsSet* loaded = testing::LoadedFullMetricsSet();
   if (loaded == nullptr) GTEST_SKIP() << testing::FullMetricsSetAbsent("gpu_vmaf_test");
   ReplaySet(loaded->set, loaded->expected, *gpu_);
 }

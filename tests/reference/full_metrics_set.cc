@@ -7,31 +7,47 @@
 
 namespace ssimd::testing {
 
-const FullMetricsSet* LoadedFullMetricsSet() {
-  static const FullMetricsSet* const loaded = []() -> const FullMetricsSet* {
+absl::StatusOr<MetricsSet> LoadMetricsSet(const std::string& dir) {
+  absl::StatusOr<ReferenceSet> set = LoadReferenceSet(dir);
+  if (!set.ok()) return set.status();
+  absl::StatusOr<std::map<std::string, ExpectedMetrics>> expected = LoadExpectedMetrics(dir);
+  if (!expected.ok()) return expected.status();
+  for (const ReferencePair& pair : set->pairs) {
+    if (expected->count(pair.id) == 0) {
+      return absl::NotFoundError(pair.id + " has no entry in " + dir + "/expected_metrics.json");
+    }
+  }
+  return MetricsSet{*std::move(set), *std::move(expected)};
+}
+
+absl::StatusOr<MetricsSet> LoadMetricsSubset() {
+  return LoadMetricsSet(RunfilePath("tests/data/reference"));
+}
+
+const MetricsSet* LoadedFullMetricsSet() {
+  static const MetricsSet* const loaded = []() -> const MetricsSet* {
     const std::string dir = FullReferenceDirectory();
     if (dir.empty()) return nullptr;
-    auto set = LoadReferenceSet(dir);
-    auto expected = LoadExpectedMetrics(dir);
-    if (!set.ok() || !expected.ok()) {
-      std::cerr << set.status() << " " << expected.status() << "\n";
+    absl::StatusOr<MetricsSet> set = LoadMetricsSet(dir);
+    if (!set.ok()) {
+      std::cerr << set.status() << "\n";
       return nullptr;
     }
-    return new FullMetricsSet{std::move(*set), std::move(*expected)};
+    return new MetricsSet(*std::move(set));
   }();
   return loaded;
 }
 
 std::vector<std::string> FullMetricsPairIds() {
   std::vector<std::string> ids;
-  if (const FullMetricsSet* loaded = LoadedFullMetricsSet(); loaded != nullptr) {
+  if (const MetricsSet* loaded = LoadedFullMetricsSet(); loaded != nullptr) {
     for (const ReferencePair& p : loaded->set.pairs) ids.push_back(p.id);
   }
   if (ids.empty()) ids.push_back("reference_set_absent");
   return ids;
 }
 
-absl::StatusOr<FullMetricsPair> FindFullMetricsPair(const FullMetricsSet& set,
+absl::StatusOr<FullMetricsPair> FindFullMetricsPair(const MetricsSet& set,
                                                     const std::string& id) {
   FullMetricsPair out;
   for (const ReferencePair& p : set.set.pairs) {

@@ -18,7 +18,7 @@ namespace {
 class MsSsimFullReferenceSet : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(MsSsimFullReferenceSet, EveryValueBitIdentical) {
-  const FullMetricsSet* loaded = LoadedFullMetricsSet();
+  const MetricsSet* loaded = LoadedFullMetricsSet();
   if (loaded == nullptr) GTEST_SKIP() << FullMetricsSetAbsent("ms_ssim_reference_subset_test");
   const absl::StatusOr<FullMetricsPair> found = FindFullMetricsPair(*loaded, GetParam());
   ASSERT_TRUE(found.ok()) << found.status();

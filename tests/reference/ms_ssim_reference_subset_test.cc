@@ -5,25 +5,21 @@
 
 #include "gtest/gtest.h"
 #include "tests/reference/ms_ssim_replay.h"
+#include "tests/reference/full_metrics_set.h"
 #include "tests/reference/psnr_replay.h"
-#include "tests/reference/reference_dir.h"
 #include "tests/reference/reference_set.h"
 
 namespace ssimd::testing {
 namespace {
 
 TEST(MsSsimReferenceSubset, EveryValueBitIdentical) {
-  const std::string dir = RunfilePath("tests/data/reference");
-  auto set = LoadReferenceSet(dir);
-  ASSERT_TRUE(set.ok()) << set.status();
-  auto expected = LoadExpectedMetrics(dir);
-  ASSERT_TRUE(expected.ok()) << expected.status();
+  const absl::StatusOr<MetricsSet> subset = LoadMetricsSubset();
+  ASSERT_TRUE(subset.ok()) << subset.status();
   int replayed = 0, refused_for_size = 0, unreadable = 0;
   int64_t compared = 0;
-  for (const ReferencePair& pair : set->pairs) {
-    const auto entry = expected->find(pair.id);
-    ASSERT_NE(entry, expected->end()) << pair.id << " has no entry in expected_metrics.json";
-    auto replay = ReplayMsSsimPair(pair, entry->second);
+  for (const ReferencePair& pair : subset->set.pairs) {
+    const ExpectedMetrics& expected = subset->expected.at(pair.id);
+    auto replay = ReplayMsSsimPair(pair, expected);
     ASSERT_TRUE(replay.ok()) << pair.id << ": " << replay.status();
     switch (replay->outcome) {
       case MsSsimReplay::Outcome::kRefusedForSize:

@@ -17,7 +17,7 @@ namespace {
 class PsnrFullReferenceSet : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PsnrFullReferenceSet, EveryValueBitIdentical) {
-  const FullMetricsSet* loaded = LoadedFullMetricsSet();
+  const MetricsSet* loaded = LoadedFullMetricsSet();
   if (loaded == nullptr) GTEST_SKIP() << FullMetricsSetAbsent("psnr_reference_subset_test");
   const absl::StatusOr<FullMetricsPair> found = FindFullMetricsPair(*loaded, GetParam());
   ASSERT_TRUE(found.ok()) << found.status();

@@ -3,32 +3,28 @@
 #include <iostream>
 
 #include "gtest/gtest.h"
+#include "tests/reference/full_metrics_set.h"
 #include "tests/reference/psnr_replay.h"
-#include "tests/reference/reference_dir.h"
 #include "tests/reference/reference_set.h"
 
 namespace ssimd::testing {
 namespace {
 
 TEST(PsnrReferenceSubset, EveryValueBitIdentical) {
-  const std::string dir = RunfilePath("tests/data/reference");
-  auto set = LoadReferenceSet(dir);
-  ASSERT_TRUE(set.ok()) << set.status();
-  auto expected = LoadExpectedMetrics(dir);
-  ASSERT_TRUE(expected.ok()) << expected.status();
+  const absl::StatusOr<MetricsSet> subset = LoadMetricsSubset();
+  ASSERT_TRUE(subset.ok()) << subset.status();
   int replayed = 0;
   int refused = 0;
   int64_t compared = 0;
-  for (const ReferencePair& pair : set->pairs) {
-    const auto entry = expected->find(pair.id);
-    ASSERT_NE(entry, expected->end()) << pair.id << " has no entry in expected_metrics.json";
-    if (entry->second.psnr_refused()) {
+  for (const ReferencePair& pair : subset->set.pairs) {
+    const ExpectedMetrics& expected = subset->expected.at(pair.id);
+    if (expected.psnr_refused()) {
       // The vmaf tool could not read these odd-size files: no values to compare.
-      EXPECT_EQ(entry->second.metrics.count("psnr_y"), 0u) << pair.id;
+      EXPECT_EQ(expected.metrics.count("psnr_y"), 0u) << pair.id;
       ++refused;
       continue;
     }
-    auto report = ReplayPsnrPair(pair, entry->second);
+    auto report = ReplayPsnrPair(pair, expected);
     ASSERT_TRUE(report.ok()) << pair.id << ": " << report.status();
     EXPECT_GT(report->compared, 0) << pair.id;
     for (const Mismatch& m : report->mismatches) ADD_FAILURE() << pair.id << ": " << m.ToString();

@@ -4,24 +4,20 @@
 
 #include "engine/cpu/cpu_scorer.h"
 #include "gtest/gtest.h"
-#include "tests/reference/reference_dir.h"
+#include "tests/reference/full_metrics_set.h"
 #include "tests/reference/scorer_metrics_replay.h"
 
 namespace ssimd::testing {
 namespace {
 
 TEST(ScorerMetricsSubset, PsnrAndMsSsimThroughTheCpuScorer) {
-  const std::string dir = RunfilePath("tests/data/reference");
-  auto set = LoadReferenceSet(dir);
-  ASSERT_TRUE(set.ok()) << set.status();
-  auto expected = LoadExpectedMetrics(dir);
-  ASSERT_TRUE(expected.ok()) << expected.status();
+  const absl::StatusOr<MetricsSet> subset = LoadMetricsSubset();
+  ASSERT_TRUE(subset.ok()) << subset.status();
   std::unique_ptr<Scorer> cpu = MakeCpuScorer();
   int64_t compared = 0;
-  for (const ReferencePair& pair : set->pairs) {
-    const auto entry = expected->find(pair.id);
-    ASSERT_NE(entry, expected->end()) << pair.id;
-    auto report = ReplayUpstreamMetricsThrough(pair, entry->second, *cpu);
+  for (const ReferencePair& pair : subset->set.pairs) {
+    const ExpectedMetrics& expected = subset->expected.at(pair.id);
+    auto report = ReplayUpstreamMetricsThrough(pair, expected, *cpu);
     ASSERT_TRUE(report.ok()) << report.status();
     for (const Mismatch& m : report->mismatches) ADD_FAILURE() << pair.id << ": " << m.ToString();
     compared += report->compared;

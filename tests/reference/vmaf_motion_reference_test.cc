@@ -108,17 +108,13 @@ bool ReplayPair(const ReferencePair& pair, const ExpectedMetrics& expected, int6
 }
 
 TEST(VmafMotionReferenceSubset, EveryValueBitIdentical) {
-  const std::string dir = RunfilePath("tests/data/reference");
-  auto set = LoadReferenceSet(dir);
-  ASSERT_TRUE(set.ok()) << set.status();
-  auto expected = LoadExpectedMetrics(dir);
-  ASSERT_TRUE(expected.ok()) << expected.status();
+  const absl::StatusOr<MetricsSet> subset = LoadMetricsSubset();
+  ASSERT_TRUE(subset.ok()) << subset.status();
   int replayed = 0;
   int64_t compared = 0;
-  for (const ReferencePair& pair : set->pairs) {
-    const auto entry = expected->find(pair.id);
-    ASSERT_NE(entry, expected->end()) << pair.id << " has no entry in expected_metrics.json";
-    if (ReplayPair(pair, entry->second, compared)) ++replayed;
+  for (const ReferencePair& pair : subset->set.pairs) {
+    const ExpectedMetrics& expected = subset->expected.at(pair.id);
+    if (ReplayPair(pair, expected, compared)) ++replayed;
   }
   // The subset keeps motion of the 64x64 crops (6 frames) and the flat 8- and 10-bit pairs.
   EXPECT_GE(replayed, 8);
@@ -128,7 +124,7 @@ TEST(VmafMotionReferenceSubset, EveryValueBitIdentical) {
 class VmafMotionFullReferenceSet : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(VmafMotionFullReferenceSet, EveryValueBitIdentical) {
-  const FullMetricsSet* loaded = LoadedFullMetricsSet();
+  const MetricsSet* loaded = LoadedFullMetricsSet();
   if (loaded == nullptr) GTEST_SKIP() << FullMetricsSetAbsent("vmaf_motion_reference_test");
   const absl::StatusOr<FullMetricsPair> found = FindFullMetricsPair(*loaded, GetParam());
   ASSERT_TRUE(found.ok()) << found.status();

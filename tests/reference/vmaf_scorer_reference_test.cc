@@ -56,7 +56,7 @@ TEST(VmafScorerReference, CheckedInSubset) {
 }
 
 TEST(VmafScorerReference, FullSet) {
-  const FullMetricsSet* loaded = LoadedFullMetricsSet();
+  const MetricsSet* loaded = LoadedFullMetricsSet();
   if (loaded == nullptr) GTEST_SKIP() << FullMetricsSetAbsent("vmaf_scorer_reference_test");
   Totals totals;
   ReplaySet(loaded->set, loaded->expected, totals);

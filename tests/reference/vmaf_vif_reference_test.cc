@@ -68,24 +68,20 @@ absl::StatusOr<ReplayReport> ReplayVifPair(const ReferencePair& pair,
 }
 
 TEST(VmafVifReferenceSubset, EveryValueBitIdentical) {
-  const std::string dir = RunfilePath("tests/data/reference");
-  auto set = LoadReferenceSet(dir);
-  ASSERT_TRUE(set.ok()) << set.status();
-  auto expected = LoadExpectedMetrics(dir);
-  ASSERT_TRUE(expected.ok()) << expected.status();
+  const absl::StatusOr<MetricsSet> subset = LoadMetricsSubset();
+  ASSERT_TRUE(subset.ok()) << subset.status();
   int replayed = 0;
   int without = 0;
   int64_t compared = 0;
-  for (const ReferencePair& pair : set->pairs) {
-    const auto entry = expected->find(pair.id);
-    ASSERT_NE(entry, expected->end()) << pair.id << " has no entry in expected_metrics.json";
-    if (!HasVifValues(entry->second)) {
+  for (const ReferencePair& pair : subset->set.pairs) {
+    const ExpectedMetrics& expected = subset->expected.at(pair.id);
+    if (!HasVifValues(expected)) {
       // libvmaf refused the model's features for this pair: nothing to compare.
-      EXPECT_FALSE(entry->second.refused.empty()) << pair.id << " has no vif values";
+      EXPECT_FALSE(expected.refused.empty()) << pair.id << " has no vif values";
       ++without;
       continue;
     }
-    auto report = ReplayVifPair(pair, entry->second);
+    auto report = ReplayVifPair(pair, expected);
     ASSERT_TRUE(report.ok()) << pair.id << ": " << report.status();
     EXPECT_GT(report->compared, 0) << pair.id;
     for (const Mismatch& m : report->mismatches) ADD_FAILURE() << pair.id << ": " << m.ToString();
@@ -101,7 +97,7 @@ TEST(VmafVifReferenceSubset, EveryValueBitIdentical) {
 class VmafVifFullReferenceSet : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(VmafVifFullReferenceSet, EveryValueBitIdentical) {
-  const FullMetricsSet* loaded = LoadedFullMetricsSet();
+  const MetricsSet* loaded = LoadedFullMetricsSet();
   if (loaded == nullptr) GTEST_SKIP() << FullMetricsSetAbsent("VmafVifReferenceSubset");
   const absl::StatusOr<FullMetricsPair> found = FindFullMetricsPair(*loaded, GetParam());
   ASSERT_TRUE(found.ok()) << found.status();
