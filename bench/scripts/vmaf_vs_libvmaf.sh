@@ -9,17 +9,19 @@
 #   vmaf_vs_libvmaf.sh clips MEDIA_TAR OUT_DIR        one 1080p and one 4K clip, VMAF only: ssimd
 #                                                     (ScoreFiles, GPU) against libvmaf's CPU
 #                                                     (--threads 16) and its CUDA backend
-#   vmaf_vs_libvmaf.sh ladder MEDIA_TAR OUT_DIR       a 9-rendition ladder with vmaf, float_ssim,
+#   vmaf_vs_libvmaf.sh ladder LADDER_MEDIA_TAR OUT_DIR
+#                                                     a 9-rendition ladder with vmaf, float_ssim,
 #                                                     ssim and psnr against ffmpeg | vmaf
 #
 # TESTS_TAR: bundle.tar.xz, tools/bundle_gpu.sh's bundle/ with SSIMD_BUNDLE_EXTRA_TARGETS naming the vmaf GPU
 # tests, libvmaf's models (models/) and the full reference set (reference/, ../shared/reference's
 # expected_*.json and clips). LADDER_TAR_XZ: SSIMD_LADDER_NO_SOURCES=1 tools/bundle_gpu.sh
-# --ladder. MEDIA_TAR: tests/data/ladder/make_ladder.sh's renditions at 240 frames with
-# src_h264.mp4, src10_hevc.mkv, ladder.tsv and `frames`; ffx2.tar.xz (Debian 12's ffmpeg with its
-# libraries); vmaf17g (upstream libvmaf's CPU `vmaf`, f85a8536, printing %.17g);
-# vmaf_cuda.tar.xz (the same libvmaf built with its CUDA backend); models/ (libvmaf's
-# vmaf_v0.6.1.json and vmaf_4k_v0.6.1.json). None of those is part of this repository.
+# --ladder. MEDIA_TAR: src_h264.mp4 and its 1080p rendition h264_1920x1080.mp4; ffx2.tar.xz
+# (Debian 12's ffmpeg with its libraries); vmaf17g (upstream libvmaf's CPU `vmaf`, f85a8536,
+# printing %.17g); vmaf_cuda.tar.xz (the same libvmaf built with its CUDA backend); models/
+# (libvmaf's vmaf_v0.6.1.json and vmaf_4k_v0.6.1.json). LADDER_MEDIA_TAR: ffx2.tar.xz, vmaf17g,
+# models/, and tests/data/ladder/make_ladder.sh's renditions at 240 frames with src_h264.mp4,
+# src10_hevc.mkv, ladder.tsv and `frames`. None of those is part of this repository.
 set -u
 stage=${1:?tests, unpack, clips or ladder}
 input=$(cd "$(dirname "${2:?input}")" && pwd)/$(basename "$2")
@@ -49,9 +51,10 @@ if [[ $stage == unpack ]]; then
 fi
 
 [[ -x $bundle/bin/ssimd_server ]] || { echo "no bundle in $w: run the unpack stage first"; exit 1; }
-if [[ ! -d $w/media ]]; then
-  mkdir -p "$w/media" && tar -xf "$input" -C "$w/media"
-  tar -xJf "$w/media/ffx2.tar.xz" -C "$w"
+# Each stage brings its media (what the machine kept from an earlier stage is reused).
+mkdir -p "$w/media" && tar -xf "$input" -C "$w/media"
+[[ -x $w/ffx2/ffmpeg ]] || tar -xJf "$w/media/ffx2.tar.xz" -C "$w"
+if [[ -f $w/media/vmaf_cuda.tar.xz && ! -x $w/out/vmaf ]]; then
   tar -xJf "$w/media/vmaf_cuda.tar.xz" -C "$w"
 fi
 export LD_LIBRARY_PATH=$bundle/lib:$w/ffx2/lib
