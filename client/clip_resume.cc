@@ -35,7 +35,8 @@ v1::ClipSummary SummarizeFrames(const std::vector<v1::FrameResult>& frames,
                                 const std::vector<double>& percentiles) {
   ClipAccumulator accumulator;
   for (const v1::FrameResult& frame : frames) {
-    accumulator.Add(FrameScores(frame.scores().begin(), frame.scores().end()), frame.backend(),
+    accumulator.Add(FrameScores(frame.scores().begin(), frame.scores().end()),
+                    FrameSums(frame.sums().begin(), frame.sums().end()), frame.backend(),
                     !frame.fallback_reason().empty());
   }
   v1::ClipSummary summary;

@@ -80,7 +80,21 @@ std::string FormatJsonReport(const ClipReport& report, const ReportInfo& info,
                     "\n    }");
     first_metric = false;
   }
-  absl::StrAppend(&out, "\n  },\n  \"aggregate_metrics\": {\n  },\n  \"ssimd\": {\n",
+  // libvmaf's order: luma, then Cb, then Cr; any other aggregate after them.
+  std::vector<std::string> aggregate_names = {"apsnr_y", "apsnr_cb", "apsnr_cr"};
+  for (const auto& [name, value] : report.summary.aggregate()) {
+    if (name.rfind("apsnr_", 0) != 0) aggregate_names.push_back(name);
+  }
+  absl::StrAppend(&out, "\n  },\n  \"aggregate_metrics\": {");
+  bool first_aggregate = true;
+  for (const std::string& name : aggregate_names) {
+    auto it = report.summary.aggregate().find(name);
+    if (it == report.summary.aggregate().end()) continue;
+    absl::StrAppend(&out, first_aggregate ? "\n" : ",\n", "    ", JsonQuoted(name), ": ",
+                    JsonNumber(it->second, format));
+    first_aggregate = false;
+  }
+  absl::StrAppend(&out, "\n  },\n  \"ssimd\": {\n",
                   "    \"server\": ", JsonQuoted(info.server), ",\n",
                   "    \"frames_by_backend\": {");
   bool first_backend = true;

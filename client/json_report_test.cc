@@ -73,8 +73,17 @@ TEST(FormatJsonReportTest, LibvmafShape) {
   EXPECT_THAT(json, HasSubstr("\"pooled_metrics\": {\n    \"float_ssim\": {\n      \"min\": 0.25,\n"
                               "      \"max\": 0.75,\n      \"mean\": 0.5,\n"
                               "      \"harmonic_mean\": -0\n    }"));
-  EXPECT_THAT(json, HasSubstr("\"aggregate_metrics\""));
+  EXPECT_THAT(json, HasSubstr("\"aggregate_metrics\": {\n  },"));
   EXPECT_THAT(json, HasSubstr("\"frames_by_backend\": {\"cpu\": 2}"));
+
+  // The clip's aggregates in libvmaf's order (y, cb, cr); -inf is null, as libvmaf writes it.
+  ClipReport pooled = TwoFrames();
+  (*pooled.summary.mutable_aggregate())["apsnr_y"] = 40.71023659889506;
+  (*pooled.summary.mutable_aggregate())["apsnr_cb"] = -std::numeric_limits<double>::infinity();
+  (*pooled.summary.mutable_aggregate())["apsnr_cr"] = -std::numeric_limits<double>::infinity();
+  EXPECT_THAT(FormatJsonReport(pooled, info, NumberFormat()),
+              HasSubstr("\"aggregate_metrics\": {\n    \"apsnr_y\": 40.710236598895058,\n"
+                        "    \"apsnr_cb\": null,\n    \"apsnr_cr\": null\n  },"));
   EXPECT_THAT(json, HasSubstr("\"percentiles\": {\n      \"float_ssim\": {\"5\": 0.125}"));
 }
 

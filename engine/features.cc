@@ -213,11 +213,11 @@ bool FeaturesReadPreviousReference(const FeatureSet& features) {
 
 int TemporalLag(const FeatureSet& features) { return features.vmaf.has_value() ? 1 : 0; }
 
-absl::Status CheckServedFeatures(const FeatureSet& features) {
+absl::Status CheckOnePairFeatures(const FeatureSet& features) {
   if (features.psnr.has_value() && features.psnr->enable_apsnr) {
     return absl::InvalidArgumentError(
-        "psnr option enable_apsnr is not served yet: leave it false (the summary pools psnr_y "
-        "by its mean, harmonic mean and percentiles)");
+        "psnr option enable_apsnr pools a clip's frames into its summary (apsnr_*), and one pair "
+        "has no summary: score the frames with ScoreClip, or leave enable_apsnr false");
   }
   return absl::OkStatus();
 }

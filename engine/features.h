@@ -3,6 +3,7 @@
 #ifndef SSIMD_ENGINE_FEATURES_H_
 #define SSIMD_ENGINE_FEATURES_H_
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -83,9 +84,10 @@ bool FeaturesReadPreviousReference(const FeatureSet& features);
 // values are known: 1 with vmaf (motion2 of frame i takes the minimum with frame i + 1), else 0.
 int TemporalLag(const FeatureSet& features);
 
-// OK unless `features` ask for what no call serves yet: psnr's pooling over frames
-// (enable_apsnr), INVALID_ARGUMENT saying so.
-absl::Status CheckServedFeatures(const FeatureSet& features);
+// OK unless `features` ask for a value pooled over a clip's frames into its summary (psnr's
+// enable_apsnr), which a call scoring one pair (ScorePair) has no summary for: INVALID_ARGUMENT
+// saying to score a clip instead.
+absl::Status CheckOnePairFeatures(const FeatureSet& features);
 
 // OK if inputs that give luma planes only (ScoreFiles and ScoreLadder, for now) serve every
 // value `features` ask for, else INVALID_ARGUMENT saying what to ask instead: psnr's chroma
@@ -122,6 +124,12 @@ inline constexpr const char kMotionSadScoreName[] = "VMAF_integer_feature_motion
 // One frame's scores keyed by libvmaf's metric names: float_ssim, float_ssim_l, float_ssim_c,
 // float_ssim_s, ssim. Values are exactly what libvmaf reports (dB where enable_db is set).
 using FrameScores = std::map<std::string, double>;
+
+// One frame's exact integer sums behind a clip's aggregate values (libvmaf's aggregate_metrics),
+// keyed by name; every value adds over the frames of a clip. With psnr's enable_apsnr:
+// psnr_sse_<plane> and psnr_pixels_<plane> for y, cb and cr (0 for a plane not scored), and
+// psnr_peak (the frame's peak, so that a clip's total is its frame count times the peak).
+using FrameSums = std::map<std::string, uint64_t>;
 
 }  // namespace ssimd
 

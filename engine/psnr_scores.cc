@@ -5,6 +5,13 @@
 #include "kernels/psnr_math.h"
 
 namespace ssimd {
+namespace {
+
+constexpr char kPsnrSsePrefix[] = "psnr_sse_";
+constexpr char kPsnrPixelsPrefix[] = "psnr_pixels_";
+constexpr char kPsnrPeakSum[] = "psnr_peak";
+
+}  // namespace
 
 const char* PsnrPlaneSuffix(int plane) {
   static constexpr const char* kSuffix[3] = {"y", "cb", "cr"};
@@ -57,7 +64,8 @@ uint64_t ViewSquaredError(const LumaView& reference, const LumaView& distorted) 
 }
 
 absl::Status AddChromaPsnrScores(const Geometry& geometry, const PsnrOptions& options,
-                                 const FrameChroma& chroma, FrameScores& scores) {
+                                 const FrameChroma& chroma, FrameScores& scores,
+                                 FrameSums& sums) {
   for (int p = 0; p < 2; ++p) {
     const PlaneSize size = PsnrPlaneSize(geometry, p + 1);
     for (const LumaView* view : {&chroma.reference[p], &chroma.distorted[p]}) {
@@ -71,13 +79,13 @@ absl::Status AddChromaPsnrScores(const Geometry& geometry, const PsnrOptions& op
       }
     }
     AddPsnrPlaneScores(geometry, options, p + 1,
-                       ViewSquaredError(chroma.reference[p], chroma.distorted[p]), scores);
+                       ViewSquaredError(chroma.reference[p], chroma.distorted[p]), scores, sums);
   }
   return absl::OkStatus();
 }
 
 void AddPsnrPlaneScores(const Geometry& geometry, const PsnrOptions& options, int plane,
-                        uint64_t sse, FrameScores& scores) {
+                        uint64_t sse, FrameScores& scores, FrameSums& sums) {
   const PlaneSize size = PsnrPlaneSize(geometry, plane);
   const uint32_t pixels = PsnrPlanePixels(size.width, size.height);
   const uint32_t peak = PsnrPeak(geometry.bit_depth, options.reduced_hbd_peak);
@@ -85,6 +93,33 @@ void AddPsnrPlaneScores(const Geometry& geometry, const PsnrOptions& options, in
   const double mse = PsnrMse(sse, pixels);
   scores[absl::StrCat("psnr_", PsnrPlaneSuffix(plane))] = PsnrFromMse(mse, peak, psnr_max);
   if (options.enable_mse) scores[absl::StrCat("mse_", PsnrPlaneSuffix(plane))] = mse;
+  if (!options.enable_apsnr) return;
+  if (plane == 0) {
+    // libvmaf pools all three planes whether or not chroma is scored.
+    for (int p = 0; p < 3; ++p) {
+      sums[absl::StrCat(kPsnrSsePrefix, PsnrPlaneSuffix(p))] = 0;
+      sums[absl::StrCat(kPsnrPixelsPrefix, PsnrPlaneSuffix(p))] = 0;
+    }
+    sums[kPsnrPeakSum] = peak;
+  }
+  sums[absl::StrCat(kPsnrSsePrefix, PsnrPlaneSuffix(plane))] = sse;
+  sums[absl::StrCat(kPsnrPixelsPrefix, PsnrPlaneSuffix(plane))] = pixels;
+}
+
+FrameScores ApsnrScores(const FrameSums& totals, uint64_t frames) {
+  const auto peak_total = totals.find(kPsnrPeakSum);
+  if (peak_total == totals.end() || frames == 0) return {};
+  const uint32_t peak = static_cast<uint32_t>(peak_total->second / frames);
+  FrameScores scores;
+  for (int p = 0; p < 3; ++p) {
+    const auto sum_of = [&](const char* prefix) -> uint64_t {
+      const auto found = totals.find(absl::StrCat(prefix, PsnrPlaneSuffix(p)));
+      return found == totals.end() ? 0 : found->second;
+    };
+    scores[absl::StrCat("apsnr_", PsnrPlaneSuffix(p))] =
+        ApsnrScore(sum_of(kPsnrSsePrefix), sum_of(kPsnrPixelsPrefix), peak);
+  }
+  return scores;
 }
 
 }  // namespace ssimd

@@ -35,14 +35,22 @@ uint64_t ViewSquaredError(const LumaView& reference, const LumaView& distorted);
 
 // Adds psnr_cb and psnr_cr (and mse_cb, mse_cr with enable_mse) of `chroma`, whose views must
 // have PsnrPlaneSize's sizes and the geometry's bit depth (INVALID_ARGUMENT naming the plane
-// otherwise).
+// otherwise), and with enable_apsnr their sums to `sums`.
 absl::Status AddChromaPsnrScores(const Geometry& geometry, const PsnrOptions& options,
-                                 const FrameChroma& chroma, FrameScores& scores);
+                                 const FrameChroma& chroma, FrameScores& scores, FrameSums& sums);
 
 // Adds psnr_<plane> (and mse_<plane> with enable_mse) of a plane whose squared errors sum to
-// `sse`. `geometry` and `options` must be valid (ValidateGeometry, ValidateFeatureSet).
+// `sse`, and with enable_apsnr the plane's sums (FrameSums) to `sums`; the luma's call also adds
+// every plane's zero sums and the peak, so that a frame whose chroma is not scored pools as
+// libvmaf's does. `geometry` and `options` must be valid (ValidateGeometry, ValidateFeatureSet).
 void AddPsnrPlaneScores(const Geometry& geometry, const PsnrOptions& options, int plane,
-                        uint64_t sse, FrameScores& scores);
+                        uint64_t sse, FrameScores& scores, FrameSums& sums);
+
+// libvmaf's aggregate apsnr_y, apsnr_cb and apsnr_cr from a clip's `totals` over `frames` frames
+// (the FrameSums of its frames added up): each plane's summed squared errors against its summed
+// pixels. Empty when the totals hold no psnr sums (enable_apsnr was off) or `frames` is 0. A
+// plane not scored gives -inf, as libvmaf's does.
+FrameScores ApsnrScores(const FrameSums& totals, uint64_t frames);
 
 }  // namespace ssimd
 

@@ -36,6 +36,7 @@ struct StageTimings {
 
 struct ScoreResult {
   FrameScores scores;
+  FrameSums sums;  // what the clip's aggregate values need (engine/features.h)
   std::string backend;          // "cpu" or "gpu:<index>"
   std::string fallback_reason;  // empty unless the dispatcher fell back to the CPU
   StageTimings timings;

@@ -205,7 +205,8 @@ bool ScoreFrame(const ClipSettings& settings, const ReceivedPlanes& planes,
   std::set<std::string> got;
   for (const auto& [name, value] : result->scores) got.insert(name);
   FUZZ_CHECK(got == expected, "the frame's metrics are not the requested ones");
-  accumulator->Add(result->scores, result->backend, !result->fallback_reason.empty());
+  accumulator->Add(result->scores, result->sums, result->backend,
+                   !result->fallback_reason.empty());
   return true;
 }
 

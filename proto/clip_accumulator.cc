@@ -1,14 +1,17 @@
 #include "proto/clip_accumulator.h"
 
 #include "engine/pooling.h"
+#include "engine/psnr_scores.h"
 
 namespace ssimd {
 
-void ClipAccumulator::Add(const FrameScores& scores, const std::string& backend, bool fell_back) {
+void ClipAccumulator::Add(const FrameScores& scores, const FrameSums& sums,
+                          const std::string& backend, bool fell_back) {
   ++frames_;
   if (fell_back) ++fallback_frames_;
   ++frames_by_backend_[backend];
   for (const auto& [metric, value] : scores) series_[metric].push_back(value);
+  for (const auto& [name, value] : sums) sums_[name] += value;
 }
 
 void ClipAccumulator::FillSummary(const std::vector<double>& percentiles,
@@ -33,6 +36,9 @@ void ClipAccumulator::FillSummary(const std::vector<double>& percentiles,
       entry->set_percentile(p);
       entry->set_value(*value);
     }
+  }
+  for (const auto& [name, value] : ApsnrScores(sums_, frames_)) {
+    (*summary->mutable_aggregate())[name] = value;
   }
 }
 

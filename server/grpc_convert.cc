@@ -35,6 +35,7 @@ std::string StatusCodeName(grpc::StatusCode code) {
 void FillFrameResult(uint64_t index, const ScoreResult& result, v1::FrameResult* out) {
   out->set_index(index);
   for (const auto& [metric, value] : result.scores) (*out->mutable_scores())[metric] = value;
+  for (const auto& [name, value] : result.sums) (*out->mutable_sums())[name] = value;
   out->set_backend(result.backend);
   out->set_fallback_reason(result.fallback_reason);
   v1::StageTimings* t = out->mutable_timings();

@@ -539,7 +539,8 @@ absl::Status LadderReactor::WriteFinal(Rung& rung, bool end) {
                             absl::StrCat("rendition ", QuoteClientText(rung.name), ": "));
     }
     ctx_->metrics->RecordScores(rung.settings.features, *added);
-    rung.accumulator.Add(result.scores, result.backend, !result.fallback_reason.empty());
+    rung.accumulator.Add(result.scores, result.sums, result.backend,
+                         !result.fallback_reason.empty());
     v1::ScoreLadderResponse message;
     message.mutable_frame()->set_rendition(rung.name);
     FillFrameResult(rung.pairs, result, message.mutable_frame()->mutable_result());

@@ -128,7 +128,6 @@ absl::StatusOr<FeatureSet> ParseFeatures(const v1::Features& features, absl::str
                           "(e.g. \"float_ssim\")");
   }
   SSIMD_RETURN_IF_ERROR(WithField(ValidateFeatureSet(out), field));
-  SSIMD_RETURN_IF_ERROR(WithField(CheckServedFeatures(out), field));
   SSIMD_RETURN_IF_ERROR(WithField(models.Resolve(out), field));
   return out;
 }

@@ -140,8 +140,11 @@ TEST(ParseFeaturesTest, PsnrParsesAndItsPoolingIsRefused) {
 
   v1::Features pooled;
   pooled.add_feature_args("psnr=enable_chroma=false:enable_apsnr=true");
-  EXPECT_THAT(std::string(ParseFeatures(pooled, "f").status().message()),
-              HasSubstr("enable_apsnr is not served yet"));
+  absl::StatusOr<FeatureSet> with_pool = ParseFeatures(pooled, "f");
+  ASSERT_TRUE(with_pool.ok()) << with_pool.status();
+  EXPECT_TRUE(with_pool->psnr->enable_apsnr);
+  EXPECT_THAT(std::string(CheckOnePairFeatures(*with_pool).message()),
+              HasSubstr("ScoreClip"));
 
   v1::Features luma;
   luma.add_feature_args("psnr=enable_chroma=false:enable_mse=true:min_sse=0.25");

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "base/status_macros.h"
 #include "engine/vmaf/temporal_finish.h"
 #include "grpcpp/impl/codegen/proto_utils.h"
 #include "server/byte_buffer_request.h"
@@ -157,6 +158,7 @@ absl::Status ScoringServiceImpl::CheckPairRequest(const ReceivedPairMessage& mes
   absl::StatusOr<FeatureSet> features = ParseFeatures(request.features(), "features", *ctx_->options.vmaf_models);
   if (!features.ok()) return features.status();
   settings.features = *features;
+  SSIMD_RETURN_IF_ERROR(WithField(CheckOnePairFeatures(settings.features), "features"));
   absl::StatusOr<BackendPreference> backend =
       ParseBackend(request.backend(), ctx_->options.backend_policy, "backend");
   if (!backend.ok()) return backend.status();

@@ -401,7 +401,8 @@ StreamPipeline::Actions StreamPipeline::Plan() {
         ctx_->metrics->RecordScores(settings_.features, *completed);
         if (it != ready_.end()) {
           ScoreResult& result = it->second.result;
-          accumulator_.Add(result.scores, result.backend, !result.fallback_reason.empty());
+          accumulator_.Add(result.scores, result.sums, result.backend,
+                           !result.fallback_reason.empty());
           current_write_ = std::make_unique<v1::ScoreClipResponse>();
           FillFrameResult(next_write_, result, current_write_->mutable_frame());
           ready_.erase(it);

@@ -36,7 +36,6 @@ class CpuScorer final : public Scorer {
   absl::Status CheckContext(const Geometry& geometry, const FeatureSet& features) const override {
     SSIMD_RETURN_IF_ERROR(ValidateGeometry(geometry));
     SSIMD_RETURN_IF_ERROR(ValidateFeatureSet(features));
-    SSIMD_RETURN_IF_ERROR(CheckServedFeatures(features));
     if (features.float_ms_ssim.has_value()) {
       SSIMD_RETURN_IF_ERROR(CheckFloatMsSsimSize(geometry.width, geometry.height));
     }
@@ -74,7 +73,8 @@ class CpuScorer final : public Scorer {
     }
     if (features.psnr.has_value()) {
       SSIMD_RETURN_IF_ERROR(AddPsnrScores(geometry, *features.psnr, pair.reference,
-                                          pair.distorted, pair.chroma, result.scores));
+                                          pair.distorted, pair.chroma, result.scores,
+                                          result.sums));
     }
     if (features.vmaf.has_value()) {
       if (pair.previous_reference != nullptr) {

@@ -71,23 +71,9 @@ absl::StatusOr<PsnrPlanes> PsnrPlanesOfFrame(const Geometry& geometry,
   return planes;
 }
 
-void ApsnrAccumulator::Add(int plane, uint64_t sse, uint32_t pixels) {
-  sse_[plane] += sse;
-  pixels_[plane] += pixels;
-}
-
-FrameScores ApsnrAccumulator::Scores(uint32_t peak) const {
-  FrameScores scores;
-  for (int p = 0; p < 3; ++p) {
-    scores[std::string("apsnr_") + PsnrPlaneSuffix(p)] = ApsnrScore(sse_[p], pixels_[p], peak);
-  }
-  return scores;
-}
-
 PsnrScorer::PsnrScorer(const Geometry& geometry, const PsnrOptions& options)
     : geometry_(geometry), options_(options) {
   planes_ = options.enable_chroma && geometry.chroma != ChromaFormat::k400 ? 3 : 1;
-  peak_ = PsnrPeak(geometry.bit_depth, options.reduced_hbd_peak);
 }
 
 absl::StatusOr<PsnrScorer> PsnrScorer::Create(const Geometry& geometry,
@@ -101,35 +87,37 @@ absl::StatusOr<PsnrScorer> PsnrScorer::Create(const Geometry& geometry,
 }
 
 absl::StatusOr<FrameScores> PsnrScorer::Score(const PsnrPlanes& reference,
-                                              const PsnrPlanes& distorted) {
+                                              const PsnrPlanes& distorted,
+                                              FrameSums* frame_sums) {
   for (int p = 0; p < planes_; ++p) {
     SSIMD_RETURN_IF_ERROR(CheckPlane(geometry_, reference[p], p, "reference"));
     SSIMD_RETURN_IF_ERROR(CheckPlane(geometry_, distorted[p], p, "distorted"));
   }
   FrameScores scores;
+  FrameSums sums;
   for (int p = 0; p < planes_; ++p) {
-    const uint64_t sse = SquaredError(reference[p], distorted[p]);
-    if (options_.enable_apsnr) {
-      pool_.Add(p, sse, PsnrPlanePixels(reference[p].width, reference[p].height));
-    }
-    AddPsnrPlaneScores(geometry_, options_, p, sse, scores);
+    AddPsnrPlaneScores(geometry_, options_, p, SquaredError(reference[p], distorted[p]), scores,
+                       sums);
   }
+  ++frames_;
+  for (const auto& [name, value] : sums) totals_[name] += value;
+  if (frame_sums != nullptr) frame_sums->merge(sums);
   return scores;
 }
 
 absl::Status AddPsnrScores(const Geometry& geometry, const PsnrOptions& options,
                           const LumaView& reference, const LumaView& distorted,
-                          const FrameChroma* chroma, FrameScores& scores) {
-  if (options.enable_apsnr) {
-    return absl::InvalidArgumentError("psnr: enable_apsnr pools over frames; one pair has none");
-  }
+                          const FrameChroma* chroma, FrameScores& scores, FrameSums& sums) {
   PsnrOptions luma_only = options;
   luma_only.enable_chroma = false;
   absl::StatusOr<PsnrScorer> scorer = PsnrScorer::Create(geometry, luma_only);
   if (!scorer.ok()) return scorer.status();
-  absl::StatusOr<FrameScores> luma = scorer->Score({reference, {}, {}}, {distorted, {}, {}});
+  FrameSums frame_sums;
+  absl::StatusOr<FrameScores> luma =
+      scorer->Score({reference, {}, {}}, {distorted, {}, {}}, &frame_sums);
   if (!luma.ok()) return luma.status();
   scores.merge(*luma);
+  sums.merge(frame_sums);
   if (!options.enable_chroma || geometry.chroma == ChromaFormat::k400) return absl::OkStatus();
   if (chroma == nullptr) {
     return absl::InvalidArgumentError(absl::StrFormat(
@@ -137,12 +125,9 @@ absl::Status AddPsnrScores(const Geometry& geometry, const PsnrOptions& options,
         "given (send reference_chroma and distorted_chroma, or ask psnr=enable_chroma=false)",
         ChromaFormatName(geometry.chroma)));
   }
-  return AddChromaPsnrScores(geometry, options, *chroma, scores);
+  return AddChromaPsnrScores(geometry, options, *chroma, scores, sums);
 }
 
-FrameScores PsnrScorer::Pooled() const {
-  if (!options_.enable_apsnr) return {};
-  return pool_.Scores(peak_);
-}
+FrameScores PsnrScorer::Pooled() const { return ApsnrScores(totals_, frames_); }
 
 }  // namespace ssimd

@@ -1,6 +1,6 @@
 // libvmaf's `psnr` feature on the CPU, bit for bit: per-frame psnr_y/_cb/_cr (and mse_* with
-// enable_mse) and the pooled apsnr_* (enable_apsnr). The arithmetic is kernels/psnr_math.h; this
-// file checks the planes, walks them and keeps the running sums for apsnr.
+// enable_mse) and the pooled apsnr_* (enable_apsnr). The arithmetic is kernels/psnr_math.h and
+// the host finish engine/psnr_scores.h; this file checks the planes and walks them.
 #ifndef SSIMD_ENGINE_CPU_PSNR_H_
 #define SSIMD_ENGINE_CPU_PSNR_H_
 
@@ -24,26 +24,13 @@ using PsnrPlanes = std::array<LumaView, 3>;
 absl::StatusOr<PsnrPlanes> PsnrPlanesOfFrame(const Geometry& geometry,
                                              absl::Span<const uint8_t> frame);
 
-// Summed squared errors and pixels per plane over the frames scored, and the pooled apsnr.
-class ApsnrAccumulator {
- public:
-  void Add(int plane, uint64_t sse, uint32_t pixels);
-  // apsnr_y, apsnr_cb, apsnr_cr. libvmaf pools all three planes even when chroma is not scored;
-  // a plane without pixels then gives -inf, and so does this.
-  FrameScores Scores(uint32_t peak) const;
-
- private:
-  std::array<uint64_t, 3> sse_{};
-  std::array<uint64_t, 3> pixels_{};
-};
-
 // One frame pair's psnr_y (and mse_y with enable_mse) and, with enable_chroma on a picture that
-// has chroma, psnr_cb and psnr_cr from `chroma`, added to `scores`. INVALID_ARGUMENT if the
-// options ask for chroma and `chroma` is null, for pooling (enable_apsnr: one pair has no frames
-// to pool), or if a plane does not match `geometry`.
+// has chroma, psnr_cb and psnr_cr from `chroma`, added to `scores`; with enable_apsnr the sums
+// a clip pools (FrameSums) are added to `sums`. INVALID_ARGUMENT if the options ask for chroma
+// and `chroma` is null, or if a plane does not match `geometry`.
 absl::Status AddPsnrScores(const Geometry& geometry, const PsnrOptions& options,
                            const LumaView& reference, const LumaView& distorted,
-                           const FrameChroma* chroma, FrameScores& scores);
+                           const FrameChroma* chroma, FrameScores& scores, FrameSums& sums);
 
 class PsnrScorer {
  public:
@@ -52,8 +39,10 @@ class PsnrScorer {
 
   // One frame's values keyed by libvmaf's names. Every plane scored must have PsnrPlaneSize's
   // size and the geometry's bit depth (INVALID_ARGUMENT naming the plane otherwise); chroma views
-  // are not read when chroma is not scored. With enable_apsnr the frame is added to the pool.
-  absl::StatusOr<FrameScores> Score(const PsnrPlanes& reference, const PsnrPlanes& distorted);
+  // are not read when chroma is not scored. With enable_apsnr the frame's sums (FrameSums) join
+  // the pool, and `frame_sums`, when given, receives them.
+  absl::StatusOr<FrameScores> Score(const PsnrPlanes& reference, const PsnrPlanes& distorted,
+                                    FrameSums* frame_sums = nullptr);
 
   // apsnr_* over every frame scored so far; empty unless enable_apsnr.
   FrameScores Pooled() const;
@@ -67,8 +56,8 @@ class PsnrScorer {
   Geometry geometry_;
   PsnrOptions options_;
   int planes_ = 1;
-  uint32_t peak_ = 255;
-  ApsnrAccumulator pool_;
+  uint64_t frames_ = 0;
+  FrameSums totals_;  // the frames' sums added up (enable_apsnr)
 };
 
 }  // namespace ssimd

@@ -252,18 +252,20 @@ TEST(AddPsnrScores, IsTheScorersAndRefusesWhatNeedsMore) {
   ASSERT_TRUE(expected.ok());
   const FrameChroma chroma{{ref_planes[1], ref_planes[2]}, {dist_planes[1], dist_planes[2]}};
   FrameScores scores;
+  FrameSums sums;
   ASSERT_TRUE(
-      AddPsnrScores(g, options, ref_planes[0], dist_planes[0], &chroma, scores).ok());
+      AddPsnrScores(g, options, ref_planes[0], dist_planes[0], &chroma, scores, sums).ok());
   EXPECT_EQ(scores, *expected);
   EXPECT_EQ(scores.size(), 6u);  // psnr_y/cb/cr, mse_y/cb/cr
 
-  absl::Status no_chroma = AddPsnrScores(g, options, ref_planes[0], dist_planes[0], nullptr, scores);
+  absl::Status no_chroma =
+      AddPsnrScores(g, options, ref_planes[0], dist_planes[0], nullptr, scores, sums);
   EXPECT_EQ(no_chroma.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(no_chroma.message().find("only luma was given"), absl::string_view::npos) << no_chroma;
   // Luma only, as asked.
   options.enable_chroma = false;
   FrameScores luma;
-  ASSERT_TRUE(AddPsnrScores(g, options, ref_planes[0], dist_planes[0], nullptr, luma).ok());
+  ASSERT_TRUE(AddPsnrScores(g, options, ref_planes[0], dist_planes[0], nullptr, luma, sums).ok());
   EXPECT_EQ(luma.size(), 2u);
   EXPECT_EQ(luma.at("psnr_y"), expected->at("psnr_y"));
   // A 4:0:0 picture has no chroma to ask for.
@@ -271,11 +273,34 @@ TEST(AddPsnrScores, IsTheScorersAndRefusesWhatNeedsMore) {
   const Geometry gray{7, 5, 10, ChromaFormat::k400};
   const auto flat = FlatFrame(gray, 1);
   EXPECT_TRUE(
-      AddPsnrScores(gray, options, Planes(gray, flat)[0], Planes(gray, flat)[0], nullptr, luma)
+      AddPsnrScores(gray, options, Planes(gray, flat)[0], Planes(gray, flat)[0], nullptr, luma,
+                    sums)
           .ok());
+  EXPECT_TRUE(sums.empty());  // nothing to pool without enable_apsnr
+
+  // With enable_apsnr a frame gives the sums its clip pools: the scorer's pool over one frame.
   options.enable_apsnr = true;
-  EXPECT_EQ(AddPsnrScores(g, options, ref_planes[0], dist_planes[0], &chroma, scores).code(),
-            absl::StatusCode::kInvalidArgument);
+  auto pooling = PsnrScorer::Create(g, options);
+  ASSERT_TRUE(pooling.ok());
+  ASSERT_TRUE(pooling->Score(ref_planes, dist_planes).ok());
+  ASSERT_TRUE(AddPsnrScores(g, options, ref_planes[0], dist_planes[0], &chroma, scores, sums).ok());
+  EXPECT_EQ(sums.at("psnr_sse_cb"), 5u * 3 * 3 + 10u * 10);  // 90 once, 103 five times
+  EXPECT_EQ(sums.at("psnr_pixels_cb"), 3u * 2u);
+  EXPECT_EQ(sums.at("psnr_peak"), 1023u);
+  EXPECT_EQ(ApsnrScores(sums, 1), pooling->Pooled());
+}
+
+// A clip's apsnr from its frames' sums added up, whichever backend summed them.
+TEST(ApsnrScores, PoolsTheClipsTotals) {
+  FrameSums totals = {{"psnr_sse_y", 33}, {"psnr_pixels_y", 32}, {"psnr_sse_cb", 0},
+                      {"psnr_pixels_cb", 0}, {"psnr_sse_cr", 5}, {"psnr_pixels_cr", 8},
+                      {"psnr_peak", 2 * 255}};
+  const FrameScores apsnr = ApsnrScores(totals, 2);
+  EXPECT_EQ(apsnr.at("apsnr_y"), ApsnrScore(33, 32, 255));
+  EXPECT_EQ(apsnr.at("apsnr_cb"), -kInf);  // not scored, as libvmaf gives it
+  EXPECT_EQ(apsnr.at("apsnr_cr"), ApsnrScore(5, 8, 255));
+  EXPECT_TRUE(ApsnrScores(totals, 0).empty());
+  EXPECT_TRUE(ApsnrScores({{"psnr_sse_y", 1}}, 1).empty());  // no pooling asked for
 }
 
 // Chroma views over the stored planes: sides rounded up in storage, down as libvmaf reads them.

@@ -38,7 +38,6 @@ absl::Status CheckGpuFloatSsimLimits(int width, int height, int scale) {
 absl::Status CheckGpuContext(const Geometry& geometry, const FeatureSet& features) {
   SSIMD_RETURN_IF_ERROR(ValidateGeometry(geometry));
   SSIMD_RETURN_IF_ERROR(ValidateFeatureSet(features));
-  SSIMD_RETURN_IF_ERROR(CheckServedFeatures(features));
   if (features.float_ms_ssim.has_value()) {
     SSIMD_RETURN_IF_ERROR(CheckFloatMsSsimSize(geometry.width, geometry.height));
   }

@@ -931,7 +931,7 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
   if (features.psnr.has_value()) {
     uint64_t sse = 0;
     std::memcpy(&sse, host + layout.psnr_offset(), sizeof(sse));
-    AddPsnrPlaneScores(geometry, *features.psnr, 0, sse, result.scores);
+    AddPsnrPlaneScores(geometry, *features.psnr, 0, sse, result.scores, result.sums);
   }
   if (features.vmaf.has_value()) {
     SSIMD_RETURN_IF_ERROR(FinishVmaf(geometry, *features.vmaf, plans.vmaf_plan,

@@ -237,10 +237,12 @@ class HipGpuScorer final : public GpuScorer {
                                           const DeviceSources& on_device, StagePlane stage) {
     // Before a slot is leased, so that the host's sum holds none.
     FrameScores chroma_scores;
+    FrameSums chroma_sums;
     double chroma_seconds = 0;
     if (FeaturesReadChroma(features, geometry.chroma)) {
       const auto chroma_start = Clock::now();
-      SSIMD_RETURN_IF_ERROR(AddChromaPsnrScores(geometry, *features.psnr, *chroma, chroma_scores));
+      SSIMD_RETURN_IF_ERROR(
+          AddChromaPsnrScores(geometry, *features.psnr, *chroma, chroma_scores, chroma_sums));
       chroma_seconds = std::chrono::duration<double>(Clock::now() - chroma_start).count();
     }
     absl::StatusOr<SlotPool::Lease> lease = pool_.Acquire();
@@ -271,6 +273,8 @@ class HipGpuScorer final : public GpuScorer {
       entry.ssim_exact_check_failed.fetch_add(1);
     }
     result.scores.merge(chroma_scores);
+    // After the luma's finish, which sets every plane's sums to 0 until a plane is scored.
+    for (const auto& [name, value] : chroma_sums) result.sums[name] = value;
     result.timings.host_finish += chroma_seconds;
     result.timings.total = std::chrono::duration<double>(Clock::now() - start).count();
     return result;

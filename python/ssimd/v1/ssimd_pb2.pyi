@@ -67,7 +67,14 @@ class ClipConfig(_message.Message):
     def __init__(self, geometry: _Optional[_Union[Geometry, _Mapping]] = ..., features: _Optional[_Union[Features, _Mapping]] = ..., backend: _Optional[_Union[Backend, str]] = ..., title_id: _Optional[str] = ..., rung: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., percentiles: _Optional[_Iterable[float]] = ...) -> None: ...
 
 class ClipSummary(_message.Message):
-    __slots__ = ["elapsed_seconds", "fallback_frames", "frames", "frames_by_backend", "pooled", "unmatched_distorted_frames", "unmatched_reference_frames"]
+    __slots__ = ["aggregate", "elapsed_seconds", "fallback_frames", "frames", "frames_by_backend", "pooled", "unmatched_distorted_frames", "unmatched_reference_frames"]
+    class AggregateEntry(_message.Message):
+        __slots__ = ["key", "value"]
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: float
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[float] = ...) -> None: ...
     class FramesByBackendEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -82,6 +89,7 @@ class ClipSummary(_message.Message):
         key: str
         value: PooledScore
         def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[PooledScore, _Mapping]] = ...) -> None: ...
+    AGGREGATE_FIELD_NUMBER: _ClassVar[int]
     ELAPSED_SECONDS_FIELD_NUMBER: _ClassVar[int]
     FALLBACK_FRAMES_FIELD_NUMBER: _ClassVar[int]
     FRAMES_BY_BACKEND_FIELD_NUMBER: _ClassVar[int]
@@ -89,6 +97,7 @@ class ClipSummary(_message.Message):
     POOLED_FIELD_NUMBER: _ClassVar[int]
     UNMATCHED_DISTORTED_FRAMES_FIELD_NUMBER: _ClassVar[int]
     UNMATCHED_REFERENCE_FRAMES_FIELD_NUMBER: _ClassVar[int]
+    aggregate: _containers.ScalarMap[str, float]
     elapsed_seconds: float
     fallback_frames: int
     frames: int
@@ -96,7 +105,7 @@ class ClipSummary(_message.Message):
     pooled: _containers.MessageMap[str, PooledScore]
     unmatched_distorted_frames: int
     unmatched_reference_frames: int
-    def __init__(self, frames: _Optional[int] = ..., pooled: _Optional[_Mapping[str, PooledScore]] = ..., frames_by_backend: _Optional[_Mapping[str, int]] = ..., fallback_frames: _Optional[int] = ..., elapsed_seconds: _Optional[float] = ..., unmatched_reference_frames: _Optional[int] = ..., unmatched_distorted_frames: _Optional[int] = ...) -> None: ...
+    def __init__(self, frames: _Optional[int] = ..., pooled: _Optional[_Mapping[str, PooledScore]] = ..., frames_by_backend: _Optional[_Mapping[str, int]] = ..., fallback_frames: _Optional[int] = ..., elapsed_seconds: _Optional[float] = ..., unmatched_reference_frames: _Optional[int] = ..., unmatched_distorted_frames: _Optional[int] = ..., aggregate: _Optional[_Mapping[str, float]] = ...) -> None: ...
 
 class DecodeEngine(_message.Message):
     __slots__ = ["api", "codecs", "device", "engine_utilization", "engine_utilization_unavailable_reason", "engines", "frames_decoded", "max_sessions", "profiles", "profiles_unknown_reason", "sessions_in_use", "unavailable_reason"]
@@ -213,7 +222,7 @@ class FramePair(_message.Message):
     def __init__(self, index: _Optional[int] = ..., reference_luma: _Optional[bytes] = ..., distorted_luma: _Optional[bytes] = ..., reference_chroma: _Optional[bytes] = ..., distorted_chroma: _Optional[bytes] = ...) -> None: ...
 
 class FrameResult(_message.Message):
-    __slots__ = ["backend", "fallback_reason", "index", "scores", "timings"]
+    __slots__ = ["backend", "fallback_reason", "index", "scores", "sums", "timings"]
     class ScoresEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -221,17 +230,26 @@ class FrameResult(_message.Message):
         key: str
         value: float
         def __init__(self, key: _Optional[str] = ..., value: _Optional[float] = ...) -> None: ...
+    class SumsEntry(_message.Message):
+        __slots__ = ["key", "value"]
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
     BACKEND_FIELD_NUMBER: _ClassVar[int]
     FALLBACK_REASON_FIELD_NUMBER: _ClassVar[int]
     INDEX_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
+    SUMS_FIELD_NUMBER: _ClassVar[int]
     TIMINGS_FIELD_NUMBER: _ClassVar[int]
     backend: str
     fallback_reason: str
     index: int
     scores: _containers.ScalarMap[str, float]
+    sums: _containers.ScalarMap[str, int]
     timings: StageTimings
-    def __init__(self, index: _Optional[int] = ..., scores: _Optional[_Mapping[str, float]] = ..., backend: _Optional[str] = ..., fallback_reason: _Optional[str] = ..., timings: _Optional[_Union[StageTimings, _Mapping]] = ...) -> None: ...
+    def __init__(self, index: _Optional[int] = ..., scores: _Optional[_Mapping[str, float]] = ..., backend: _Optional[str] = ..., fallback_reason: _Optional[str] = ..., timings: _Optional[_Union[StageTimings, _Mapping]] = ..., sums: _Optional[_Mapping[str, int]] = ...) -> None: ...
 
 class Geometry(_message.Message):
     __slots__ = ["bit_depth", "height", "pixel_format", "width"]
