@@ -212,6 +212,7 @@ bool CompareWithCpu(GpuScorer& gpu, const Geometry& geometry, const FeatureSet& 
   if (!result.ok()) return false;
   EXPECT_EQ(result->backend.rfind("gpu:", 0), 0u) << result->backend;
   ExpectSameScores(cpu->scores, result->scores, where);
+  EXPECT_EQ(cpu->sums, result->sums) << where << ": the sums a clip pools";
   g_tally.frames.fetch_add(1);
   if (features.float_ms_ssim) g_tally.ms_ssim_frames.fetch_add(1);
   return true;
@@ -1018,8 +1019,11 @@ TEST(GpuPsnrTest, EveryDepthAndOptionMatchesTheCpu) {
     const Picture ref = MakePicture(g, Content::kNoise, 2000 + k);
     const Picture dist = DistortScaled(ref, 2100 + k, 7);
     ++k;
+    PsnrOptions pooled = LumaPsnr(false, true);
+    pooled.enable_apsnr = true;
     const PsnrOptions option_sets[] = {LumaPsnr(), LumaPsnr(true, true),
-                                       LumaPsnr(false, false, 0.5), LumaPsnr(true, false, 1e9)};
+                                       LumaPsnr(false, false, 0.5), LumaPsnr(true, false, 1e9),
+                                       pooled};
     for (const PsnrOptions& options : option_sets) {
       FeatureSet features;
       features.psnr = options;
@@ -1060,6 +1064,9 @@ TEST(GpuPsnrTest, ChromaPlanesGiveTheCpusValues) {
     FramePair pair = PairOf(ref, dist);
     pair.chroma = &chroma;
     EXPECT_TRUE(CompareWithCpu(*Gpu().scorer, g, features, pair));
+    features.psnr->enable_apsnr = true;  // and the sums a clip pools, luma's and chroma's
+    EXPECT_TRUE(CompareWithCpu(*Gpu().scorer, g, features, pair));
+    features.psnr->enable_apsnr = false;
     pair.chroma = nullptr;
     EXPECT_EQ(Gpu().scorer->Score(g, features, pair).status().code(),
               absl::StatusCode::kInvalidArgument);
