@@ -1,6 +1,6 @@
 """A kernel's test on a device: the kernel's HIP library where a GPU build has one, the support the
 device tests share, and the reference subset as data. Without a GPU build the test compiles its
-host half only and skips, saying why."""
+host half only and skips, saying why. Tagged gpu_device, as every test that needs a device is."""
 
 load("@rules_cc//cc:defs.bzl", "cc_test")
 
@@ -12,6 +12,7 @@ def device_kernel_test(name, kernels, deps = []):
         srcs = [name + ".cc"],
         data = ["//tests/data:reference_subset"],
         linkstatic = True,
+        tags = ["gpu_device"],
         deps = deps + [
             ":device_test_support",
             "//base:double_bits",
