@@ -34,10 +34,9 @@ ABSL_FLAG(int, cpu_threads, 1,
           "Threads the CPU backend uses inside one frame; 0 = one per hardware thread. Scores do "
           "not depend on it.");
 ABSL_FLAG(int, gpu_streams_per_device, 4, "Stream slots per GPU (frames one GPU works on at once).");
-ABSL_FLAG(bool, gpu_vmaf, false,
-          "Compute vmaf's adm, vif and motion on the GPU. Off by default until the device tests "
-          "(gpu_vmaf_test, vmaf_*_device_test) have passed on a device: vmaf frames then run on "
-          "the CPU, with the reason logged and counted.");
+ABSL_FLAG(bool, gpu_vmaf, true,
+          "Compute vmaf's adm, vif and motion on the GPU (the same bits as the CPU). "
+          "--gpu_vmaf=false keeps vmaf frames on the CPU, with the reason logged and counted.");
 ABSL_FLAG(std::vector<std::string>, gpu_devices, {},
           "Comma-separated GPU indices to use; empty = every device found.");
 ABSL_FLAG(int, max_concurrent_streams, 64,

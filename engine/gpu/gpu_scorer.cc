@@ -99,8 +99,8 @@ class HipGpuScorer final : public GpuScorer {
   absl::Status CheckContext(const Geometry& geometry, const FeatureSet& features) const override {
     if (features.vmaf.has_value() && !vmaf_on_device_) {
       return absl::FailedPreconditionError(
-          "vmaf is not supported on the GPU unless the server runs with --gpu_vmaf (its device "
-          "kernels await validation on a device): its frames run on the CPU");
+          "vmaf on the GPU is off (the server runs with --gpu_vmaf=false): its frames run on the "
+          "CPU");
     }
     return CheckGpuContext(geometry, features);
   }

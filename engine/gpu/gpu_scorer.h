@@ -16,10 +16,9 @@ struct GpuOptions {
   int streams_per_device = 4;        // stream slots per device (frames in flight per device)
   std::vector<int> device_indices;   // empty = every device found
   int pool_repeat = 1;               // list each device this many times (tests: fake multi-GPU)
-  // vmaf's adm, vif and motion on the device (--gpu_vmaf). Off by default until its device tests
-  // (gpu_vmaf_test, vmaf_*_device_test) have passed on a device; off, vmaf frames run on the CPU,
-  // with the reason logged and counted.
-  bool vmaf_on_device = false;
+  // vmaf's adm, vif and motion on the device (--gpu_vmaf); off, vmaf frames run on the CPU, with
+  // the reason logged and counted.
+  bool vmaf_on_device = true;
 };
 
 struct GpuDeviceInfo {

@@ -36,9 +36,7 @@ FeatureSet VmafFeatures() {
 class GpuVmafTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    GpuOptions options;
-    options.vmaf_on_device = true;
-    absl::StatusOr<std::unique_ptr<GpuScorer>> gpu = MakeGpuScorer(options);
+    absl::StatusOr<std::unique_ptr<GpuScorer>> gpu = MakeGpuScorer(GpuOptions{});
     if (!gpu.ok()) GTEST_SKIP() << "no GPU to test: " << gpu.status().message();
     gpu_ = *std::move(gpu);
     cpu_ = MakeCpuScorer();
@@ -46,6 +44,21 @@ class GpuVmafTest : public ::testing::Test {
   std::unique_ptr<GpuScorer> gpu_;
   std::unique_ptr<Scorer> cpu_;
 };
+
+// --gpu_vmaf=false: the gate sends vmaf frames to the CPU, saying why; other features stay.
+TEST_F(GpuVmafTest, OffKeepsVmafOnTheCpu) {
+  GpuOptions options;
+  options.vmaf_on_device = false;
+  absl::StatusOr<std::unique_ptr<GpuScorer>> off = MakeGpuScorer(options);
+  ASSERT_TRUE(off.ok()) << off.status();
+  const Geometry g{64, 36, 8, ChromaFormat::k420};
+  const absl::Status refused = (*off)->CheckContext(g, VmafFeatures());
+  EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(refused.message().find("--gpu_vmaf=false"), std::string::npos) << refused;
+  FeatureSet float_ssim;
+  float_ssim.float_ssim = FloatSsimOptions{};
+  EXPECT_TRUE((*off)->CheckContext(g, float_ssim).ok());
+}
 
 TEST_F(GpuVmafTest, EveryFrameEqualsTheCpu) {
   const FeatureSet features = VmafFeatures();
