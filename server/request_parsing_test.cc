@@ -131,7 +131,7 @@ TEST(ParseFeaturesTest, Refusals) {
 
 // psnr's chroma (libvmaf's default) parses: ScoreClip and ScorePair frames may carry it (the
 // calls whose inputs give luma only refuse it themselves). Pooling over frames is not served.
-TEST(ParseFeaturesTest, PsnrParsesAndItsPoolingIsRefused) {
+TEST(ParseFeaturesTest, PsnrParsesAndPoolingNeedsAClip) {
   v1::Features chroma;
   chroma.add_feature_args("psnr");
   absl::StatusOr<FeatureSet> with_chroma = ParseFeatures(chroma, "config.features");
