@@ -15,7 +15,6 @@
 #include "gtest/gtest.h"
 #include "tests/reference/full_metrics_set.h"
 #include "tests/reference/psnr_replay.h"
-#include "tests/reference/reference_dir.h"
 #include "tests/reference/reference_set.h"
 #include "tests/reference/vmaf_replay.h"
 
@@ -99,17 +98,14 @@ TEST_F(GpuVmafTest, EveryFrameEqualsTheCpu) {
   std::cout << compared << " vmaf values compared with the CPU\n";
 }
 
-void ReplaySet(const testing::ReferenceSet& set,
-               const std::map<std::string, ExpectedMetrics>& expected, Scorer& gpu) {
+void ReplaySet(const testing::MetricsSet& set, Scorer& gpu) {
   std::shared_ptr<const VmafModel> model = testing::ReferenceVmafModel();
   const bool libvmafs = model != nullptr;
   if (!libvmafs) model = SixFeatureTestModel();
   int64_t compared = 0;
-  for (const ReferencePair& pair : set.pairs) {
-    const auto entry = expected.find(pair.id);
-    ASSERT_NE(entry, expected.end()) << pair.id;
+  for (const ReferencePair& pair : set.set.pairs) {
     absl::StatusOr<testing::VmafReplay> replay =
-        testing::ReplayVmafPair(pair, entry->second, model, libvmafs, gpu);
+        testing::ReplayVmafPair(pair, set.expected.at(pair.id), model, libvmafs, gpu);
     ASSERT_TRUE(replay.ok()) << replay.status();
     for (const testing::Mismatch& m : replay->report.mismatches) {
       ADD_FAILURE() << pair.id << ": " << m.ToString();
@@ -121,18 +117,15 @@ void ReplaySet(const testing::ReferenceSet& set,
 }
 
 TEST_F(GpuVmafTest, ReferenceSubsetThroughTheDevice) {
-  const std::string dir = testing::RunfilePath("tests/data/reference");
-  auto set = testing::LoadReferenceSet(dir);
-  ASSERT_TRUE(set.ok()) << set.status();
-  auto expected = testing::LoadExpectedMetrics(dir);
-  ASSERT_TRUE(expected.ok()) << expected.status();
-  ReplaySet(*set, *expected, *gpu_);
+  const absl::StatusOr<testing::MetricsSet> subset = testing::LoadMetricsSubset();
+  ASSERT_TRUE(subset.ok()) << subset.status();
+  ReplaySet(*subset, *gpu_);
 }
 
 TEST_F(GpuVmafTest, FullReferenceSetThroughTheDevice) {
   const testing::MetricsSet* loaded = testing::LoadedFullMetricsSet();
   if (loaded == nullptr) GTEST_SKIP() << testing::FullMetricsSetAbsent("gpu_vmaf_test");
-  ReplaySet(loaded->set, loaded->expected, *gpu_);
+  ReplaySet(*loaded, *gpu_);
 }
 
 }  // namespace

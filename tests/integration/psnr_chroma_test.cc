@@ -17,8 +17,8 @@
 #include "gtest/gtest.h"
 #include "proto/pixel_format.h"
 #include "tests/integration/test_server.h"
+#include "tests/reference/full_metrics_set.h"
 #include "tests/reference/psnr_replay.h"
-#include "tests/reference/reference_dir.h"
 #include "tests/reference/reference_set.h"
 
 namespace ssimd::testing {
@@ -96,18 +96,14 @@ class PsnrChromaTest : public ::testing::Test {
 // Every pair of the subset whose sizes the files and upstream's tool lay out alike (even sides:
 // see psnr_replay.h) and whose psnr libvmaf gave.
 TEST_F(PsnrChromaTest, ScoreClipWithChromaGivesLibvmafsPsnr) {
-  const std::string dir = RunfilePath("tests/data/reference");
-  auto set = LoadReferenceSet(dir);
-  ASSERT_TRUE(set.ok()) << set.status();
-  auto expected = LoadExpectedMetrics(dir);
-  ASSERT_TRUE(expected.ok()) << expected.status();
+  const absl::StatusOr<MetricsSet> subset = LoadMetricsSubset();
+  ASSERT_TRUE(subset.ok()) << subset.status();
   int64_t compared = 0;
   int pairs = 0;
-  for (const ReferencePair& pair : set->pairs) {
+  for (const ReferencePair& pair : subset->set.pairs) {
     const Geometry& g = pair.geometry;
-    const auto entry = expected->find(pair.id);
-    if (entry == expected->end() || entry->second.psnr_refused() || g.width % 2 != 0 ||
-        g.height % 2 != 0) {
+    const ExpectedMetrics& expected = subset->expected.at(pair.id);
+    if (expected.psnr_refused() || g.width % 2 != 0 || g.height % 2 != 0) {
       continue;
     }
     SCOPED_TRACE(pair.id);
@@ -127,7 +123,7 @@ TEST_F(PsnrChromaTest, ScoreClipWithChromaGivesLibvmafsPsnr) {
     ASSERT_TRUE(out.status.ok()) << out.status.error_message();
     ASSERT_EQ(out.frames.size(), frames.size());
     for (const char* metric : kPsnrMetrics) {
-      const std::vector<double>& want = entry->second.metrics.at(metric);
+      const std::vector<double>& want = expected.metrics.at(metric);
       ASSERT_EQ(want.size(), out.frames.size()) << metric;
       for (size_t i = 0; i < want.size(); ++i) {
         const double got = out.frames[i].scores().at(metric);

@@ -18,8 +18,8 @@
 #include "gtest/gtest.h"
 #include "proto/pixel_format.h"
 #include "tests/integration/test_server.h"
+#include "tests/reference/full_metrics_set.h"
 #include "tests/reference/psnr_replay.h"
-#include "tests/reference/reference_dir.h"
 #include "tests/reference/reference_set.h"
 #include "tests/reference/vmaf_replay.h"
 
@@ -96,20 +96,17 @@ double PredictedFrom(const VmafModel& model, const v1::FrameResult& frame) {
 
 TEST(VmafServiceTest, ScoreClipGivesLibvmafsValuesInFrameOrder) {
   const ServedModel served = ModelToServe();
-  const std::string dir = RunfilePath("tests/data/reference");
-  auto set = LoadReferenceSet(dir);
-  ASSERT_TRUE(set.ok()) << set.status();
-  auto expected = LoadExpectedMetrics(dir);
-  ASSERT_TRUE(expected.ok()) << expected.status();
+  const absl::StatusOr<MetricsSet> subset = LoadMetricsSubset();
+  ASSERT_TRUE(subset.ok()) << subset.status();
   int64_t compared = 0;
   int pairs = 0;
   // One frame in flight at most: results still come, each once its successor is scored.
   for (int in_flight : {4, 1}) {
     auto server = TestServer::Start(WithModel(served, in_flight));
     ASSERT_NE(server, nullptr);
-    for (const ReferencePair& pair : set->pairs) {
-      const auto entry = expected->find(pair.id);
-      if (entry == expected->end() || entry->second.metrics.count("integer_motion2") == 0) {
+    for (const ReferencePair& pair : subset->set.pairs) {
+      const ExpectedMetrics& expected = subset->expected.at(pair.id);
+      if (expected.metrics.count("integer_motion2") == 0) {
         continue;  // no vmaf from libvmaf (refused, or a clip cut short)
       }
       SCOPED_TRACE(absl::StrCat(pair.id, ", in flight ", in_flight));
@@ -122,7 +119,7 @@ TEST(VmafServiceTest, ScoreClipGivesLibvmafsValuesInFrameOrder) {
         const v1::FrameResult& frame = out.frames[i];
         EXPECT_EQ(frame.index(), i);
         EXPECT_EQ(frame.backend(), "cpu");
-        for (const auto& [metric, values] : entry->second.metrics) {
+        for (const auto& [metric, values] : expected.metrics) {
           const bool vmaf_value = metric == "vmaf" || absl::StartsWith(metric, std::string("integer_")) ||
                                   metric == kMotionSadScoreName;
           if (!vmaf_value || (metric == "vmaf" && !served.libvmafs)) continue;
@@ -149,13 +146,10 @@ TEST(VmafServiceTest, ScorePairIsAClipOfOneFrame) {
   const ServedModel served = ModelToServe();
   auto server = TestServer::Start(WithModel(served));
   ASSERT_NE(server, nullptr);
-  const std::string dir = RunfilePath("tests/data/reference");
-  auto set = LoadReferenceSet(dir);
-  ASSERT_TRUE(set.ok()) << set.status();
-  auto expected = LoadExpectedMetrics(dir);
-  ASSERT_TRUE(expected.ok()) << expected.status();
+  const absl::StatusOr<MetricsSet> subset = LoadMetricsSubset();
+  ASSERT_TRUE(subset.ok()) << subset.status();
   const ReferencePair* pair = nullptr;
-  for (const ReferencePair& p : set->pairs) {
+  for (const ReferencePair& p : subset->set.pairs) {
     if (p.id == "leaf_64x64_yuv420p__x264crf30") pair = &p;
   }
   ASSERT_NE(pair, nullptr);
@@ -172,7 +166,7 @@ TEST(VmafServiceTest, ScorePairIsAClipOfOneFrame) {
   auto scored = server->client().ScorePair(request, absl::Seconds(30));
   ASSERT_TRUE(scored.ok()) << scored.status();
   // Frame 0 of a clip has no motion either: its features and vmaf are the clip's frame 0's.
-  const ExpectedMetrics& want = expected->at(pair->id);
+  const ExpectedMetrics& want = subset->expected.at(pair->id);
   for (const char* metric : {"integer_adm2", "integer_vif_scale0", "integer_vif_scale3",
                              "integer_motion2", "vmaf"}) {
     if (std::string(metric) == "vmaf" && !served.libvmafs) continue;

@@ -9,7 +9,6 @@
 #include "engine/vmaf/test_model.h"
 #include "gtest/gtest.h"
 #include "tests/reference/full_metrics_set.h"
-#include "tests/reference/reference_dir.h"
 #include "tests/reference/vmaf_replay.h"
 
 namespace ssimd::testing {
@@ -21,17 +20,14 @@ struct Totals {
   int64_t compared = 0;
 };
 
-void ReplaySet(const ReferenceSet& set, const std::map<std::string, ExpectedMetrics>& expected,
-               Totals& totals) {
+void ReplaySet(const MetricsSet& set, Totals& totals) {
   std::shared_ptr<const VmafModel> model = ReferenceVmafModel();
   const bool libvmafs = model != nullptr;
   if (!libvmafs) model = SixFeatureTestModel();
   auto scorer = MakeCpuScorer();
-  for (const ReferencePair& pair : set.pairs) {
-    const auto entry = expected.find(pair.id);
-    ASSERT_NE(entry, expected.end()) << pair.id;
+  for (const ReferencePair& pair : set.set.pairs) {
     absl::StatusOr<VmafReplay> replay =
-        ReplayVmafPair(pair, entry->second, model, libvmafs, *scorer);
+        ReplayVmafPair(pair, set.expected.at(pair.id), model, libvmafs, *scorer);
     ASSERT_TRUE(replay.ok()) << replay.status();
     for (const Mismatch& m : replay->report.mismatches) ADD_FAILURE() << pair.id << ": " << m.ToString();
     if (replay->refused) ++totals.refused;
@@ -41,13 +37,10 @@ void ReplaySet(const ReferenceSet& set, const std::map<std::string, ExpectedMetr
 }
 
 TEST(VmafScorerReference, CheckedInSubset) {
-  const std::string dir = RunfilePath("tests/data/reference");
-  auto set = LoadReferenceSet(dir);
-  ASSERT_TRUE(set.ok()) << set.status();
-  auto expected = LoadExpectedMetrics(dir);
-  ASSERT_TRUE(expected.ok()) << expected.status();
+  const absl::StatusOr<MetricsSet> subset = LoadMetricsSubset();
+  ASSERT_TRUE(subset.ok()) << subset.status();
   Totals totals;
-  ReplaySet(*set, *expected, totals);
+  ReplaySet(*subset, totals);
   EXPECT_GE(totals.pairs, 10);
   EXPECT_GE(totals.refused, 10);
   if (ReferenceVmafModel() == nullptr) std::cout << VmafModelAbsent() << "\n";
@@ -59,7 +52,7 @@ TEST(VmafScorerReference, FullSet) {
   const MetricsSet* loaded = LoadedFullMetricsSet();
   if (loaded == nullptr) GTEST_SKIP() << FullMetricsSetAbsent("vmaf_scorer_reference_test");
   Totals totals;
-  ReplaySet(loaded->set, loaded->expected, totals);
+  ReplaySet(*loaded, totals);
   EXPECT_GE(totals.pairs, 25);
   if (ReferenceVmafModel() == nullptr) std::cout << VmafModelAbsent() << "\n";
   std::cout << totals.pairs << " pairs compared, " << totals.refused
