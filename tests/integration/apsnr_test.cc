@@ -21,6 +21,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "proto/pixel_format.h"
+#include "tests/integration/raw_frames.h"
 #include "tests/integration/test_server.h"
 #include "tests/reference/psnr_replay.h"
 #include "tests/reference/reference_dir.h"
@@ -85,20 +86,17 @@ class ApsnrTest : public ::testing::Test {
   std::vector<ApsnrCase> cases_;
 };
 
-// The pair's frames, each luma and stored chroma as a raw planar frame lays them out.
+// The pair's frames with their chroma, as ScoreClip takes them.
 std::vector<OutgoingPlanes> FramesWithChroma(const ReferencePair& pair) {
-  const Geometry& g = pair.geometry;
-  absl::StatusOr<std::vector<uint8_t>> ref = ReadXzFile(pair.reference_clip);
-  absl::StatusOr<std::vector<uint8_t>> dist = ReadXzFile(pair.distorted_clip);
-  EXPECT_TRUE(ref.ok() && dist.ok());
+  const absl::StatusOr<std::vector<RawFrame>> ref =
+      ReadRawFrames(pair.reference_clip, pair.geometry);
+  const absl::StatusOr<std::vector<RawFrame>> dist =
+      ReadRawFrames(pair.distorted_clip, pair.geometry);
+  EXPECT_TRUE(ref.ok() && dist.ok()) << ref.status() << " " << dist.status();
   std::vector<OutgoingPlanes> frames;
   if (!ref.ok() || !dist.ok()) return frames;
-  const size_t bytes = FrameBytes(g);
-  for (size_t at = 0; at + bytes <= std::min(ref->size(), dist->size()); at += bytes) {
-    const std::string r(ref->begin() + at, ref->begin() + at + bytes);
-    const std::string d(dist->begin() + at, dist->begin() + at + bytes);
-    frames.push_back({r.substr(0, LumaBytes(g)), d.substr(0, LumaBytes(g)),
-                      r.substr(LumaBytes(g)), d.substr(LumaBytes(g))});
+  for (size_t i = 0; i < std::min(ref->size(), dist->size()); ++i) {
+    frames.push_back({(*ref)[i].luma, (*dist)[i].luma, (*ref)[i].chroma, (*dist)[i].chroma});
   }
   return frames;
 }

@@ -16,6 +16,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "proto/pixel_format.h"
+#include "tests/integration/raw_frames.h"
 #include "tests/integration/test_server.h"
 #include "tests/reference/full_metrics_set.h"
 #include "tests/reference/psnr_replay.h"
@@ -27,26 +28,6 @@ namespace {
 using ::testing::HasSubstr;
 
 constexpr const char* kPsnrMetrics[] = {"psnr_y", "psnr_cb", "psnr_cr"};
-
-// One raw frame's luma and stored chroma (what a planar .yuv frame holds after its luma).
-struct RawFrame {
-  std::string luma;
-  std::string chroma;
-};
-
-std::vector<RawFrame> ReadFrames(const std::string& clip, const Geometry& g) {
-  std::vector<RawFrame> frames;
-  absl::StatusOr<std::vector<uint8_t>> read = ReadXzFile(clip);
-  EXPECT_TRUE(read.ok()) << read.status();
-  if (!read.ok()) return frames;
-  const std::string bytes(read->begin(), read->end());
-  const size_t frame = FrameBytes(g);
-  for (size_t at = 0; at + frame <= bytes.size(); at += frame) {
-    frames.push_back(
-        {bytes.substr(at, LumaBytes(g)), bytes.substr(at + LumaBytes(g), frame - LumaBytes(g))});
-  }
-  return frames;
-}
 
 v1::ClipConfig PsnrConfig(const Geometry& g, const char* feature) {
   v1::ClipConfig config;
@@ -107,16 +88,17 @@ TEST_F(PsnrChromaTest, ScoreClipWithChromaGivesLibvmafsPsnr) {
       continue;
     }
     SCOPED_TRACE(pair.id);
-    const std::vector<RawFrame> ref = ReadFrames(pair.reference_clip, g);
-    const std::vector<RawFrame> dist = ReadFrames(pair.distorted_clip, g);
+    const absl::StatusOr<std::vector<RawFrame>> ref = ReadRawFrames(pair.reference_clip, g);
+    const absl::StatusOr<std::vector<RawFrame>> dist = ReadRawFrames(pair.distorted_clip, g);
+    ASSERT_TRUE(ref.ok() && dist.ok()) << ref.status() << " " << dist.status();
     std::vector<v1::FramePair> frames;
-    for (size_t i = 0; i < std::min(ref.size(), dist.size()); ++i) {
+    for (size_t i = 0; i < std::min(ref->size(), dist->size()); ++i) {
       v1::FramePair frame;
       frame.set_index(i);
-      frame.set_reference_luma(ref[i].luma);
-      frame.set_distorted_luma(dist[i].luma);
-      frame.set_reference_chroma(ref[i].chroma);
-      frame.set_distorted_chroma(dist[i].chroma);
+      frame.set_reference_luma((*ref)[i].luma);
+      frame.set_distorted_luma((*dist)[i].luma);
+      frame.set_reference_chroma((*ref)[i].chroma);
+      frame.set_distorted_chroma((*dist)[i].chroma);
       frames.push_back(frame);
     }
     const ClipOutcome out = RunClip(*server_, PsnrConfig(g, "psnr"), frames);
