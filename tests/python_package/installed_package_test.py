@@ -11,6 +11,7 @@ import lzma
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -40,6 +41,23 @@ with open(os.path.join(SUBSET, "expected_metrics.json"), encoding="utf-8") as _f
 def expected(metric):
     """libvmaf's per-frame values of PAIR for `metric` (config of the same name)."""
     return [float(v) for v in EXPECTED[PAIR]["scores"][metric][metric]]
+
+
+def run_python(args, check=False, **kwargs):
+    """subprocess.run of the venv's python with `args`; a run still going after 120 s is made to
+    dump every thread's stack (faulthandler on SIGABRT) into the failure, so a hang says where."""
+    with subprocess.Popen([sys.executable, "-X", "faulthandler", *args], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, **kwargs) as process:
+        try:
+            stdout, stderr = process.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGABRT)
+            stdout, stderr = process.communicate()
+            raise AssertionError(f"{args} hung for 120 s; its threads:\n{stderr}") from None
+    result = subprocess.CompletedProcess(args, process.returncode, stdout, stderr)
+    if check:
+        result.check_returncode()
+    return result
 
 
 def frame_size(geometry):
@@ -128,31 +146,24 @@ class InstalledPackageTest(unittest.TestCase):
         # The example alone in a folder: it can only use the installed package.
         folder = tempfile.mkdtemp(dir=self.tmp)
         example = shutil.copy(os.path.join(SOURCE, "examples", "score_y4m.py"), folder)
-        result = subprocess.run(
-            [sys.executable, example, self.ref, self.dist, "--server", self.server.address,
-             "--feature", "float_ssim", "--feature", "ssim", "--json"],
-            capture_output=True, text=True, timeout=120, check=False)
+        server = ["--server", self.server.address]
+        result = run_python([example, self.ref, self.dist, *server, "--feature", "float_ssim",
+                             "--feature", "ssim", "--json"])
         self.assertEqual(result.returncode, 0, result.stderr)
         report = json.loads(result.stdout)
         for metric in ("float_ssim", "ssim"):
             self.assertEqual([f["metrics"][metric] for f in report["frames"]], expected(metric))
-        lines = subprocess.run(
-            [sys.executable, example, self.ref, self.dist, "--server", self.server.address,
-             "--feature", "ssim"], capture_output=True, text=True, timeout=120, check=True)
+        lines = run_python([example, self.ref, self.dist, *server, "--feature", "ssim"],
+                           check=True)
         self.assertEqual(len([x for x in lines.stdout.splitlines() if x.startswith("frame ")]),
                          FRAMES)
         # psnr reads chroma: the example sends the y4m files' chroma planes with each frame.
-        psnr = subprocess.run(
-            [sys.executable, example, self.ref, self.dist, "--server", self.server.address,
-             "--feature", "psnr", "--json"], capture_output=True, text=True, timeout=120,
-            check=False)
+        psnr = run_python([example, self.ref, self.dist, *server, "--feature", "psnr", "--json"])
         self.assertEqual(psnr.returncode, 0, psnr.stderr)
         frames = json.loads(psnr.stdout)["frames"]
         for metric in ("psnr_y", "psnr_cb", "psnr_cr"):
             self.assertEqual([f["metrics"][metric] for f in frames], UPSTREAM[PAIR][metric])
-        refused = subprocess.run(
-            [sys.executable, example, self.ref, self.dist, "--server", self.server.address,
-             "--feature", "psnr_hvs"], capture_output=True, text=True, timeout=120, check=False)
+        refused = run_python([example, self.ref, self.dist, *server, "--feature", "psnr_hvs"])
         self.assertEqual(refused.returncode, 1)
         self.assertIn("INVALID_ARGUMENT", refused.stderr)
 
@@ -164,8 +175,7 @@ class InstalledPackageTest(unittest.TestCase):
         for name in ("ref.y4m", "dist.y4m"):
             shutil.copy(os.path.join(self.root, name), folder)
         code = snippets[0].replace("127.0.0.1:50051", self.server.address)
-        result = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True,
-                                text=True, timeout=120, check=False)
+        result = run_python(["-c", code], cwd=folder)
         self.assertEqual(result.returncode, 0, result.stderr)
         lines = result.stdout.splitlines()
         self.assertEqual(float(lines[0]), self.client.score_files(
