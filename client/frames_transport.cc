@@ -44,11 +44,11 @@ FramePlanesSource PairSource(const CliOptions& o, LocalPair pair, uint64_t first
     const bool chroma = shared->with_chroma();
     auto got_r = chroma ? shared->reference_frames->ReadFrame(&planes->reference,
                                                               &planes->reference_chroma)
-                        : shared->reference->ReadLuma(&planes->reference);
+                        : shared->reference->ReadPlanes(&planes->reference);
     if (!got_r.ok()) return got_r.status();
     auto got_d = chroma ? shared->distorted_frames->ReadFrame(&planes->distorted,
                                                               &planes->distorted_chroma)
-                        : shared->distorted->ReadLuma(&planes->distorted);
+                        : shared->distorted->ReadPlanes(&planes->distorted);
     if (!got_d.ok()) return got_d.status();
     if (!*got_r || !*got_d) return false;  // as libvmaf: stop at the shorter video
     ++*sent;

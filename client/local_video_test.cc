@@ -17,7 +17,7 @@ int CountFrames(VideoInput& input, size_t expected_luma_bytes) {
   std::string luma;
   int frames = 0;
   while (true) {
-    absl::StatusOr<bool> got = input.ReadLuma(&luma);
+    absl::StatusOr<bool> got = input.ReadPlanes(&luma);
     EXPECT_TRUE(got.ok()) << got.status();
     if (!got.ok() || !*got) return frames;
     EXPECT_EQ(luma.size(), expected_luma_bytes);
@@ -147,12 +147,12 @@ TEST(WholeFrameInputTest, LumaIsWhatTheEnginesReaderReads) {
   EXPECT_EQ((*whole)->EstimatedFrames(), (*engine)->EstimatedFrames());
   for (int i = 0; i < 2; ++i) {
     std::string expected, luma;
-    ASSERT_TRUE((*engine)->ReadLuma(&expected).value());
-    ASSERT_TRUE((*whole)->ReadLuma(&luma).value());  // through Read, chroma read past
+    ASSERT_TRUE((*engine)->ReadPlanes(&expected).value());
+    ASSERT_TRUE((*whole)->ReadPlanes(&luma).value());  // through Read, chroma read past
     EXPECT_EQ(luma, expected);
   }
   std::string end;
-  EXPECT_FALSE((*whole)->ReadLuma(&end).value());
+  EXPECT_FALSE((*whole)->ReadPlanes(&end).value());
 }
 
 TEST(WholeFrameInputTest, SkippingMovesByWholeFrames) {

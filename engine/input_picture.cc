@@ -1,5 +1,6 @@
 #include "engine/input_picture.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_format.h"
@@ -27,7 +28,21 @@ std::string* Picture::ResetOnHost(const Geometry& geometry,
   where_ = Where::kHost;
   geometry_ = geometry;
   device_.reset();
+  with_chroma_ = false;
   upscale_ = std::move(upscale);
+  return &host_;
+}
+
+std::string* Picture::ResetOnHostWithChroma(const Geometry& geometry) {
+  std::string* buffer = ResetOnHost(geometry);
+  with_chroma_ = geometry.chroma != ChromaFormat::k400;
+  return buffer;
+}
+
+std::string* Picture::ResetOnDeviceWithChroma(std::shared_ptr<const DevicePlane> luma,
+                                              const Geometry& geometry) {
+  ResetOnDevice(std::move(luma), geometry);
+  with_chroma_ = geometry.chroma != ChromaFormat::k400;
   return &host_;
 }
 
@@ -36,6 +51,7 @@ void Picture::ResetOnDevice(std::shared_ptr<const DevicePlane> luma, const Geome
   where_ = Where::kDevice;
   geometry_ = geometry;
   device_ = std::move(luma);
+  with_chroma_ = false;
   upscale_ = std::move(upscale);
 }
 
@@ -45,6 +61,7 @@ std::string Picture::TakeBuffer() {
   where_ = Where::kNone;
   geometry_ = Geometry();
   device_.reset();
+  with_chroma_ = false;
   upscale_.reset();
   return buffer;
 }
@@ -64,7 +81,16 @@ Geometry Picture::scored_geometry() const {
 
 absl::Span<const uint8_t> Picture::host_luma() const {
   if (where_ != Where::kHost) return {};
-  return absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(host_.data()), host_.size());
+  const auto bytes =
+      absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(host_.data()), host_.size());
+  return with_chroma_ ? bytes.first(std::min(bytes.size(), LumaBytes(geometry_))) : bytes;
+}
+
+absl::Span<const uint8_t> Picture::host_chroma() const {
+  if (!with_chroma_) return {};
+  const auto bytes =
+      absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(host_.data()), host_.size());
+  return on_device() ? bytes : bytes.subspan(std::min(bytes.size(), LumaBytes(geometry_)));
 }
 
 PlanePieces Picture::LumaPieces() const {
@@ -74,7 +100,13 @@ PlanePieces Picture::LumaPieces() const {
 
 absl::Status Picture::BringToHost() {
   if (!on_device()) return absl::OkStatus();
-  host_.resize(device_->packed_bytes());
+  const size_t luma_bytes = device_->packed_bytes();
+  if (with_chroma_) {
+    // The luma goes before the chroma the picture holds on the host already.
+    host_.insert(0, luma_bytes, '\0');
+  } else {
+    host_.resize(luma_bytes);  // the spare buffer
+  }
   if (absl::Status copied = device_->CopyToHost(reinterpret_cast<uint8_t*>(host_.data()));
       !copied.ok()) {
     return copied;

@@ -1,8 +1,10 @@
 // A picture as an input hands it over (engine/media/video_input.h): where its luma lies (host
-// memory, or a GPU's memory where a video engine decoded it, docs/adr/0083), its geometry as the
-// bytes lie, and the upscale still to do before it is scored, if any (docs/adr/0080). Whoever
+// memory, or a GPU's memory where a video engine decoded it, docs/adr/0083), its chroma planes
+// where a metric reads them (always in host memory, where the chroma is scored), its geometry as
+// the bytes lie, and the upscale still to do before it is scored, if any (docs/adr/0080). Whoever
 // reads it learns all of that from the picture itself, per picture: a rendition whose plan did not
-// fit one picture hands that one over already scaled, with no upscale pending.
+// fit one picture hands that one over already scaled, with no upscale pending. A picture with
+// chroma never has an upscale pending: the scorer's plans reproduce libswscale's luma only.
 #ifndef SSIMD_ENGINE_INPUT_PICTURE_H_
 #define SSIMD_ENGINE_INPUT_PICTURE_H_
 
@@ -37,14 +39,22 @@ class Picture {
   // it held before, a recycled one's size and contents as they were) is where its luma goes.
   std::string* ResetOnHost(const Geometry& geometry,
                            std::shared_ptr<const LumaScalePlan> upscale = nullptr);
+  // The same for a picture with chroma: the buffer takes its luma, then its Cb and Cr planes at
+  // StoredChromaSize (FrameBytes of `geometry` in all, the raw .yuv layout).
+  std::string* ResetOnHostWithChroma(const Geometry& geometry);
   // For readers: the picture becomes a device one; the host buffer is kept for a later reuse.
   void ResetOnDevice(std::shared_ptr<const DevicePlane> luma, const Geometry& geometry,
                      std::shared_ptr<const LumaScalePlan> upscale = nullptr);
+  // A device picture whose chroma planes lie on the host: the returned buffer (the host one)
+  // is where they go, Cb then Cr at StoredChromaSize.
+  std::string* ResetOnDeviceWithChroma(std::shared_ptr<const DevicePlane> luma,
+                                       const Geometry& geometry);
 
   // Gives the picture a host buffer to be read into (a recycled one, LumaBufferPool).
   void AdoptBuffer(std::string buffer) { host_ = std::move(buffer); }
-  // The host buffer, for recycling or for a caller that keeps the bytes; the picture is empty
-  // afterwards (a device picture gives its unused spare).
+  // The host buffer, for recycling or for a caller that keeps the bytes (a host picture's luma,
+  // then its chroma where it has some); the picture is empty afterwards (a device picture gives
+  // its spare, or its chroma).
   std::string TakeBuffer();
 
   bool empty() const { return where_ == Where::kNone; }
@@ -64,6 +74,10 @@ class Picture {
 
   // The luma bytes of a host picture; empty for a device picture (and for no picture).
   absl::Span<const uint8_t> host_luma() const;
+  // Whether the picture carries its chroma planes (its reader was asked to keep them).
+  bool has_chroma() const { return with_chroma_; }
+  // Its Cb then Cr plane in host memory, each at StoredChromaSize(geometry()); empty without.
+  absl::Span<const uint8_t> host_chroma() const;
   // The luma plane of a device picture; null otherwise.
   const DevicePlane* device_luma() const { return on_device() ? device_.get() : nullptr; }
   // The luma as a backend takes it (Scorer::ScorePieces): host bytes, or the device plane, which
@@ -83,12 +97,11 @@ class Picture {
 
   Where where_ = Where::kNone;
   Geometry geometry_;
-  // Luma: the host bytes (also a spare buffer while on a device), or the device plane.
+  // Host bytes: a host picture's luma followed by its chroma (with_chroma_); a device picture's
+  // chroma (with_chroma_), or else a spare buffer. The luma of a device picture is device_.
   std::string host_;
   std::shared_ptr<const DevicePlane> device_;
-  // Chroma planes go here, beside luma, when a metric scores them (PSNR): the geometry's chroma
-  // layout already gives their sizes. None today: luma is all that is scored, so no reader copies
-  // chroma out of a decoded picture.
+  bool with_chroma_ = false;
   std::shared_ptr<const LumaScalePlan> upscale_;
 };
 

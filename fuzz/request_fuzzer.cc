@@ -69,6 +69,10 @@ Chunks Cut(const uint8_t* data, size_t size, size_t chunk) {
   return chunks;
 }
 
+std::string Text(absl::Span<const uint8_t> bytes) {
+  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
 std::string Gathered(const PlanePieces& pieces) {
   std::vector<uint8_t> scratch;
   const absl::Span<const uint8_t> whole = pieces.Gather(scratch);
@@ -129,8 +133,8 @@ absl::StatusOr<ReceivedClipMessage> ReadClipMessage(const uint8_t* data, size_t 
       frame->set_index(*message->frame_index);
       frame->set_reference_luma(Gathered(message->planes.reference));
       frame->set_distorted_luma(Gathered(message->planes.distorted));
-      frame->set_reference_chroma(message->planes.reference_chroma);
-      frame->set_distorted_chroma(message->planes.distorted_chroma);
+      frame->set_reference_chroma(Text(message->planes.reference_chroma));
+      frame->set_distorted_chroma(Text(message->planes.distorted_chroma));
     } else {
       rebuilt = message->other;
       FUZZ_CHECK(!rebuilt.has_frame(), "a frame message without a frame index");
@@ -156,8 +160,8 @@ absl::StatusOr<ReceivedPairMessage> ReadPairMessage(const uint8_t* data, size_t 
     rebuilt.set_distorted_luma(Gathered(message->planes.distorted));
     FUZZ_CHECK(rebuilt.reference_chroma().empty() && rebuilt.distorted_chroma().empty(),
                "the chroma planes were left in the message's other fields");
-    rebuilt.set_reference_chroma(message->planes.reference_chroma);
-    rebuilt.set_distorted_chroma(message->planes.distorted_chroma);
+    rebuilt.set_reference_chroma(Text(message->planes.reference_chroma));
+    rebuilt.set_distorted_chroma(Text(message->planes.distorted_chroma));
   }
   CheckAgainstProtobuf(message.ok(), rebuilt, data, size);
   return message;

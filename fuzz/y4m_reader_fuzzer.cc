@@ -115,7 +115,7 @@ void Run(const uint8_t* data, size_t size) {
   bool plain_frame_lines = true;
   std::string luma;
   for (int frame = 0; frame < kMaxFrames; ++frame) {
-    absl::StatusOr<bool> got = reader.ReadLuma(&luma);
+    absl::StatusOr<bool> got = reader.ReadPlanes(&luma);
     const Line line = NextLine(file, pos);
     if (line.at_eof) {
       FUZZ_CHECK(got.ok() && !*got, "no clean end of file after frame %d", frame);

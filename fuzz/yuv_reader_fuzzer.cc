@@ -89,7 +89,7 @@ void Run(const uint8_t* data, size_t size) {
 
   std::string luma;
   for (uint64_t frame = skip;; ++frame) {
-    absl::StatusOr<bool> got = reader.ReadLuma(&luma);
+    absl::StatusOr<bool> got = reader.ReadPlanes(&luma);
     if (frame < whole_frames) {
       FUZZ_CHECK(got.ok() && *got, "whole frame %lld was not read",
                  static_cast<long long>(frame));

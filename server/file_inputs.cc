@@ -83,8 +83,8 @@ int64_t InputMemoryBytes(const OpenedInput& input, const InputOpening& opening) 
     bytes = decoded->PictureMemoryBytes(opening.decoders, scaled, scored);
   }
   if (opening.luma_planes) {
-    bytes += static_cast<int64_t>(opening.luma_planes(scored)) *
-             static_cast<int64_t>(LumaBytes(scored));
+    const size_t plane_bytes = opening.with_chroma ? FrameBytes(scored) : LumaBytes(scored);
+    bytes += static_cast<int64_t>(opening.luma_planes(scored)) * static_cast<int64_t>(plane_bytes);
   }
   return bytes;
 }

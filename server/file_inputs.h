@@ -45,6 +45,8 @@ struct InputOpening {
   // Luma planes of the scored size the call holds of this input at once besides the input's own
   // pictures (read ahead, and being scored), for a scored geometry.
   std::function<int(const Geometry&)> luma_planes;
+  // Whether those planes come with their chroma (a metric reads it: VideoInput::KeepChroma).
+  bool with_chroma = false;
   // Counts refusals for the per-picture limit; may be null.
   ServiceMetrics* metrics = nullptr;
 };

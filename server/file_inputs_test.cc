@@ -41,7 +41,7 @@ TEST(FileInputsTest, UpscalesAnEncodedRenditionToTheSource) {
   EXPECT_EQ(rendition.input->geometry().width, 1920);
   EXPECT_EQ(rendition.input->geometry().height, 1080);
   std::string luma;
-  ASSERT_TRUE(*rendition.input->ReadLuma(&luma));
+  ASSERT_TRUE(*rendition.input->ReadPlanes(&luma));
   EXPECT_EQ(luma.size(), 1920u * 1080);
 }
 

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "engine/features.h"
 #include "engine/media/read_ahead_input.h"
 #include "server/file_inputs.h"
 #include "server/grpc_convert.h"
@@ -116,7 +117,6 @@ absl::StatusOr<ClipSettings> FilesReactor::OpenInputs() {
   absl::StatusOr<ClipSettings> settings =
       ParseClipOptions(request_.config(), ctx_->options, "config");
   if (!settings.ok()) return settings.status();
-  SSIMD_RETURN_IF_ERROR(WithField(CheckLumaOnlyFeatures(settings->features), "config.features"));
   absl::StatusOr<ScalerChoice> scaler = ParseUpscale(request_.upscale(), "upscale");
   if (!scaler.ok()) return scaler.status();
   SSIMD_RETURN_IF_ERROR(CheckRawFilesHaveGeometry(*geometry));
@@ -128,6 +128,8 @@ absl::StatusOr<ClipSettings> FilesReactor::OpenInputs() {
   opening.luma_planes = [in_flight = ctx_->options.max_frames_in_flight](const Geometry& g) {
     return static_cast<int>(ReadAheadDepth(g)) + in_flight + 1;  // ReadAhead()'s buffers
   };
+  // Whether a picture's chroma is read, where it has some (the layout is known once opened).
+  opening.with_chroma = FeaturesReadChroma(settings->features, ChromaFormat::k444);
   absl::StatusOr<OpenedInput> reference = OpenFileInput(
       reference_owner.release(), reference_name_, "reference_path", *geometry, opening);
   if (!reference.ok()) return reference.status();
@@ -143,6 +145,11 @@ absl::StatusOr<ClipSettings> FilesReactor::OpenInputs() {
   reference_ = std::move(reference->input);
   distorted_ = std::move(distorted->input);
   settings->geometry = reference_->geometry();
+  if (FeaturesReadChroma(settings->features, settings->geometry.chroma)) {
+    reference_->KeepChroma();
+    SSIMD_RETURN_IF_ERROR(
+        KeepChromaLike(*reference_, "reference_path", *distorted_, "distorted_path"));
+  }
   SSIMD_RETURN_IF_ERROR(WithField(
       ctx_->dispatcher->CheckRequest(settings->geometry, settings->features, settings->backend),
       "config"));
@@ -247,7 +254,8 @@ void FilesReactor::ReadNext() {
   // The planes' buffers go back to the readers once the pair is scored.
   auto give_back = [buffers = buffers_](std::string done) { buffers->Give(std::move(done)); };
   pipeline_.FetchedFrame(pipeline_.frames_fetched(),
-                         PlanesFromStrings(std::move(reference), std::move(distorted), give_back));
+                         PlanesFromFrames(std::move(reference), std::move(distorted),
+                                          reference_->geometry(), give_back));
 }
 
 void FilesReactor::HostWrite(const v1::ScoreClipResponse* response) {

@@ -15,10 +15,12 @@
 #include "base/client_text.h"
 #include "base/prefixed_status.h"
 #include "base/status_macros.h"
+#include "engine/features.h"
 #include "engine/media/luma_scale_check.h"
 #include "engine/media/read_ahead_input.h"
 #include "engine/media/video_input.h"
 #include "engine/plane_pieces.h"
+#include "engine/psnr_scores.h"
 #include "server/file_inputs.h"
 #include "server/grpc_convert.h"
 #include "server/input_resolver.h"
@@ -32,7 +34,36 @@ constexpr const char* kMethod = "ScoreLadder";
 
 std::string RungField(int index) { return absl::StrCat("renditions[", index, "]"); }
 
+// The chroma views of a round's pair where the rung's features read chroma (the inputs were made
+// to keep it, KeepChromaLike), else none.
+absl::StatusOr<std::optional<FrameChroma>> ChromaOfPair(const ClipSettings& settings,
+                                                        const Picture& source,
+                                                        const Picture& rendition) {
+  if (!FeaturesReadChroma(settings.features, settings.geometry.chroma)) return std::nullopt;
+  FrameChroma chroma;
+  absl::StatusOr<std::array<LumaView, 2>> views =
+      ChromaViews(settings.geometry, source.host_chroma(), "the source's chroma");
+  if (!views.ok()) return views.status();
+  chroma.reference = *views;
+  views = ChromaViews(settings.geometry, rendition.host_chroma(), "the rendition's chroma");
+  if (!views.ok()) return views.status();
+  chroma.distorted = *views;
+  return chroma;
+}
+
 }  // namespace
+
+bool LadderReactor::AnyRungReadsChroma(const FeatureSet& ladder) const {
+  // Where a picture has chroma; the layouts are known only once the files are open.
+  if (FeaturesReadChroma(ladder, ChromaFormat::k444)) return true;
+  for (const v1::Rendition& rendition : request_.renditions()) {
+    if (!rendition.has_features() || rendition.features().ByteSizeLong() == 0) continue;
+    absl::StatusOr<FeatureSet> features =
+        ParseFeatures(rendition.features(), "", *ctx_->options.vmaf_models);
+    if (features.ok() && FeaturesReadChroma(*features, ChromaFormat::k444)) return true;
+  }
+  return false;
+}
 
 LadderReactor::LadderReactor(ServiceContext* ctx, grpc::CallbackServerContext* call,
                              const v1::ScoreLadderRequest& request)
@@ -210,11 +241,6 @@ absl::Status LadderReactor::Open() {
     }
   }
   absl::StatusOr<ClipSettings> ladder = ParseClipOptions(request_.config(), ctx_->options, "config");
-  if (ladder.ok()) {
-    if (absl::Status luma = CheckLumaOnlyFeatures(ladder->features); !luma.ok()) {
-      ladder = WithField(luma, "config.features");
-    }
-  }
   absl::StatusOr<ScalerChoice> scaler = ParseUpscale(request_.upscale(), "upscale");
   if (ladder.ok()) source_features_ = ladder->features;
   if (status.ok() && !ladder.ok()) status = ladder.status();
@@ -227,6 +253,7 @@ absl::Status LadderReactor::Open() {
   opening.luma_planes = [](const Geometry&) {
     return static_cast<int>(kReadAheadDepth + kMaxRoundsInFlight);
   };
+  if (ladder.ok()) opening.with_chroma = AnyRungReadsChroma(ladder->features);
   if (status.ok()) {
     absl::StatusOr<OpenedInput> source =
         OpenFileInput(*source_fd, ReaderNameOfInput(request_.source_path()), "source_path",
@@ -260,6 +287,9 @@ absl::Status LadderReactor::Open() {
     status = OpenRung(i, *std::move(input), *ladder, *scaler);
   }
   if (!status.ok()) return status;
+  for (const auto& rung : rungs_) {
+    if (rung->input->keeps_chroma()) source_->KeepChroma();
+  }
   if (absl::Status s = source_->Skip(request_.source_start_frame()); !s.ok()) {
     return WithField(s, "source_path");
   }
@@ -294,9 +324,10 @@ absl::Status LadderReactor::OpenRung(int index, OpenedInput input, const ClipSet
         ParseFeatures(rendition.features(), RungField(index) + ".features",
                       *ctx_->options.vmaf_models);
     if (!features.ok()) return features.status();
-    SSIMD_RETURN_IF_ERROR(
-        WithField(CheckLumaOnlyFeatures(*features), RungField(index) + ".features"));
     rung.settings.features = *features;
+  }
+  if (FeaturesReadChroma(rung.settings.features, rung.settings.geometry.chroma)) {
+    SSIMD_RETURN_IF_ERROR(KeepChromaLike(*source_, "source_path", *rung.input, field));
   }
   if (absl::Status s = ctx_->dispatcher->CheckRequest(
           rung.settings.geometry, rung.settings.features, rung.settings.backend);
@@ -430,14 +461,21 @@ void LadderReactor::ScoreWork(RungWork& work, const Round& round) {
   const bool with_previous = round.previous_source != nullptr &&
                              FeaturesReadPreviousReference(rung.settings.features);
   const PlanePieces previous = with_previous ? round.previous_source->LumaPieces() : PlanePieces();
+  absl::StatusOr<std::optional<FrameChroma>> chroma =
+      ChromaOfPair(rung.settings, round.source, work.picture);
+  if (!chroma.ok()) {
+    work.status = PrefixedStatus(chroma.status(), absl::StrFormat("rendition %s: frame %d: ",
+                                                                  QuoteClientText(rung.name), index));
+    return;
+  }
   // A picture the rendition's plan did not fit was scaled on reading and carries no upscale.
   if (rung.upscale_on_scorer && !work.picture.needs_upscale()) {
     ctx_->metrics->RecordUpscaleFallback("frame");
   }
   absl::StatusOr<ScoreResult> result = ctx_->dispatcher->ScorePieces(
       rung.settings.geometry, rung.settings.features,
-      {&reference, &distorted, work.picture.upscale(), nullptr,
-       with_previous ? &previous : nullptr},
+      {&reference, &distorted, work.picture.upscale(),
+       chroma->has_value() ? &**chroma : nullptr, with_previous ? &previous : nullptr},
       rung.settings.backend);
   if (!result.ok()) {
     work.status = absl::Status(

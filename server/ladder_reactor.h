@@ -94,6 +94,8 @@ class LadderReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer>,
                         const ScalerChoice& scaler);
   // Where the rung's upscale runs (--upscale_on_scorer, docs/adr/0080).
   void ChooseUpscale(Rung& rung);
+  // Whether the ladder's features (`ladder`, or a rendition's own) read a picture's chroma.
+  bool AnyRungReadsChroma(const FeatureSet& ladder) const;
   // Past the start offsets: every input from now on decodes ahead, into recycled buffers.
   void ReadAhead();
   // One rendition's part of a round: the picture read for it, then (on the worker pool) its score.

@@ -38,13 +38,19 @@ absl::Span<const uint8_t> Bytes(const std::string& s) {
 }
 
 // Moves a message's chroma planes (small beside its luma: a copy of them costs little) into
-// `planes`.
+// storage of the planes' own.
 template <typename Message>
 void TakeChroma(Message& message, ReceivedPlanes& planes) {
-  planes.reference_chroma = std::move(*message.mutable_reference_chroma());
-  planes.distorted_chroma = std::move(*message.mutable_distorted_chroma());
+  if (message.reference_chroma().empty() && message.distorted_chroma().empty()) return;
+  using Held = std::pair<std::string, std::string>;
+  auto held = std::make_shared<Held>(std::move(*message.mutable_reference_chroma()),
+                                     std::move(*message.mutable_distorted_chroma()));
   message.clear_reference_chroma();
   message.clear_distorted_chroma();
+  // Views of the strings where they now stay (a short string's bytes move with it).
+  planes.reference_chroma = Bytes(held->first);
+  planes.distorted_chroma = Bytes(held->second);
+  planes.chroma_storage = std::move(held);
 }
 
 absl::StatusOr<ReceivedClipMessage> ParseWholeClipRequest(const Chunks& chunks) {
@@ -76,6 +82,22 @@ absl::StatusOr<ReceivedPairMessage> ParseWholePairRequest(const Chunks& chunks) 
 
 }  // namespace
 
+ReceivedPlanes PlanesFromFrames(std::string reference, std::string distorted,
+                                const Geometry& geometry,
+                                std::function<void(std::string)> give_back) {
+  ReceivedPlanes planes =
+      PlanesFromStrings(std::move(reference), std::move(distorted), std::move(give_back));
+  const size_t luma_bytes = LumaBytes(geometry);
+  for (auto [plane, chroma] : {std::pair(&planes.reference, &planes.reference_chroma),
+                               std::pair(&planes.distorted, &planes.distorted_chroma)}) {
+    if (plane->size() <= luma_bytes) continue;  // luma alone
+    const absl::Span<const uint8_t> frame = plane->pieces().front();
+    *plane = PlanePieces(frame.first(luma_bytes));
+    *chroma = frame.subspan(luma_bytes);
+  }
+  return planes;
+}
+
 ReceivedPlanes PlanesFromStrings(std::string reference, std::string distorted,
                                  std::function<void(std::string)> give_back) {
   using Strings = std::pair<std::string, std::string>;
@@ -103,12 +125,12 @@ absl::StatusOr<std::optional<FrameChroma>> ChromaToScore(const Geometry& geometr
                                                          absl::string_view field_prefix) {
   if (!FeaturesReadChroma(features, geometry.chroma)) return std::nullopt;
   FrameChroma chroma;
-  const std::pair<const std::string*, std::array<LumaView, 2>*> sides[] = {
+  const std::pair<const absl::Span<const uint8_t>*, std::array<LumaView, 2>*> sides[] = {
       {&planes.reference_chroma, &chroma.reference}, {&planes.distorted_chroma, &chroma.distorted}};
   for (const auto& [bytes, views] : sides) {
     const std::string field = absl::StrCat(
         field_prefix, bytes == &planes.reference_chroma ? "reference_chroma" : "distorted_chroma");
-    absl::StatusOr<std::array<LumaView, 2>> parsed = ChromaViews(geometry, Bytes(*bytes), field);
+    absl::StatusOr<std::array<LumaView, 2>> parsed = ChromaViews(geometry, *bytes, field);
     if (!parsed.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(
           parsed.status().message(), bytes->empty() ? " (psnr with enable_chroma reads it)" : ""));

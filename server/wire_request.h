@@ -28,17 +28,25 @@ namespace ssimd {
 struct ReceivedPlanes {
   PlanePieces reference;
   PlanePieces distorted;
-  std::shared_ptr<const void> storage;  // the received slices, or a parsed message
-  // Both chroma planes of each picture as the message carried them (Cb then Cr, at the stored
-  // chroma size), copied out of it: empty where the frame carried none.
-  std::string reference_chroma;
-  std::string distorted_chroma;
+  // Both chroma planes of each picture (Cb then Cr, at the stored chroma size) as the message
+  // or the file carried them: empty where it carried none.
+  absl::Span<const uint8_t> reference_chroma;
+  absl::Span<const uint8_t> distorted_chroma;
+  // What the views point into: the received slices, a parsed message, or frames read from files
+  // (their chroma too); and chroma copied out of a message.
+  std::shared_ptr<const void> storage;
+  std::shared_ptr<const void> chroma_storage;
 };
 
-// Planes that are whole strings already (e.g. read from files), moved into storage of their own.
+// Planes that are whole strings already, moved into storage of their own: each a luma plane.
 // When the planes are no longer used, `give_back` (if set) receives both strings, for reuse.
 ReceivedPlanes PlanesFromStrings(std::string reference, std::string distorted,
                                  std::function<void(std::string)> give_back = nullptr);
+// The same for frames read from files (VideoInput::ReadPlanes): each string is a luma plane of
+// `geometry`, followed by the picture's chroma planes where its input kept them.
+ReceivedPlanes PlanesFromFrames(std::string reference, std::string distorted,
+                                const Geometry& geometry,
+                                std::function<void(std::string)> give_back = nullptr);
 
 struct ReceivedClipMessage {
   // Set for a `frame` message: its index and planes.

@@ -157,7 +157,7 @@ uint64_t FrameReader::FrameStride() const {
   return (format_ == FileFormat::kY4m ? kY4mFrameLine.size() : 0) + FrameBytes(geometry_);
 }
 
-absl::StatusOr<bool> FrameReader::ReadLumaAt(uint64_t index, std::string* luma) const {
+absl::StatusOr<bool> FrameReader::ReadPlanesAt(uint64_t index, std::string* planes) const {
   const uint64_t size = *regular_file_size_;
   const uint64_t start = header_bytes_ + index * FrameStride();
   if (start >= size) return false;
@@ -172,14 +172,14 @@ absl::StatusOr<bool> FrameReader::ReadLumaAt(uint64_t index, std::string* luma) 
     }
     at += sizeof(line);
   }
-  const size_t luma_bytes = LumaBytes(geometry_);
-  luma->resize(luma_bytes);
   const size_t frame_bytes = FrameBytes(geometry_);
+  const size_t wanted = keep_chroma_ ? frame_bytes : LumaBytes(geometry_);
+  planes->resize(wanted);
   const uint64_t in_file = std::min<uint64_t>(size - at, frame_bytes);
   if (in_file < frame_bytes) return TruncatedAt(index, frame_bytes, in_file);
   size_t done = 0;
-  while (done < luma_bytes) {
-    const ssize_t n = ::pread(fd, luma->data() + done, luma_bytes - done,
+  while (done < wanted) {
+    const ssize_t n = ::pread(fd, planes->data() + done, wanted - done,
                               static_cast<off_t>(at + done));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
@@ -253,17 +253,22 @@ absl::StatusOr<bool> FrameReader::ReadFrameHeader() {
   return true;
 }
 
-absl::StatusOr<bool> FrameReader::ReadLuma(std::string* luma) {
+absl::StatusOr<bool> FrameReader::ReadPlanes(std::string* planes) {
   if (format_ == FileFormat::kY4m) {
     auto header = ReadFrameHeader();
     if (!header.ok() || !*header) return header;
   }
   const size_t luma_bytes = LumaBytes(geometry_);
   const size_t chroma_bytes = FrameBytes(geometry_) - luma_bytes;
-  luma->resize(luma_bytes);
-  const size_t got = ReadBytes(luma->data(), luma_bytes);
+  const size_t wanted = keep_chroma_ ? luma_bytes + chroma_bytes : luma_bytes;
+  planes->resize(wanted);
+  const size_t got = ReadBytes(planes->data(), wanted);
   if (got == 0 && format_ == FileFormat::kRawYuv) return false;
-  if (got < luma_bytes) return Truncated(luma_bytes + chroma_bytes, got);
+  if (got < wanted) return Truncated(luma_bytes + chroma_bytes, got);
+  if (keep_chroma_) {
+    ++frames_read_;
+    return true;
+  }
   const size_t got_chroma = SkipChroma(chroma_bytes);
   if (got_chroma < chroma_bytes) return Truncated(luma_bytes + chroma_bytes, luma_bytes + got_chroma);
   ++frames_read_;
@@ -273,7 +278,7 @@ absl::StatusOr<bool> FrameReader::ReadLuma(std::string* luma) {
 absl::Status FrameReader::Skip(uint64_t frames) {
   std::string scratch;
   for (uint64_t i = 0; i < frames; ++i) {
-    auto got = ReadLuma(&scratch);
+    auto got = ReadPlanes(&scratch);
     if (!got.ok()) return got.status();
     if (!*got) {
       return absl::InvalidArgumentError(absl::StrFormat(

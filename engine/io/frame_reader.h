@@ -1,6 +1,6 @@
-// Reads the luma planes of video files frame by frame: raw planar .yuv (geometry given by the
-// caller) and YUV4MPEG2 .y4m (geometry from the header). Chroma is skipped, since only luma is
-// scored, but it sets where each frame starts.
+// Reads the planes of video files frame by frame: raw planar .yuv (geometry given by the caller)
+// and YUV4MPEG2 .y4m (geometry from the header). Chroma is skipped unless a metric reads it
+// (KeepChroma), but it always sets where each frame starts.
 #ifndef SSIMD_ENGINE_IO_FRAME_READER_H_
 #define SSIMD_ENGINE_IO_FRAME_READER_H_
 
@@ -49,10 +49,15 @@ class FrameReader {
   // without parameters); empty when the size is unknown (a pipe).
   std::optional<uint64_t> EstimatedFrames() const;
 
-  // Reads the next frame's luma, tightly packed (LumaBytes(geometry()) bytes), into *luma.
-  // false at the end of the file; INVALID_ARGUMENT naming the file and frame when the file ends
-  // inside a frame or a .y4m frame header is malformed.
-  absl::StatusOr<bool> ReadLuma(std::string* luma);
+  // From now on ReadPlanes and ReadPlanesAt give each frame's chroma planes after its luma.
+  void KeepChroma() { keep_chroma_ = true; }
+  bool keeps_chroma() const { return keep_chroma_; }
+
+  // Reads the next frame's luma, tightly packed (LumaBytes(geometry()) bytes), into *planes,
+  // followed by its Cb and Cr planes as stored (FrameBytes(geometry()) bytes in all) after
+  // KeepChroma. false at the end of the file; INVALID_ARGUMENT naming the file and frame when the
+  // file ends inside a frame or a .y4m frame header is malformed.
+  absl::StatusOr<bool> ReadPlanes(std::string* planes);
 
   // Skips `frames` frames; INVALID_ARGUMENT when the file has fewer.
   absl::Status Skip(uint64_t frames);
@@ -61,10 +66,10 @@ class FrameReader {
   // any order and from several threads at once: a regular file that is raw .yuv, or .y4m whose
   // size is its header plus whole frames that each start with a bare "FRAME" line.
   bool positional() const { return positional_; }
-  // Frame `index`'s luma (counting from the file's first frame) into *luma, like ReadLuma but
-  // without moving the reader: false past the last frame, the same errors otherwise. Safe to
+  // Frame `index`'s planes (counting from the file's first frame) into *planes, like ReadPlanes
+  // but without moving the reader: false past the last frame, the same errors otherwise. Safe to
   // call from several threads; only for positional() readers.
-  absl::StatusOr<bool> ReadLumaAt(uint64_t index, std::string* luma) const;
+  absl::StatusOr<bool> ReadPlanesAt(uint64_t index, std::string* planes) const;
 
  private:
   FrameReader(std::FILE* file, std::string name, FileFormat format, const Geometry& geometry);
@@ -95,6 +100,7 @@ class FrameReader {
   std::string chroma_scratch_;
   std::optional<uint64_t> regular_file_size_;  // set for regular files, which can be seeked
   bool positional_ = false;
+  bool keep_chroma_ = false;
 };
 
 }  // namespace ssimd

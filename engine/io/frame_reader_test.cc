@@ -44,12 +44,12 @@ TEST(FrameReaderTest, RawYuvOddSize420SkipsChroma) {
   auto reader = FrameReader::Open(path, g);
   ASSERT_TRUE(reader.ok()) << reader.status();
   std::string luma;
-  ASSERT_TRUE(*(*reader)->ReadLuma(&luma));
+  ASSERT_TRUE(*(*reader)->ReadPlanes(&luma));
   EXPECT_EQ(luma, RawFrame(g, 0).substr(0, 15));
-  ASSERT_TRUE(*(*reader)->ReadLuma(&luma));
+  ASSERT_TRUE(*(*reader)->ReadPlanes(&luma));
   EXPECT_EQ(luma, RawFrame(g, 100).substr(0, 15));
   EXPECT_EQ((*reader)->EstimatedFrames(), 2u);
-  auto end = (*reader)->ReadLuma(&luma);
+  auto end = (*reader)->ReadPlanes(&luma);
   ASSERT_TRUE(end.ok());
   EXPECT_FALSE(*end);
   EXPECT_EQ((*reader)->frames_read(), 2u);
@@ -63,7 +63,7 @@ TEST(FrameReaderTest, RawYuvHighBitDepth422) {
   auto reader = FrameReader::Open(path, g);
   ASSERT_TRUE(reader.ok()) << reader.status();
   std::string luma;
-  ASSERT_TRUE(*(*reader)->ReadLuma(&luma));
+  ASSERT_TRUE(*(*reader)->ReadPlanes(&luma));
   EXPECT_EQ(luma, RawFrame(g, 7).substr(0, 16));
 }
 
@@ -74,8 +74,8 @@ TEST(FrameReaderTest, RawYuvTruncatedLastFrame) {
   auto reader = FrameReader::Open(path, g);
   ASSERT_TRUE(reader.ok());
   std::string luma;
-  ASSERT_TRUE(*(*reader)->ReadLuma(&luma));
-  auto second = (*reader)->ReadLuma(&luma);
+  ASSERT_TRUE(*(*reader)->ReadPlanes(&luma));
+  auto second = (*reader)->ReadPlanes(&luma);
   ASSERT_FALSE(second.ok());
   EXPECT_EQ(second.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(second.status().message()), HasSubstr("frame 1 is truncated"));
@@ -99,11 +99,11 @@ TEST(FrameReaderTest, Y4mFramesWithParameters) {
   EXPECT_EQ((*reader)->geometry().chroma, ChromaFormat::k444);
   EXPECT_EQ((*reader)->EstimatedFrames(), 2u);
   std::string luma;
-  ASSERT_TRUE(*(*reader)->ReadLuma(&luma));
+  ASSERT_TRUE(*(*reader)->ReadPlanes(&luma));
   EXPECT_EQ(luma, RawFrame(g, 1).substr(0, 6));
-  ASSERT_TRUE(*(*reader)->ReadLuma(&luma));
+  ASSERT_TRUE(*(*reader)->ReadPlanes(&luma));
   EXPECT_EQ(luma, RawFrame(g, 50).substr(0, 6));
-  EXPECT_FALSE(*(*reader)->ReadLuma(&luma));
+  EXPECT_FALSE(*(*reader)->ReadPlanes(&luma));
 }
 
 TEST(FrameReaderTest, Y4mSkip) {
@@ -115,7 +115,7 @@ TEST(FrameReaderTest, Y4mSkip) {
   ASSERT_TRUE(reader.ok()) << reader.status();
   ASSERT_TRUE((*reader)->Skip(1).ok());
   std::string luma;
-  ASSERT_TRUE(*(*reader)->ReadLuma(&luma));
+  ASSERT_TRUE(*(*reader)->ReadPlanes(&luma));
   EXPECT_EQ(luma, RawFrame(g, 9));
   EXPECT_THAT(std::string((*reader)->Skip(5).message()), HasSubstr("has only 2"));
 }
@@ -132,10 +132,10 @@ TEST(FrameReaderTest, RawYuvFromAPipeReadsPastTheChroma) {
   ASSERT_TRUE(reader.ok()) << reader.status();
   std::string luma;
   for (int i = 0; i < 2; ++i) {
-    ASSERT_TRUE(*(*reader)->ReadLuma(&luma));
+    ASSERT_TRUE(*(*reader)->ReadPlanes(&luma));
     EXPECT_EQ(luma, RawFrame(g, i).substr(0, 16));
   }
-  auto third = (*reader)->ReadLuma(&luma);
+  auto third = (*reader)->ReadPlanes(&luma);
   ASSERT_FALSE(third.ok());
   EXPECT_THAT(std::string(third.status().message()), HasSubstr("after 20 of its 24 bytes"));
 }
@@ -147,7 +147,7 @@ TEST(FrameReaderTest, Y4mTruncatedAndDamaged) {
   auto reader = FrameReader::Open(truncated, std::nullopt);
   ASSERT_TRUE(reader.ok());
   std::string luma;
-  auto got = (*reader)->ReadLuma(&luma);
+  auto got = (*reader)->ReadPlanes(&luma);
   EXPECT_EQ(got.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(got.status().message()), HasSubstr("frame 0 is truncated"));
 
@@ -155,8 +155,8 @@ TEST(FrameReaderTest, Y4mTruncatedAndDamaged) {
   WriteFile(damaged, absl::StrCat("YUV4MPEG2 W4 H2\nFRAME\n", RawFrame(g, 0), "GARBAGE\n"));
   reader = FrameReader::Open(damaged, std::nullopt);
   ASSERT_TRUE(reader.ok());
-  ASSERT_TRUE(*(*reader)->ReadLuma(&luma));
-  got = (*reader)->ReadLuma(&luma);
+  ASSERT_TRUE(*(*reader)->ReadPlanes(&luma));
+  got = (*reader)->ReadPlanes(&luma);
   EXPECT_THAT(std::string(got.status().message()), HasSubstr("does not start with a y4m FRAME"));
 
   const std::string headless = TempPath("headless.y4m");
@@ -180,16 +180,16 @@ void ExpectPositionalEqualsSequential(const std::string& path, const std::option
   ASSERT_TRUE(in_order.ok() && by_position.ok());
   ASSERT_TRUE((*by_position)->positional());
   std::vector<std::string> expected(frames);
-  for (std::string& frame : expected) ASSERT_TRUE(*(*in_order)->ReadLuma(&frame));
+  for (std::string& frame : expected) ASSERT_TRUE(*(*in_order)->ReadPlanes(&frame));
   for (int i = frames - 1; i >= 0; --i) {
     std::string luma;
-    absl::StatusOr<bool> got = (*by_position)->ReadLumaAt(i, &luma);
+    absl::StatusOr<bool> got = (*by_position)->ReadPlanesAt(i, &luma);
     ASSERT_TRUE(got.ok() && *got) << i;
     EXPECT_EQ(luma, expected[i]) << i;
   }
   std::string luma;
-  EXPECT_FALSE(*(*by_position)->ReadLumaAt(frames, &luma));
-  EXPECT_FALSE(*(*by_position)->ReadLumaAt(frames + 100, &luma));
+  EXPECT_FALSE(*(*by_position)->ReadPlanesAt(frames, &luma));
+  EXPECT_FALSE(*(*by_position)->ReadPlanesAt(frames + 100, &luma));
 }
 
 TEST(FrameReaderTest, PositionalReadsOfRawAndY4m) {
@@ -226,16 +226,16 @@ TEST(FrameReaderTest, PositionalReadsReportTruncationAndDamageLikeReadsInOrder) 
   auto reader = FrameReader::Open(raw, g);
   ASSERT_TRUE(reader.ok());
   std::string luma;
-  absl::StatusOr<bool> got = (*reader)->ReadLumaAt(1, &luma);
+  absl::StatusOr<bool> got = (*reader)->ReadPlanesAt(1, &luma);
   ASSERT_FALSE(got.ok());
   EXPECT_THAT(std::string(got.status().message()), HasSubstr("frame 1 is truncated"));
   EXPECT_THAT(std::string(got.status().message()), HasSubstr("after 20 of its 24 bytes"));
-  ASSERT_TRUE(*(*reader)->ReadLumaAt(0, &luma));
+  ASSERT_TRUE(*(*reader)->ReadPlanesAt(0, &luma));
   // Word for word what reading in order says (RawYuvTruncatedLastFrame).
   auto in_order = FrameReader::Open(raw, g);
   ASSERT_TRUE(in_order.ok());
-  ASSERT_TRUE(*(*in_order)->ReadLuma(&luma));
-  EXPECT_EQ((*in_order)->ReadLuma(&luma).status(), got.status());
+  ASSERT_TRUE(*(*in_order)->ReadPlanes(&luma));
+  EXPECT_EQ((*in_order)->ReadPlanes(&luma).status(), got.status());
 
   // Same size as two bare frames, but the second line is something else.
   const Geometry small{4, 2, 8, ChromaFormat::k420};
@@ -245,7 +245,7 @@ TEST(FrameReaderTest, PositionalReadsReportTruncationAndDamageLikeReadsInOrder) 
   reader = FrameReader::Open(damaged, std::nullopt);
   ASSERT_TRUE(reader.ok());
   ASSERT_TRUE((*reader)->positional());
-  got = (*reader)->ReadLumaAt(1, &luma);
+  got = (*reader)->ReadPlanesAt(1, &luma);
   ASSERT_FALSE(got.ok());
   EXPECT_THAT(std::string(got.status().message()),
               HasSubstr("frame 1 does not start with a y4m FRAME line (found \"FRAMX\\n\")"));

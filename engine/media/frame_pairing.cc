@@ -11,9 +11,9 @@ FramePairer::FramePairer(VideoInput* reference, VideoInput* distorted,
 absl::StatusOr<bool> FramePairer::Next(std::string* reference, std::string* distorted) {
   if (done_) return false;
   if (options_.frame_count > 0 && pairs_ == options_.frame_count) return Finish(false, false);
-  absl::StatusOr<bool> got_reference = reference_->ReadLuma(reference);
+  absl::StatusOr<bool> got_reference = reference_->ReadPlanes(reference);
   if (!got_reference.ok()) return got_reference.status();
-  absl::StatusOr<bool> got_distorted = distorted_->ReadLuma(distorted);
+  absl::StatusOr<bool> got_distorted = distorted_->ReadPlanes(distorted);
   if (!got_distorted.ok()) return got_distorted.status();
   if (!*got_reference || !*got_distorted) return Finish(!*got_reference, !*got_distorted);
   ++pairs_;

@@ -11,6 +11,14 @@ namespace ssimd {
 // The luma plane, row after row without padding (what the scorers take), into *luma.
 void CopyLuma(const AVFrame& frame, std::string* luma);
 
+// The Cb then the Cr plane, each tightly packed at its stored size (sides rounded up where
+// subsampled, as a raw .yuv file holds them), into *chroma; empty for a picture without chroma.
+void CopyChroma(const AVFrame& frame, std::string* chroma);
+
+// The luma followed by the two chroma planes (the bytes of one `-f rawvideo` frame of a YUV
+// format), into *planes.
+void CopyLumaAndChroma(const AVFrame& frame, std::string* planes);
+
 // Every plane, each tightly packed, in plane order: the bytes of `-f rawvideo` output.
 std::string PackedPicture(const AVFrame& frame);
 

@@ -107,6 +107,7 @@ std::string UpscaleRefusalLabel(UpscaleRefusal refusal) {
     case UpscaleRefusal::kGeometry: return "geometry";
     case UpscaleRefusal::kMismatch: return "mismatch";
     case UpscaleRefusal::kError: return "error";
+    case UpscaleRefusal::kChroma: return "chroma";
   }
   return "error";
 }

@@ -44,6 +44,7 @@ enum class UpscaleRefusal {
   kGeometry,  // not an upscale, too small, equal heights, filters too long ("geometry")
   kMismatch,  // the plan's bytes differ from libswscale's on this machine ("mismatch")
   kError,     // the check itself failed, e.g. out of memory ("error")
+  kChroma,    // a metric reads chroma, which the plans do not scale ("chroma")
 };
 std::string UpscaleRefusalLabel(UpscaleRefusal refusal);
 

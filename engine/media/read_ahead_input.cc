@@ -42,9 +42,15 @@ void ReadAheadInput::Start() {
 
 void ReadAheadInput::ReadOne(uint64_t index, ReadFrame* frame) {
   // An input read in order has one reader, which claims its indices in order.
-  frame->got = inner_->positional()
-                   ? inner_->ReadLumaAt(index, frame->picture.ResetOnHost(inner_->geometry()))
-                   : inner_->Read(&frame->picture);
+  if (inner_->positional()) {
+    Picture& picture = frame->picture;
+    const Geometry& geometry = inner_->geometry();
+    frame->got = inner_->ReadPlanesAt(index, inner_->keeps_chroma()
+                                                 ? picture.ResetOnHostWithChroma(geometry)
+                                                 : picture.ResetOnHost(geometry));
+  } else {
+    frame->got = inner_->Read(&frame->picture);
+  }
   frame->times = inner_->positional() ? ReadTimes() : inner_->last_read_times();
 }
 

@@ -54,6 +54,9 @@ class ReadAheadInput final : public VideoInput {
   // inner input said when it read that frame.
   uint64_t frames_read() const override;
   ReadTimes last_read_times() const override { return last_times_; }
+  // Only before the first Read.
+  void KeepChroma() override { inner_->KeepChroma(); }
+  bool keeps_chroma() const override { return inner_->keeps_chroma(); }
 
   // The inner input's next picture, in order, as the inner input handed it over (in device
   // memory, with an upscale pending); its end or error once every frame before it has been

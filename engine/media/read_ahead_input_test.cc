@@ -51,7 +51,7 @@ TEST(ReadAheadInputTest, ReturnsEveryFrameInOrderThenTheEndAgainAndAgain) {
   ReadAheadInput input(std::move(inner), 3, nullptr);
   std::string luma;
   for (int i = 0; i < 40; ++i) {
-    absl::StatusOr<bool> got = input.ReadLuma(&luma);
+    absl::StatusOr<bool> got = input.ReadPlanes(&luma);
     ASSERT_TRUE(got.ok() && *got) << i;
     ASSERT_EQ(luma, std::string(64, static_cast<char>(i)));
     EXPECT_EQ(input.frames_read(), static_cast<uint64_t>(i + 1));
@@ -59,7 +59,7 @@ TEST(ReadAheadInputTest, ReturnsEveryFrameInOrderThenTheEndAgainAndAgain) {
     EXPECT_EQ(input.last_read_times().decode_seconds, double(i + 1));
   }
   for (int again = 0; again < 3; ++again) {
-    absl::StatusOr<bool> got = input.ReadLuma(&luma);
+    absl::StatusOr<bool> got = input.ReadPlanes(&luma);
     ASSERT_TRUE(got.ok());
     EXPECT_FALSE(*got);
   }
@@ -69,9 +69,9 @@ TEST(ReadAheadInputTest, ReturnsEveryFrameInOrderThenTheEndAgainAndAgain) {
 TEST(ReadAheadInputTest, DeliversTheFramesBeforeAnErrorThenTheError) {
   ReadAheadInput input(std::make_unique<NumberedInput>(40, 5), 4, nullptr);
   std::string luma;
-  for (int i = 0; i < 5; ++i) ASSERT_TRUE(*input.ReadLuma(&luma)) << i;
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(*input.ReadPlanes(&luma)) << i;
   for (int again = 0; again < 2; ++again) {
-    absl::StatusOr<bool> got = input.ReadLuma(&luma);
+    absl::StatusOr<bool> got = input.ReadPlanes(&luma);
     ASSERT_FALSE(got.ok());
     EXPECT_THAT(got.status().message(), HasSubstr("frame is corrupt"));
   }
@@ -83,7 +83,7 @@ TEST(ReadAheadInputTest, ReadsNoFurtherAheadThanItsDepth) {
   constexpr int kDepth = 3;
   ReadAheadInput input(std::move(owned), kDepth, nullptr);
   std::string luma;
-  ASSERT_TRUE(*input.ReadLuma(&luma));
+  ASSERT_TRUE(*input.ReadPlanes(&luma));
   // The thread fills the queue and then waits; give it time to (wrongly) go on.
   for (int spin = 0; spin < 200 && inner->read_ < 1 + kDepth; ++spin) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -98,21 +98,21 @@ TEST(ReadAheadInputTest, StopsWhenDestroyedWithFramesUnread) {
   // hang the test until its timeout.
   ReadAheadInput input(std::make_unique<NumberedInput>(1000000), 2, nullptr);
   std::string luma;
-  ASSERT_TRUE(*input.ReadLuma(&luma));
-  ASSERT_TRUE(*input.ReadLuma(&luma));
+  ASSERT_TRUE(*input.ReadPlanes(&luma));
+  ASSERT_TRUE(*input.ReadPlanes(&luma));
 }
 
 TEST(ReadAheadInputTest, ReadsIntoBuffersTheCallerGaveBack) {
   auto buffers = std::make_shared<LumaBufferPool>(8);
   ReadAheadInput input(std::make_unique<NumberedInput>(10), 2, buffers);
   std::string luma;
-  ASSERT_TRUE(*input.ReadLuma(&luma));
+  ASSERT_TRUE(*input.ReadPlanes(&luma));
   const char* first = luma.data();
   // The caller hands the first frame's buffer back with its next call; the thread reads a later
   // frame into it.
   bool reused = false;
   for (int i = 1; i < 10; ++i) {
-    ASSERT_TRUE(*input.ReadLuma(&luma));
+    ASSERT_TRUE(*input.ReadPlanes(&luma));
     ASSERT_EQ(luma, std::string(64, static_cast<char>(i)));
     reused = reused || luma.data() == first;
   }
@@ -125,7 +125,7 @@ class PositionalInput : public NumberedInput {
  public:
   using NumberedInput::NumberedInput;
   bool positional() const override { return true; }
-  absl::StatusOr<bool> ReadLumaAt(uint64_t index, std::string* luma) const override {
+  absl::StatusOr<bool> ReadPlanesAt(uint64_t index, std::string* luma) const override {
     std::this_thread::sleep_for(std::chrono::microseconds(50 * (index % 3)));
     ++reads_;
     if (static_cast<int>(index) == bad()) return absl::InvalidArgumentError("positional: corrupt");
@@ -141,16 +141,16 @@ TEST(ReadAheadInputTest, SeveralReadersOfAPositionalInputReturnItsFramesInOrder)
   PositionalInput* inner = owned.get();
   // Two frames skipped before the input was wrapped: it starts at frame 2.
   std::string luma;
-  ASSERT_TRUE(*inner->ReadLuma(&luma));
-  ASSERT_TRUE(*inner->ReadLuma(&luma));
+  ASSERT_TRUE(*inner->ReadPlanes(&luma));
+  ASSERT_TRUE(*inner->ReadPlanes(&luma));
   ReadAheadInput input(std::move(owned), 8, std::make_shared<LumaBufferPool>(16), 4);
   EXPECT_EQ(input.frames_read(), 2u);
   for (int i = 2; i < 300; ++i) {
-    absl::StatusOr<bool> got = input.ReadLuma(&luma);
+    absl::StatusOr<bool> got = input.ReadPlanes(&luma);
     ASSERT_TRUE(got.ok() && *got) << i;
     ASSERT_EQ(luma, std::string(64, static_cast<char>(i))) << i;
   }
-  EXPECT_FALSE(*input.ReadLuma(&luma));
+  EXPECT_FALSE(*input.ReadPlanes(&luma));
   EXPECT_EQ(input.frames_read(), 300u);
   EXPECT_EQ(inner->read_, 2);  // the in-order reads were only the skipped frames
   EXPECT_GE(inner->reads_, 299);
@@ -159,8 +159,8 @@ TEST(ReadAheadInputTest, SeveralReadersOfAPositionalInputReturnItsFramesInOrder)
 TEST(ReadAheadInputTest, SeveralReadersStopAtTheFirstErrorInOrder) {
   ReadAheadInput input(std::make_unique<PositionalInput>(300, 37), 8, nullptr, 4);
   std::string luma;
-  for (int i = 0; i < 37; ++i) ASSERT_TRUE(*input.ReadLuma(&luma)) << i;
-  absl::StatusOr<bool> got = input.ReadLuma(&luma);
+  for (int i = 0; i < 37; ++i) ASSERT_TRUE(*input.ReadPlanes(&luma)) << i;
+  absl::StatusOr<bool> got = input.ReadPlanes(&luma);
   ASSERT_FALSE(got.ok());
   EXPECT_THAT(got.status().message(), HasSubstr("positional: corrupt"));
   EXPECT_EQ(input.frames_read(), 37u);
@@ -238,10 +238,10 @@ TEST(ReadAheadInputTest, ReadLumaBringsDevicePicturesToTheHostAtTheScoredSize) {
   ScaleLumaOnHost(*plan, reinterpret_cast<const uint8_t*>(small.data()), 20,
                   reinterpret_cast<uint8_t*>(expected.data()), 48);
   std::string luma;
-  ASSERT_TRUE(*input.ReadLuma(&luma));
-  ASSERT_TRUE(*input.ReadLuma(&luma));
+  ASSERT_TRUE(*input.ReadPlanes(&luma));
+  ASSERT_TRUE(*input.ReadPlanes(&luma));
   EXPECT_EQ(luma, expected);
-  EXPECT_FALSE(*input.ReadLuma(&luma));
+  EXPECT_FALSE(*input.ReadPlanes(&luma));
 }
 
 TEST(ReadAheadDepthTest, HoldsAboutThirtyTwoMebibytesWithinTwoAndSixteenFrames) {

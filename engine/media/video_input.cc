@@ -41,13 +41,18 @@ class RawInput final : public VideoInput {
   FrameRate frame_rate() const override { return rate_; }
   const std::string& name() const override { return reader_->name(); }
   absl::StatusOr<bool> Read(Picture* out) override {
-    return reader_->ReadLuma(out->ResetOnHost(geometry()));
+    return reader_->ReadPlanes(reader_->keeps_chroma() ? out->ResetOnHostWithChroma(geometry())
+                                                       : out->ResetOnHost(geometry()));
   }
+  void KeepChroma() override {
+    if (geometry().chroma != ChromaFormat::k400) reader_->KeepChroma();
+  }
+  bool keeps_chroma() const override { return reader_->keeps_chroma(); }
   uint64_t frames_read() const override { return reader_->frames_read(); }
   absl::Status Skip(uint64_t frames) override { return reader_->Skip(frames); }
   bool positional() const override { return reader_->positional(); }
-  absl::StatusOr<bool> ReadLumaAt(uint64_t index, std::string* luma) const override {
-    return reader_->ReadLumaAt(index, luma);
+  absl::StatusOr<bool> ReadPlanesAt(uint64_t index, std::string* luma) const override {
+    return reader_->ReadPlanesAt(index, luma);
   }
   std::optional<uint64_t> EstimatedFrames() const override { return reader_->EstimatedFrames(); }
   MediaInfo media_info() const override {
@@ -82,16 +87,16 @@ InputKind InputKindForPath(absl::string_view path) {
   return InputKind::kEncoded;
 }
 
-absl::StatusOr<bool> VideoInput::ReadLuma(std::string* luma) {
+absl::StatusOr<bool> VideoInput::ReadPlanes(std::string* planes) {
   Picture picture;
-  picture.AdoptBuffer(std::move(*luma));
+  picture.AdoptBuffer(std::move(*planes));
   absl::StatusOr<bool> got = Read(&picture);
   if (got.ok() && *got) {
     absl::Status host = picture.BringToHost();
     if (host.ok()) host = picture.UpscaleOnHost();
     if (!host.ok()) return absl::Status(host.code(), absl::StrCat(name(), ": ", host.message()));
   }
-  *luma = picture.TakeBuffer();
+  *planes = picture.TakeBuffer();
   return got;
 }
 
@@ -108,7 +113,7 @@ absl::Status VideoInput::Skip(uint64_t frames) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<bool> VideoInput::ReadLumaAt(uint64_t, std::string*) const {
+absl::StatusOr<bool> VideoInput::ReadPlanesAt(uint64_t, std::string*) const {
   return absl::FailedPreconditionError(
       absl::StrCat(name(), ": frames of this input can only be read in order"));
 }
@@ -305,6 +310,14 @@ CheckedPlan DecodedInput::UpscaleOnScorer() {
     none.why = absl::FailedPreconditionError("the pictures are not upscaled");
     return none;
   }
+  if (keep_chroma_) {
+    CheckedPlan none;
+    none.refusal = UpscaleRefusal::kChroma;
+    none.why = absl::FailedPreconditionError(
+        "a metric reads chroma (psnr with enable_chroma), and the scorer's upscale reproduces "
+        "libswscale's luma only");
+    return none;
+  }
   const VideoStreamInfo& stream = info_;
   CheckedPlan checked = CachedPlanCheckedAgainstLibswscale(
       {stream.width, stream.height, stream.pixel_format, AVCOL_RANGE_UNSPECIFIED, geometry_.width,
@@ -337,6 +350,21 @@ bool DecodedInput::StaysOnDevice(const AVFrame& picture) const {
          (scorer_upscale_ != nullptr && PlannedFor(picture));
 }
 
+absl::StatusOr<const AVFrame*> DecodedInput::Download(const AVFrame& picture) {
+  if (downloaded_ == nullptr) downloaded_.reset(av_frame_alloc());
+  if (brought_to_host_ == nullptr) brought_to_host_.reset(av_frame_alloc());
+  if (downloaded_ == nullptr || brought_to_host_ == nullptr) {
+    return absl::ResourceExhaustedError("out of memory for a decoded picture");
+  }
+  if (absl::Status s = DownloadHardwarePicture(picture, info_.pixel_format, downloaded_.get(),
+                                               brought_to_host_.get());
+      !s.ok()) {
+    return absl::Status(s.code(), absl::StrFormat("%s: frame %d: %s", name(), frames_read() - 1,
+                                                  s.message()));
+  }
+  return brought_to_host_.get();
+}
+
 absl::StatusOr<bool> DecodedInput::Read(Picture* out) {
   using Clock = std::chrono::steady_clock;
   const auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
@@ -355,6 +383,12 @@ absl::StatusOr<bool> DecodedInput::Read(Picture* out) {
     if (!plane.ok()) return plane.status();
     if (scorer_upscale_ != nullptr && PlannedFor(*picture)) {
       out->ResetOnDevice(*std::move(plane), planned_geometry_, scorer_upscale_);
+    } else if (keep_chroma_) {
+      // The chroma is scored on the host: the picture comes over whole, and its luma is still
+      // read where it lies.
+      absl::StatusOr<const AVFrame*> on_host = Download(*picture);
+      if (!on_host.ok()) return on_host.status();
+      CopyChroma(**on_host, out->ResetOnDeviceWithChroma(*std::move(plane), geometry_));
     } else {
       out->ResetOnDevice(*std::move(plane), geometry_);
     }
@@ -362,18 +396,9 @@ absl::StatusOr<bool> DecodedInput::Read(Picture* out) {
   }
   if (IsDeviceFrame(*picture)) {
     // Scaled by libswscale first, or not kept on the device.
-    if (downloaded_ == nullptr) downloaded_.reset(av_frame_alloc());
-    if (brought_to_host_ == nullptr) brought_to_host_.reset(av_frame_alloc());
-    if (downloaded_ == nullptr || brought_to_host_ == nullptr) {
-      return absl::ResourceExhaustedError("out of memory for a decoded picture");
-    }
-    if (absl::Status s = DownloadHardwarePicture(*picture, info_.pixel_format, downloaded_.get(),
-                                                 brought_to_host_.get());
-        !s.ok()) {
-      return absl::Status(s.code(), absl::StrFormat("%s: frame %d: %s", name(),
-                                                    frames_read() - 1, s.message()));
-    }
-    picture = brought_to_host_.get();
+    absl::StatusOr<const AVFrame*> on_host = Download(*picture);
+    if (!on_host.ok()) return on_host.status();
+    picture = *on_host;
   }
   if (scorer_upscale_ != nullptr && PlannedFor(*picture)) {
     CopyLuma(*picture, out->ResetOnHost(planned_geometry_, scorer_upscale_));
@@ -390,7 +415,11 @@ absl::StatusOr<bool> DecodedInput::Read(Picture* out) {
     last_read_times_.scale_seconds = seconds(Clock::now() - decoded);
   }
   // Without a pending upscale: a picture the scorer's plan did not fit is scaled here.
-  CopyLuma(*picture, out->ResetOnHost(geometry_));
+  if (keep_chroma_) {
+    CopyLumaAndChroma(*picture, out->ResetOnHostWithChroma(geometry_));
+  } else {
+    CopyLuma(*picture, out->ResetOnHost(geometry_));
+  }
   return true;
 }
 
@@ -449,6 +478,22 @@ absl::Status FitToReference(const VideoInput& reference, absl::string_view refer
         distorted_field, GeometryText(dis), reference_field, GeometryText(ref)));
   }
   return CheckPairable(reference, reference_field, *distorted.input, distorted_field);
+}
+
+absl::Status KeepChromaLike(const VideoInput& reference, absl::string_view reference_field,
+                            VideoInput& distorted, absl::string_view distorted_field) {
+  const ChromaFormat want = reference.geometry().chroma;
+  const ChromaFormat have = distorted.geometry().chroma;
+  if (have != want) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: %s is %s, but %s (%s) is %s; psnr compares the chroma planes (enable_chroma, "
+        "libvmaf's default), so raw and .y4m files must have the same chroma layout (or ask "
+        "psnr=enable_chroma=false)",
+        distorted_field, distorted.name(), ChromaFormatName(have), reference_field,
+        reference.name(), ChromaFormatName(want)));
+  }
+  distorted.KeepChroma();
+  return absl::OkStatus();
 }
 
 }  // namespace ssimd

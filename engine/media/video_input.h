@@ -48,7 +48,7 @@ class VideoInput {
  public:
   virtual ~VideoInput() = default;
 
-  // The geometry pictures are scored at: ReadLuma's planes, and Read's pictures once upscaled.
+  // The geometry pictures are scored at: ReadPlanes's planes, and Read's pictures once upscaled.
   virtual const Geometry& geometry() const = 0;
   // From the file (.y4m header, container); unknown for raw files.
   virtual FrameRate frame_rate() const = 0;
@@ -59,9 +59,15 @@ class VideoInput {
   // last frame.
   virtual absl::StatusOr<bool> Read(Picture* out) = 0;
   // For readers that want host bytes only: the next frame's luma at geometry(), tightly packed,
-  // into *luma (its buffer reused): a device picture is copied to the host, and a pending upscale
-  // done with the host model.
-  absl::StatusOr<bool> ReadLuma(std::string* luma);
+  // followed by its Cb and Cr planes where keeps_chroma() (the raw .yuv layout), into *planes
+  // (its buffer reused): a device picture is copied to the host, and a pending upscale done with
+  // the host model.
+  absl::StatusOr<bool> ReadPlanes(std::string* planes);
+  // Before the first read: every picture from now on carries its chroma planes, at geometry()
+  // (Picture::has_chroma), for metrics that score chroma. Nothing for 4:0:0 inputs, and for
+  // inputs that have no chroma to give (keeps_chroma() says which).
+  virtual void KeepChroma() {}
+  virtual bool keeps_chroma() const { return false; }
   // Frames returned or skipped so far.
   virtual uint64_t frames_read() const = 0;
   // Frames in the whole file where that is known without reading it (raw files); for progress.
@@ -79,11 +85,11 @@ class VideoInput {
   virtual std::string decode_fallback_detail() const { return ""; }
 
   // True when frames can be read in any order and from several threads at once through
-  // ReadLumaAt (raw files on disk, engine/io/frame_reader.h).
+  // ReadPlanesAt (raw files on disk, engine/io/frame_reader.h).
   virtual bool positional() const { return false; }
-  // Frame `index`'s luma (counting from the file's first frame, skipped ones included), as
-  // ReadLuma would return it; does not move the input. Only where positional().
-  virtual absl::StatusOr<bool> ReadLumaAt(uint64_t index, std::string* luma) const;
+  // Frame `index`'s planes (counting from the file's first frame, skipped ones included), as
+  // ReadPlanes would return them; does not move the input. Only where positional().
+  virtual absl::StatusOr<bool> ReadPlanesAt(uint64_t index, std::string* planes) const;
 
   // Skips `frames` frames; INVALID_ARGUMENT naming the file when it has fewer.
   virtual absl::Status Skip(uint64_t frames);
@@ -127,8 +133,9 @@ class DecodedInput final : public VideoInput {
   // `ffmpeg -vf scale=W:H:flags=<choice> -pix_fmt <target's format>` would.
   void ScaleTo(const Geometry& target, const ScalerChoice& choice);
   // After ScaleTo: leave the upscale to the scorer where a plan reproduces libswscale for this
-  // file (luma_scale_check.h); the result says whether it does, or why not. Pictures that differ
-  // from what was planned (a full-range picture) are still scaled here.
+  // file (luma_scale_check.h); the result says whether it does, or why not (kChroma after
+  // KeepChroma: the plans scale luma only). Pictures that differ from what was planned (a
+  // full-range picture) are still scaled here.
   CheckedPlan UpscaleOnScorer();
   // The most the input holds at once in decoded and scaled pictures when it is decoded with
   // `decoders` decoders (DecodeWith) and, with `scaled`, brought to another size or format
@@ -142,7 +149,7 @@ class DecodedInput final : public VideoInput {
   // (a decoder could not be opened) the one decoder stays.
   absl::Status DecodeWith(int decoders);
   // Lets pictures decoded by NVDEC stay in device memory for Read where no scaling on
-  // the CPU is needed (none, or the scorer's upscale; docs/adr/0083); ReadLuma still copies them
+  // the CPU is needed (none, or the scorer's upscale; docs/adr/0083); ReadPlanes still copies them
   // to the host. Does nothing where the file is not decoded by an engine whose pictures can stay
   // (HwDecodeDevice::PictureDevice).
   void KeepPicturesOnDevice();
@@ -155,6 +162,10 @@ class DecodedInput final : public VideoInput {
   FrameRate frame_rate() const override { return info_.frame_rate; }
   const std::string& name() const override { return name_; }
   absl::StatusOr<bool> Read(Picture* out) override;
+  // A picture kept on the device brings its chroma to the host; pictures scaled here carry the
+  // scaled chroma.
+  void KeepChroma() override { keep_chroma_ = geometry_.chroma != ChromaFormat::k400; }
+  bool keeps_chroma() const override { return keep_chroma_; }
   uint64_t frames_read() const override;
   MediaInfo media_info() const override;
   ReadTimes last_read_times() const override { return last_read_times_; }
@@ -171,6 +182,9 @@ class DecodedInput final : public VideoInput {
   AVPixelFormat SoftwareFormat(const AVFrame& picture) const;
   // Whether Read may hand `picture` on where it lies.
   bool StaysOnDevice(const AVFrame& picture) const;
+  // `picture` (a device frame) copied to the host into brought_to_host_, as libavcodec's software
+  // decoder would give it; errors name the file and frame.
+  absl::StatusOr<const AVFrame*> Download(const AVFrame& picture);
 
   // One decoder, or (DecodeWith) several behind `segmented_`, which then owns the first.
   std::unique_ptr<VideoDecoder> decoder_;
@@ -195,6 +209,7 @@ class DecodedInput final : public VideoInput {
   std::optional<int> picture_device_;
   AvFramePtr downloaded_;
   AvFramePtr brought_to_host_;
+  bool keep_chroma_ = false;
 };
 
 // A file as its opener hands it over. Every input reads through `input`; an encoded one is
@@ -223,6 +238,13 @@ absl::Status FitToReference(const VideoInput& reference, absl::string_view refer
 absl::Status FitToReference(const VideoInput& reference, absl::string_view reference_field,
                             const OpenedInput& distorted, absl::string_view distorted_field,
                             const ScalerChoice& scaler);
+
+// Makes `distorted` keep its chroma planes (KeepChroma) for a metric that compares them with
+// `reference`'s, which the caller has made keep its own. After FitToReference, which converts a
+// decoded file to the reference's layout. INVALID_ARGUMENT naming `distorted_field` when its
+// chroma layout still differs (raw and .y4m files are never converted).
+absl::Status KeepChromaLike(const VideoInput& reference, absl::string_view reference_field,
+                            VideoInput& distorted, absl::string_view distorted_field);
 
 }  // namespace ssimd
 

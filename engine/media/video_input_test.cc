@@ -36,7 +36,7 @@ TEST(VideoInputTest, DecodedInputScalesToTheTarget) {
   std::string luma;
   int frames = 0;
   while (true) {
-    auto got = (*input)->ReadLuma(&luma);
+    auto got = (*input)->ReadPlanes(&luma);
     ASSERT_TRUE(got.ok()) << got.status();
     if (!*got) break;
     EXPECT_EQ(luma.size(), 1920u * 1080);
@@ -62,7 +62,7 @@ TEST(VideoInputTest, UpscaleLeftToTheScorerTravelsWithEachPicture) {
   int frames = 0;
   while (true) {
     absl::StatusOr<bool> got = (*planned)->Read(&picture);
-    absl::StatusOr<bool> reference = (*scaled)->ReadLuma(&luma);
+    absl::StatusOr<bool> reference = (*scaled)->ReadPlanes(&luma);
     ASSERT_TRUE(got.ok() && reference.ok());
     ASSERT_EQ(*got, *reference);
     if (!*got) break;
@@ -99,7 +99,7 @@ TEST(VideoInputTest, DecodingWithSeveralDecodersReadsTheSameFrames) {
     ASSERT_TRUE((*input)->Skip(5).ok());
     std::string luma;
     while (true) {
-      absl::StatusOr<bool> got = (*input)->ReadLuma(&luma);
+      absl::StatusOr<bool> got = (*input)->ReadPlanes(&luma);
       ASSERT_TRUE(got.ok()) << got.status();
       if (!*got) break;
       frames[decoders > 1].push_back(luma);

@@ -2,11 +2,15 @@
 // chroma planes give libvmaf's psnr_y, psnr_cb and psnr_cr (upstream's values for the checked-in
 // reference subset, tests/data/reference/expected_metrics.json) bit for bit; a frame without the
 // chroma a feature reads, or with chroma of the wrong size, is INVALID_ARGUMENT naming the field;
-// the calls whose inputs give luma only refuse chroma psnr up front.
+// ScoreFiles reads the files' chroma where psnr asks for it, with the same values.
 #include <sys/stat.h>
 
 #include <cstdlib>
 #include <fstream>
+#include <functional>
+#include <iostream>
+#include <tuple>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -25,6 +29,7 @@
 namespace ssimd::testing {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 constexpr const char* kPsnrMetrics[] = {"psnr_y", "psnr_cb", "psnr_cr"};
@@ -74,9 +79,15 @@ class PsnrChromaTest : public ::testing::Test {
   std::unique_ptr<TestServer> server_;
 };
 
+// Scores one pair's frames with psnr (luma and chroma), as a test's call does; returns the
+// frames' results.
+using ScorePsnr = std::function<absl::StatusOr<std::vector<v1::FrameResult>>(
+    const ReferencePair& pair, const std::vector<RawFrame>& reference,
+    const std::vector<RawFrame>& distorted)>;
+
 // Every pair of the subset whose sizes the files and upstream's tool lay out alike (even sides:
-// see psnr_replay.h) and whose psnr libvmaf gave.
-TEST_F(PsnrChromaTest, ScoreClipWithChromaGivesLibvmafsPsnr) {
+// see psnr_replay.h) and whose psnr libvmaf gave, scored by `score`: libvmaf's values bit for bit.
+void ExpectLibvmafPsnrOfTheSubset(const ScorePsnr& score) {
   const absl::StatusOr<MetricsSet> subset = LoadMetricsSubset();
   ASSERT_TRUE(subset.ok()) << subset.status();
   int64_t compared = 0;
@@ -91,24 +102,14 @@ TEST_F(PsnrChromaTest, ScoreClipWithChromaGivesLibvmafsPsnr) {
     const absl::StatusOr<std::vector<RawFrame>> ref = ReadRawFrames(pair.reference_clip, g);
     const absl::StatusOr<std::vector<RawFrame>> dist = ReadRawFrames(pair.distorted_clip, g);
     ASSERT_TRUE(ref.ok() && dist.ok()) << ref.status() << " " << dist.status();
-    std::vector<v1::FramePair> frames;
-    for (size_t i = 0; i < std::min(ref->size(), dist->size()); ++i) {
-      v1::FramePair frame;
-      frame.set_index(i);
-      frame.set_reference_luma((*ref)[i].luma);
-      frame.set_distorted_luma((*dist)[i].luma);
-      frame.set_reference_chroma((*ref)[i].chroma);
-      frame.set_distorted_chroma((*dist)[i].chroma);
-      frames.push_back(frame);
-    }
-    const ClipOutcome out = RunClip(*server_, PsnrConfig(g, "psnr"), frames);
-    ASSERT_TRUE(out.status.ok()) << out.status.error_message();
-    ASSERT_EQ(out.frames.size(), frames.size());
+    const absl::StatusOr<std::vector<v1::FrameResult>> frames = score(pair, *ref, *dist);
+    ASSERT_TRUE(frames.ok()) << frames.status();
+    ASSERT_EQ(frames->size(), std::min(ref->size(), dist->size()));
     for (const char* metric : kPsnrMetrics) {
       const std::vector<double>& want = expected.metrics.at(metric);
-      ASSERT_EQ(want.size(), out.frames.size()) << metric;
+      ASSERT_EQ(want.size(), frames->size()) << metric;
       for (size_t i = 0; i < want.size(); ++i) {
-        const double got = out.frames[i].scores().at(metric);
+        const double got = (*frames)[i].scores().at(metric);
         EXPECT_TRUE(SameBits(got, want[i]))
             << metric << " frame " << i << ": " << got << " vs libvmaf " << want[i];
         ++compared;
@@ -118,6 +119,93 @@ TEST_F(PsnrChromaTest, ScoreClipWithChromaGivesLibvmafsPsnr) {
   }
   EXPECT_GE(pairs, 8);
   std::cout << compared << " psnr values from " << pairs << " pairs compared\n";
+}
+
+TEST_F(PsnrChromaTest, ScoreClipWithChromaGivesLibvmafsPsnr) {
+  ExpectLibvmafPsnrOfTheSubset([&](const ReferencePair& pair, const std::vector<RawFrame>& ref,
+                                   const std::vector<RawFrame>& dist)
+                                   -> absl::StatusOr<std::vector<v1::FrameResult>> {
+    std::vector<v1::FramePair> frames;
+    for (size_t i = 0; i < std::min(ref.size(), dist.size()); ++i) {
+      v1::FramePair frame;
+      frame.set_index(i);
+      frame.set_reference_luma(ref[i].luma);
+      frame.set_distorted_luma(dist[i].luma);
+      frame.set_reference_chroma(ref[i].chroma);
+      frame.set_distorted_chroma(dist[i].chroma);
+      frames.push_back(frame);
+    }
+    ClipOutcome out = RunClip(*server_, PsnrConfig(pair.geometry, "psnr"), frames);
+    if (!out.status.ok()) return absl::InternalError(out.status.error_message());
+    return out.frames;
+  });
+}
+
+// A files root for ScoreFiles tests, under the test's temporary directory.
+std::string FilesRoot(const std::string& name) {
+  const std::string root = absl::StrCat(std::getenv("TEST_TMPDIR"), "/", name);
+  EXPECT_EQ(::mkdir(root.c_str(), 0755), 0);
+  return root;
+}
+
+// A server reading files under `root`.
+std::unique_ptr<TestServer> FilesServer(const std::string& root) {
+  ServerOptions options = FastServerOptions();
+  options.service.files_root = root;
+  return TestServer::Start(options);
+}
+
+// ScoreFiles reads each frame's chroma from the files where psnr asks for it: libvmaf's values.
+TEST(PsnrChromaFilesTest, ScoreFilesWithChromaGivesLibvmafsPsnr) {
+  const std::string root = FilesRoot("psnr_files");
+  std::unique_ptr<TestServer> server = FilesServer(root);
+  ASSERT_NE(server, nullptr);
+  ExpectLibvmafPsnrOfTheSubset([&](const ReferencePair& pair, const std::vector<RawFrame>& ref,
+                                   const std::vector<RawFrame>& dist)
+                                   -> absl::StatusOr<std::vector<v1::FrameResult>> {
+    for (const auto& [name, frames] : {std::pair("ref.yuv", &ref), std::pair("dist.yuv", &dist)}) {
+      std::ofstream file(absl::StrCat(root, "/", name), std::ios::binary | std::ios::trunc);
+      for (const RawFrame& frame : *frames) file << frame.luma << frame.chroma;
+    }
+    v1::ScoreFilesRequest request;
+    *request.mutable_config() = PsnrConfig(pair.geometry, "psnr");
+    request.set_reference_path("ref.yuv");
+    request.set_distorted_path("dist.yuv");
+    absl::StatusOr<ClipReport> report = server->client().ScoreFiles(request, nullptr,
+                                                                     absl::Seconds(60));
+    if (!report.ok()) return report.status();
+    return report->frames;
+  });
+}
+
+// The chroma planes of two files are compared only where they have one layout: a .y4m file of
+// another is refused up front, naming it (with enable_chroma=false its luma is scored).
+TEST(PsnrChromaFilesTest, ChromaOfAnotherLayoutIsRefused) {
+  const std::string root = FilesRoot("psnr_layouts");
+  const Geometry g420{16, 16, 8, ChromaFormat::k420};
+  const Geometry g444{16, 16, 8, ChromaFormat::k444};
+  for (const auto& [name, g, tag] : {std::tuple("a.y4m", g420, "C420jpeg"),
+                                     std::tuple("b.y4m", g444, "C444")}) {
+    std::ofstream(absl::StrCat(root, "/", name), std::ios::binary)
+        << "YUV4MPEG2 W16 H16 F25:1 Ip A1:1 " << tag << "\nFRAME\n"
+        << std::string(FrameBytes(g), '\x10');
+  }
+  std::unique_ptr<TestServer> server = FilesServer(root);
+  ASSERT_NE(server, nullptr);
+  v1::ScoreFilesRequest request;
+  request.mutable_config()->mutable_features()->add_feature_args("psnr");
+  request.set_reference_path("a.y4m");
+  request.set_distorted_path("b.y4m");
+  auto refused = server->client().ScoreFiles(request, nullptr, absl::Seconds(30));
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(refused.status().message()),
+              AllOf(HasSubstr("distorted_path: b.y4m is 444, but reference_path (a.y4m) is 420"),
+                    HasSubstr("enable_chroma=false")));
+  request.mutable_config()->mutable_features()->set_feature_args(0, "psnr=enable_chroma=false");
+  auto luma = server->client().ScoreFiles(request, nullptr, absl::Seconds(30));
+  ASSERT_TRUE(luma.ok()) << luma.status();
+  ASSERT_EQ(luma->frames.size(), 1u);
+  EXPECT_EQ(luma->frames[0].scores().at("psnr_y"), 60.0);  // identical 8-bit frames: the cap
 }
 
 TEST_F(PsnrChromaTest, ScorePairWithChromaAndTheRefusals) {
@@ -162,34 +250,6 @@ TEST_F(PsnrChromaTest, ScorePairWithChromaAndTheRefusals) {
   ASSERT_TRUE(luma_only.status.ok()) << luma_only.status.error_message();
   ASSERT_EQ(luma_only.frames.size(), 1u);
   EXPECT_EQ(luma_only.frames[0].scores().count("psnr_cb"), 0u);
-}
-
-// ScoreFiles reads luma only: chroma psnr is refused before a frame is scored, saying what to ask.
-TEST(PsnrChromaFilesTest, LumaOnlyInputsRefuseChromaPsnr) {
-  const std::string root = absl::StrCat(std::getenv("TEST_TMPDIR"), "/psnr_files");
-  ASSERT_EQ(::mkdir(root.c_str(), 0755), 0);
-  const Geometry g{16, 16, 8, ChromaFormat::k420};
-  for (const char* name : {"a.yuv", "b.yuv"}) {
-    std::ofstream(absl::StrCat(root, "/", name)) << std::string(FrameBytes(g), '\x10');
-  }
-  ServerOptions options = FastServerOptions();
-  options.service.files_root = root;
-  auto server = TestServer::Start(options);
-  ASSERT_NE(server, nullptr);
-  v1::ScoreFilesRequest request;
-  *request.mutable_config()->mutable_geometry() = GeometryToProto(g);
-  request.mutable_config()->mutable_features()->add_feature_args("psnr");
-  request.set_reference_path("a.yuv");
-  request.set_distorted_path("b.yuv");
-  auto refused = server->client().ScoreFiles(request, nullptr, absl::Seconds(30));
-  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(refused.status().message()),
-              HasSubstr("config.features: psnr option enable_chroma is true"));
-  request.mutable_config()->mutable_features()->set_feature_args(0, "psnr=enable_chroma=false");
-  auto luma = server->client().ScoreFiles(request, nullptr, absl::Seconds(30));
-  ASSERT_TRUE(luma.ok()) << luma.status();
-  ASSERT_EQ(luma->frames.size(), 1u);
-  EXPECT_EQ(luma->frames[0].scores().at("psnr_y"), 60.0);  // identical 8-bit frames: the cap
 }
 
 }  // namespace

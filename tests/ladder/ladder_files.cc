@@ -80,6 +80,8 @@ absl::Status ReadExpectedMetrics(std::vector<ExpectedRendition>& renditions) {
     for (const nlohmann::json& pair : (*doc)["pairs"]) {
       if (pair["id"].get<std::string>() != e.rendition) continue;
       e.psnr_y = pair["metrics"]["psnr_y"].get<std::vector<double>>();
+      e.psnr_cb = pair["metrics"]["psnr_cb"].get<std::vector<double>>();
+      e.psnr_cr = pair["metrics"]["psnr_cr"].get<std::vector<double>>();
       e.float_ms_ssim = pair["metrics"]["float_ms_ssim"].get<std::vector<double>>();
       for (const auto& [key, values] : pair["metrics"].items()) {
         if (key == "vmaf" || absl::StartsWith(key, "integer_") ||

@@ -29,6 +29,8 @@ struct ExpectedRendition {
   // Upstream libvmaf's (expected_metrics.json, plain bicubic), where ReadExpectedMetrics added
   // them; empty otherwise.
   std::vector<double> psnr_y;
+  std::vector<double> psnr_cb;
+  std::vector<double> psnr_cr;
   std::vector<double> float_ms_ssim;
   // vmaf (libvmaf's vmaf_v0.6.1) and the integer features libvmaf reports with it, by key.
   std::map<std::string, std::vector<double>> vmaf;
@@ -37,8 +39,9 @@ struct ExpectedRendition {
 // tests/data/ladder/<file>, e.g. expected_scores_accurate_rnd.json.
 absl::StatusOr<std::vector<ExpectedRendition>> ReadExpectedScores(const std::string& file);
 
-// Adds psnr_y and float_ms_ssim from tests/data/ladder/expected_metrics.json (made after the
-// plain bicubic upscale, as expected_scores.json) to each rendition of `renditions`.
+// Adds psnr_y, psnr_cb, psnr_cr, float_ms_ssim and vmaf's from
+// tests/data/ladder/expected_metrics.json (made after the plain bicubic upscale, as
+// expected_scores.json) to each rendition of `renditions`.
 absl::Status ReadExpectedMetrics(std::vector<ExpectedRendition>& renditions);
 
 // Makes `dir` (created) hold every rendition and, with `with_sources`, the three sources, as hard

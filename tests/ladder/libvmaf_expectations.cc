@@ -21,7 +21,10 @@ void ExpectLibvmafFrames(const std::vector<v1::FrameResult>& frames,
     EXPECT_TRUE(SameBits(scores.at("ssim"), expected.ssim[i]))
         << "frame " << i << ": ssim " << scores.at("ssim") << " vs libvmaf " << expected.ssim[i];
     const std::pair<const char*, const std::vector<double>*> upstream[] = {
-        {"psnr_y", &expected.psnr_y}, {"float_ms_ssim", &expected.float_ms_ssim}};
+        {"psnr_y", &expected.psnr_y},
+        {"psnr_cb", &expected.psnr_cb},
+        {"psnr_cr", &expected.psnr_cr},
+        {"float_ms_ssim", &expected.float_ms_ssim}};
     std::vector<std::pair<const char*, const std::vector<double>*>> checked(std::begin(upstream),
                                                                            std::end(upstream));
     for (const auto& [name, values] : expected.vmaf) checked.emplace_back(name.c_str(), &values);

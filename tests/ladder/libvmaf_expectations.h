@@ -10,9 +10,8 @@
 namespace ssimd::testing {
 
 // Expects `frames` to be numbered in order and to hold exactly libvmaf's float_ssim and ssim of
-// `expected`, bit for bit, and its psnr_y, float_ms_ssim and vmaf values where `expected` has
-// them; and
-// `summary` to have paired every frame of both files.
+// `expected`, bit for bit, and its psnr_*, float_ms_ssim and vmaf values where `expected` has
+// them; and `summary` to have paired every frame of both files.
 void ExpectLibvmafFrames(const std::vector<v1::FrameResult>& frames,
                          const v1::ClipSummary& summary, const ExpectedRendition& expected);
 

@@ -1,5 +1,5 @@
 // ScoreFiles on the ladder test set gives libvmaf's float_ssim and ssim bit for bit (and upstream's
-// psnr_y and float_ms_ssim after the plain bicubic upscale), for every
+// psnr_y, psnr_cb, psnr_cr and float_ms_ssim after the plain bicubic upscale), for every
 // rendition (decoded, upscaled to 1920x1080 as ffmpeg's scale filter does) against either source
 // file (.y4m or lossless FFV1 in Matroska), on the CPU.
 #include <string>
@@ -31,9 +31,9 @@ class ScoreFilesParityTest : public ::testing::Test {
   }
 
   // Scores every rendition of `expected_file` against `source8` (8-bit renditions) or src10.y4m;
-  // with `upstream_metrics`, psnr_y too against expected_metrics.json, and float_ms_ssim for two
-  // renditions (8-bit at the source's size, 10-bit upscaled): it is the slowest metric on the
-  // CPU, and ScoreLadder's four-metric test checks it for every rendition.
+  // with `upstream_metrics`, psnr with its chroma against expected_metrics.json, and
+  // float_ms_ssim for two renditions (8-bit at the source's size, 10-bit upscaled): it is the
+  // slowest metric on the CPU, and ScoreLadder's four-metric test checks it for every rendition.
   void ExpectLibvmafScores(const std::string& expected_file, bool accurate_rounding,
                            const std::string& source8, bool eight_bit_only,
                            bool upstream_metrics = false) {
@@ -51,7 +51,7 @@ class ScoreFilesParityTest : public ::testing::Test {
       request.mutable_config()->mutable_features()->add_feature_args("float_ssim");
       request.mutable_config()->mutable_features()->add_feature_args("ssim");
       if (upstream_metrics) {
-        request.mutable_config()->mutable_features()->add_feature_args("psnr=enable_chroma=false");
+        request.mutable_config()->mutable_features()->add_feature_args("psnr");
         if (ms_ssim) {
           request.mutable_config()->mutable_features()->add_feature_args("float_ms_ssim");
         }

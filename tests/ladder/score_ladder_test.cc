@@ -141,8 +141,9 @@ class ScoreLadderTest : public ::testing::Test {
 
   // The whole ladder in two calls: the 8-bit renditions against `source8`, the 10-bit ones
   // against src10.y4m. Upscaled with accurate_rnd against expected_scores_accurate_rnd.json; or,
-  // with `upstream_metrics`, with plain bicubic, also asking for psnr (luma) and, for four
-  // renditions, float_ms_ssim, against expected_scores.json and expected_metrics.json.
+  // with `upstream_metrics`, with plain bicubic, also asking for psnr (with chroma, upscaled by
+  // libswscale) and, for four renditions, float_ms_ssim, against expected_scores.json and
+  // expected_metrics.json.
   void ExpectLibvmafScores(const std::string& source8, bool upstream_metrics = false) {
     auto expected = ReadExpectedScores(upstream_metrics ? "expected_scores.json"
                                                         : "expected_scores_accurate_rnd.json");
@@ -152,7 +153,7 @@ class ScoreLadderTest : public ::testing::Test {
       v1::ScoreLadderRequest request = LadderRequest(depth == 8 ? source8 : "src10.y4m");
       request.mutable_upscale()->set_accurate_rounding(!upstream_metrics);
       if (upstream_metrics) {
-        request.mutable_config()->mutable_features()->add_feature_args("psnr=enable_chroma=false");
+        request.mutable_config()->mutable_features()->add_feature_args("psnr");
       }
       std::vector<const ExpectedRendition*> rungs;
       for (ExpectedRendition& e : *expected) {
@@ -169,7 +170,7 @@ class ScoreLadderTest : public ::testing::Test {
         if (upstream_metrics && ms_ssim) {
           v1::Features* own = request.mutable_renditions()->rbegin()->mutable_features();
           for (const char* feature :
-               {"float_ssim", "ssim", "psnr=enable_chroma=false", "float_ms_ssim"}) {
+               {"float_ssim", "ssim", "psnr", "float_ms_ssim"}) {
             own->add_feature_args(feature);
           }
           if (vmaf) own->add_feature_args("vmaf");
@@ -296,6 +297,38 @@ TEST_F(ScoreLadderTest, AnUpscaleNoPlanCoversStaysWithLibswscaleAndSaysWhy) {
   EXPECT_EQ(ExposedValue(server_->metrics().Serialize(),
                          "ssimd_upscale_fallbacks_total{reason=\"scaler\"}"),
             1);
+}
+
+// psnr's chroma is upscaled by libswscale (the scorer's plans reproduce its luma only): a rendition
+// whose upscale would go to the scorer stays with libswscale, says why, and is counted; a
+// rendition at the source's size and one whose own features leave chroma out are unaffected.
+TEST_F(ScoreLadderTest, ChromaKeepsTheUpscaleWithLibswscaleAndSaysWhy) {
+  server_ = StartServer(ScorerUpscale::kAlways);
+  ASSERT_NE(server_, nullptr);
+  v1::ScoreLadderRequest request = LadderRequest("h264_1920x1080.mp4");
+  request.mutable_config()->mutable_features()->add_feature_args("psnr");
+  AddRendition(&request, "same", "h264_1920x1080.mp4");
+  AddRendition(&request, "360p", "h264_640x360.mp4");
+  AddRendition(&request, "360p_luma", "h264_640x360.mp4");
+  request.mutable_renditions(2)->mutable_features()->add_feature_args("psnr=enable_chroma=false");
+  const LadderOutcome out = RunLadder(*server_, request);
+  ASSERT_TRUE(out.status.ok()) << out.status.error_message();
+  EXPECT_EQ(out.renditions.at("360p").upscale(), "libswscale");
+  EXPECT_THAT(out.renditions.at("360p").upscale_fallback_reason(), HasSubstr("chroma"));
+  EXPECT_EQ(out.renditions.at("360p_luma").upscale(), "scorer");
+  EXPECT_EQ(ExposedValue(server_->metrics().Serialize(),
+                         "ssimd_upscale_fallbacks_total{reason=\"chroma\"}"),
+            1);
+  for (size_t i = 0; i < 24; ++i) {
+    const auto& same = out.frames.at("same")[i].scores();
+    EXPECT_EQ(same.at("psnr_cb"), 60.0) << "frame " << i;  // identical 8-bit frames: the cap
+    EXPECT_EQ(same.at("psnr_cr"), 60.0) << "frame " << i;
+    const auto& with = out.frames.at("360p")[i].scores();
+    const auto& without = out.frames.at("360p_luma")[i].scores();
+    EXPECT_TRUE(with.contains("psnr_cb") && with.contains("psnr_cr")) << "frame " << i;
+    EXPECT_FALSE(without.contains("psnr_cb")) << "frame " << i;
+    EXPECT_EQ(with.at("psnr_y"), without.at("psnr_y")) << "frame " << i;
+  }
 }
 
 // Hardware decoding asked for where no device can be opened (this machine, CI): every file is
