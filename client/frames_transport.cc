@@ -41,16 +41,20 @@ FramePlanesSource PairSource(const CliOptions& o, LocalPair pair, uint64_t first
   auto sent = std::make_shared<uint64_t>(first);
   return [&o, shared, sent](OutgoingPlanes* planes) -> absl::StatusOr<bool> {
     if (o.frame_cnt > 0 && *sent >= o.frame_cnt) return false;
-    const bool chroma = shared->with_chroma();
-    auto got_r = chroma ? shared->reference_frames->ReadFrame(&planes->reference,
-                                                              &planes->reference_chroma)
-                        : shared->reference->ReadPlanes(&planes->reference);
+    auto got_r = shared->reference->ReadPlanes(&planes->reference);
     if (!got_r.ok()) return got_r.status();
-    auto got_d = chroma ? shared->distorted_frames->ReadFrame(&planes->distorted,
-                                                              &planes->distorted_chroma)
-                        : shared->distorted->ReadPlanes(&planes->distorted);
+    auto got_d = shared->distorted->ReadPlanes(&planes->distorted);
     if (!got_d.ok()) return got_d.status();
     if (!*got_r || !*got_d) return false;  // as libvmaf: stop at the shorter video
+    if (shared->with_chroma()) {
+      // Each picture's chroma follows its luma: the message carries them in fields of their own.
+      const size_t luma_bytes = LumaBytes(shared->reference->geometry());
+      for (auto [frame, chroma] : {std::pair(&planes->reference, &planes->reference_chroma),
+                                   std::pair(&planes->distorted, &planes->distorted_chroma)}) {
+        chroma->assign(*frame, std::min(luma_bytes, frame->size()));
+        frame->resize(luma_bytes);
+      }
+    }
     ++*sent;
     return true;
   };

@@ -222,16 +222,6 @@ absl::Status CheckOnePairFeatures(const FeatureSet& features) {
   return absl::OkStatus();
 }
 
-absl::Status CheckLumaOnlyFeatures(const FeatureSet& features) {
-  if (features.psnr.has_value() && features.psnr->enable_chroma) {
-    return absl::InvalidArgumentError(
-        "psnr option enable_chroma is true (libvmaf's default), but this call's inputs give luma "
-        "only, so psnr_cb and psnr_cr cannot be computed: request psnr=enable_chroma=false for "
-        "psnr_y (ScoreClip and ScorePair take chroma planes with each frame)");
-  }
-  return absl::OkStatus();
-}
-
 absl::StatusOr<FeatureSet> ParseFeatureArgs(const std::vector<std::string>& args) {
   FeatureSet out;
   if (args.empty()) {

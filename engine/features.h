@@ -89,11 +89,6 @@ int TemporalLag(const FeatureSet& features);
 // saying to score a clip instead.
 absl::Status CheckOnePairFeatures(const FeatureSet& features);
 
-// OK if inputs that give luma planes only (ScoreFiles and ScoreLadder, for now) serve every
-// value `features` ask for, else INVALID_ARGUMENT saying what to ask instead: psnr's chroma
-// planes (enable_chroma, libvmaf's default) need the pictures' chroma.
-absl::Status CheckLumaOnlyFeatures(const FeatureSet& features);
-
 // Parses libvmaf CLI style feature arguments: "float_ssim", "float_ssim=scale=2:enable_db=true",
 // "ssim=enable_db=1:fast_sum=true". Repeated features, unknown features or options, and bad values are
 // INVALID_ARGUMENT with a message naming them.
