@@ -109,6 +109,7 @@ absl::Status Picture::BringToHost() {
   }
   if (absl::Status copied = device_->CopyToHost(reinterpret_cast<uint8_t*>(host_.data()));
       !copied.ok()) {
+    if (with_chroma_) host_.erase(0, luma_bytes);  // still a device picture with its chroma
     return copied;
   }
   device_.reset();

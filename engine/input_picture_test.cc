@@ -4,6 +4,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/types/span.h"
 #include "engine/fake_device_plane.h"
 #include "engine/luma_scale_host.h"
 #include "gtest/gtest.h"
@@ -145,6 +146,111 @@ TEST(InputPictureTest, BuffersAreReusedAcrossPictures) {
   EXPECT_EQ(taken.data(), storage);
   EXPECT_TRUE(picture.empty());
   EXPECT_EQ(picture.device_luma(), nullptr);
+}
+
+std::string AsString(absl::Span<const uint8_t> bytes) {
+  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+// Odd sides: the chroma planes are rounded up (11x9 each), as a raw .yuv file stores them.
+constexpr Geometry kOdd10{21, 17, 10, ChromaFormat::k420};
+
+TEST(InputPictureTest, HostPictureWithChromaSplitsItsBufferAtTheLuma) {
+  const std::string frame = Ramp(FrameBytes(kOdd10));
+  const size_t luma_bytes = LumaBytes(kOdd10);
+  Picture picture;
+  *picture.ResetOnHostWithChroma(kOdd10) = frame;
+  EXPECT_TRUE(picture.has_chroma());
+  EXPECT_FALSE(picture.on_device());
+  EXPECT_EQ(AsString(picture.host_luma()), frame.substr(0, luma_bytes));
+  EXPECT_EQ(AsString(picture.host_chroma()), frame.substr(luma_bytes));
+  EXPECT_EQ(picture.host_chroma().size(), 2u * 11 * 9 * 2);
+  // The scorer reads the luma alone.
+  EXPECT_EQ(picture.LumaPieces().size(), luma_bytes);
+  EXPECT_TRUE(picture.BringToHost().ok());  // nothing to do
+  EXPECT_EQ(picture.TakeBuffer(), frame);
+  EXPECT_FALSE(picture.has_chroma());
+  EXPECT_TRUE(picture.host_chroma().empty());
+}
+
+TEST(InputPictureTest, DevicePictureWithChromaHoldsOnlyItsChromaOnTheHost) {
+  const std::string frame = Ramp(FrameBytes(kOdd10));
+  const std::string luma = frame.substr(0, LumaBytes(kOdd10));
+  const std::string chroma = frame.substr(luma.size());
+  auto plane = std::make_shared<FakeDevicePlane>(luma, kOdd10.width, kOdd10.height, 10);
+  Picture picture;
+  *picture.ResetOnDeviceWithChroma(plane, kOdd10) = chroma;
+  EXPECT_TRUE(picture.on_device());
+  EXPECT_TRUE(picture.has_chroma());
+  EXPECT_TRUE(picture.host_luma().empty());
+  EXPECT_EQ(AsString(picture.host_chroma()), chroma);
+  EXPECT_EQ(picture.LumaPieces().device(), plane.get());
+  EXPECT_EQ(plane->copies, 0);
+}
+
+// A reader of host bytes (VideoInput::ReadPlanes) takes the raw .yuv layout: luma first.
+TEST(InputPictureTest, BringToHostPutsADevicePicturesLumaBeforeItsChroma) {
+  const std::string frame = Ramp(FrameBytes(kOdd10));
+  const std::string luma = frame.substr(0, LumaBytes(kOdd10));
+  auto plane = std::make_shared<FakeDevicePlane>(luma, kOdd10.width, kOdd10.height, 10);
+  Picture picture;
+  *picture.ResetOnDeviceWithChroma(plane, kOdd10) = frame.substr(luma.size());
+  ASSERT_TRUE(picture.BringToHost().ok());
+  EXPECT_FALSE(picture.on_device());
+  EXPECT_TRUE(picture.has_chroma());
+  EXPECT_EQ(plane->copies, 1);
+  EXPECT_EQ(AsString(picture.host_luma()), luma);
+  EXPECT_EQ(AsString(picture.host_chroma()), frame.substr(luma.size()));
+  EXPECT_EQ(picture.TakeBuffer(), frame);
+}
+
+TEST(InputPictureTest, AFailedCopyLeavesADevicePictureWithItsChroma) {
+  const std::string frame = Ramp(FrameBytes(kOdd10));
+  const std::string luma = frame.substr(0, LumaBytes(kOdd10));
+  auto plane = std::make_shared<FakeDevicePlane>(luma, kOdd10.width, kOdd10.height, 10,
+                                                 absl::UnavailableError("copy failed"));
+  Picture picture;
+  *picture.ResetOnDeviceWithChroma(plane, kOdd10) = frame.substr(luma.size());
+  EXPECT_EQ(picture.BringToHost().code(), absl::StatusCode::kUnavailable);
+  EXPECT_TRUE(picture.on_device());
+  EXPECT_EQ(AsString(picture.host_chroma()), frame.substr(luma.size()));
+}
+
+TEST(InputPictureTest, MonochromePicturesHaveNoChromaToCarry) {
+  const Geometry mono{20, 18, 8, ChromaFormat::k400};
+  const std::string luma = Ramp(LumaBytes(mono));
+  Picture picture;
+  *picture.ResetOnHostWithChroma(mono) = luma;
+  EXPECT_FALSE(picture.has_chroma());
+  EXPECT_EQ(AsString(picture.host_luma()), luma);
+  EXPECT_TRUE(picture.host_chroma().empty());
+  auto plane = std::make_shared<FakeDevicePlane>(luma, mono.width, mono.height, 8);
+  picture.ResetOnDeviceWithChroma(plane, mono);
+  EXPECT_FALSE(picture.has_chroma());
+  ASSERT_TRUE(picture.BringToHost().ok());
+  EXPECT_EQ(picture.TakeBuffer(), luma);
+}
+
+// Buffers are recycled between pictures with and without chroma (LumaBufferPool): a picture
+// reset without chroma reads its whole buffer as luma again.
+TEST(InputPictureTest, ResettingWithoutChromaForgetsTheChroma) {
+  Picture picture;
+  *picture.ResetOnHostWithChroma(kSmall) = Ramp(FrameBytes(kSmall));
+  ASSERT_TRUE(picture.has_chroma());
+  const std::string luma = Ramp(LumaBytes(kSmall));
+  *picture.ResetOnHost(kSmall) = luma;
+  EXPECT_FALSE(picture.has_chroma());
+  EXPECT_TRUE(picture.host_chroma().empty());
+  EXPECT_EQ(AsString(picture.host_luma()), luma);
+
+  picture.ResetOnDeviceWithChroma(
+      std::make_shared<FakeDevicePlane>(luma, kSmall.width, kSmall.height, 8), kSmall);
+  ASSERT_TRUE(picture.has_chroma());
+  picture.ResetOnDevice(
+      std::make_shared<FakeDevicePlane>(luma, kSmall.width, kSmall.height, 8), kSmall);
+  EXPECT_FALSE(picture.has_chroma());
+  ASSERT_TRUE(picture.BringToHost().ok());
+  EXPECT_EQ(picture.TakeBuffer(), luma);
 }
 
 }  // namespace

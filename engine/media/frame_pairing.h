@@ -29,8 +29,9 @@ class FramePairer {
   // (engine/media/read_ahead_input.h).
   FramePairer(VideoInput* reference, VideoInput* distorted, const PairingOptions& options);
 
-  // The next pair's luma planes into *reference / *distorted; false once pairing is over (then
-  // unmatched() is final). Errors name the file and frame (INVALID_ARGUMENT).
+  // The next pair's planes (VideoInput::ReadPlanes) into *reference / *distorted; false once
+  // pairing is over (then unmatched() is final). Errors name the file and frame
+  // (INVALID_ARGUMENT).
   absl::StatusOr<bool> Next(std::string* reference, std::string* distorted);
 
   uint64_t pairs() const { return pairs_; }

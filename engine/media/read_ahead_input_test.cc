@@ -1,9 +1,15 @@
 #include "engine/media/read_ahead_input.h"
 
+#include <fcntl.h>
+
 #include <atomic>
+#include <cstdlib>
+#include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "engine/fake_device_plane.h"
 #include "engine/luma_scale_host.h"
@@ -242,6 +248,83 @@ TEST(ReadAheadInputTest, ReadLumaBringsDevicePicturesToTheHostAtTheScoredSize) {
   ASSERT_TRUE(*input.ReadPlanes(&luma));
   EXPECT_EQ(luma, expected);
   EXPECT_FALSE(*input.ReadPlanes(&luma));
+}
+
+// `frames` frames of `g`, each plane of each frame its own run of bytes, so a frame or plane out
+// of place shows.
+std::vector<std::string> PlanarFrames(const Geometry& g, int frames) {
+  const size_t luma = LumaBytes(g);
+  const size_t chroma = (FrameBytes(g) - luma) / 2;
+  std::vector<std::string> out;
+  for (int f = 0; f < frames; ++f) {
+    std::string bytes(FrameBytes(g), '\0');
+    for (size_t i = 0; i < bytes.size(); ++i) {
+      const int plane = i < luma ? 0 : i < luma + chroma ? 1 : 2;
+      bytes[i] = static_cast<char>(plane * 80 + f * 7 + i);
+    }
+    out.push_back(std::move(bytes));
+  }
+  return out;
+}
+
+std::unique_ptr<VideoInput> OpenFile(const std::string& name, const std::string& bytes,
+                                     InputKind kind, const std::optional<Geometry>& geometry) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  const std::string path = std::string(dir != nullptr ? dir : "/tmp") + "/" + name;
+  std::ofstream(path, std::ios::binary) << bytes;
+  auto input = OpenRawInput(::open(path.c_str(), O_RDONLY), name, kind, geometry);
+  EXPECT_TRUE(input.ok()) << input.status();
+  return input.ok() ? *std::move(input) : nullptr;
+}
+
+// The readers of a positional input read by index, past the inner input's own Read: each must
+// still give the picture its chroma.
+TEST(ReadAheadInputTest, SeveralReadersOfARawFileKeepingChromaReturnWholeFrames) {
+  const Geometry g{21, 17, 8, ChromaFormat::k420};
+  const std::vector<std::string> frames = PlanarFrames(g, 60);
+  std::string file;
+  for (const std::string& frame : frames) file += frame;
+  std::unique_ptr<VideoInput> raw = OpenFile("chroma.yuv", file, InputKind::kRawYuv, g);
+  ASSERT_NE(raw, nullptr);
+  ASSERT_TRUE(raw->positional());
+  ReadAheadInput input(std::move(raw), 8, std::make_shared<LumaBufferPool>(16), 4);
+  EXPECT_FALSE(input.keeps_chroma());
+  input.KeepChroma();
+  EXPECT_TRUE(input.keeps_chroma());
+  const size_t luma = LumaBytes(g);
+  Picture picture;
+  for (size_t i = 0; i < frames.size(); ++i) {
+    ASSERT_TRUE(*input.Read(&picture)) << i;
+    ASSERT_TRUE(picture.has_chroma()) << i;
+    const std::string bytes(reinterpret_cast<const char*>(picture.host_luma().data()),
+                            picture.host_luma().size());
+    const std::string chroma(reinterpret_cast<const char*>(picture.host_chroma().data()),
+                             picture.host_chroma().size());
+    ASSERT_EQ(bytes, frames[i].substr(0, luma)) << i;
+    ASSERT_EQ(chroma, frames[i].substr(luma)) << i;
+  }
+  EXPECT_FALSE(*input.Read(&picture));
+}
+
+TEST(ReadAheadInputTest, AnInputReadInOrderKeepsItsChromaBehindTheReadAhead) {
+  const Geometry g{4, 2, 10, ChromaFormat::k422};
+  const std::vector<std::string> frames = PlanarFrames(g, 3);
+  // A frame parameter makes the file one to read in order.
+  std::unique_ptr<VideoInput> y4m = OpenFile(
+      "chroma.y4m",
+      "YUV4MPEG2 W4 H2 F25:1 C422p10\nFRAME Ixyz\n" + frames[0] + "FRAME\n" + frames[1] +
+          "FRAME\n" + frames[2],
+      InputKind::kY4m, std::nullopt);
+  ASSERT_NE(y4m, nullptr);
+  ASSERT_FALSE(y4m->positional());
+  ReadAheadInput input(std::move(y4m), 2, nullptr);
+  input.KeepChroma();
+  std::string planes;
+  for (size_t i = 0; i < frames.size(); ++i) {
+    ASSERT_TRUE(*input.ReadPlanes(&planes)) << i;
+    EXPECT_EQ(planes, frames[i]) << i;
+  }
+  EXPECT_FALSE(*input.ReadPlanes(&planes));
 }
 
 TEST(ReadAheadDepthTest, HoldsAboutThirtyTwoMebibytesWithinTwoAndSixteenFrames) {

@@ -51,8 +51,8 @@ class RawInput final : public VideoInput {
   uint64_t frames_read() const override { return reader_->frames_read(); }
   absl::Status Skip(uint64_t frames) override { return reader_->Skip(frames); }
   bool positional() const override { return reader_->positional(); }
-  absl::StatusOr<bool> ReadPlanesAt(uint64_t index, std::string* luma) const override {
-    return reader_->ReadPlanesAt(index, luma);
+  absl::StatusOr<bool> ReadPlanesAt(uint64_t index, std::string* planes) const override {
+    return reader_->ReadPlanesAt(index, planes);
   }
   std::optional<uint64_t> EstimatedFrames() const override { return reader_->EstimatedFrames(); }
   MediaInfo media_info() const override {

@@ -4,12 +4,20 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "engine/media/decode_error.h"
+#include "engine/media/frame_planes.h"
+#include "engine/media/luma_scale_check.h"
+#include "engine/media/picture_scaler.h"
+#include "engine/media/pixel_formats.h"
 #include "engine/media/test_media.h"
+#include "engine/media/video_decoder.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -152,6 +160,189 @@ TEST(VideoInputTest, RawInputsOverThePictureLimitAreRefusedBeforeAnyFrameIsRead)
                            Geometry{1920, 1080, 8, ChromaFormat::k420}, limits);
   ASSERT_TRUE(fits.ok()) << fits.status();
   EXPECT_EQ(RawPictureMemoryBytes((*fits)->geometry()), 1920 * 1080 * 3 / 2);
+}
+
+std::string AsString(absl::Span<const uint8_t> bytes) {
+  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+// Each plane of each frame its own run of bytes (see engine/io/frame_reader_test.cc).
+std::string PlanarFrame(const Geometry& g, int frame) {
+  const size_t luma = LumaBytes(g);
+  const size_t chroma = (FrameBytes(g) - luma) / 2;
+  std::string bytes(FrameBytes(g), '\0');
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    const int plane = i < luma ? 0 : i < luma + chroma ? 1 : 2;
+    bytes[i] = static_cast<char>(plane * 80 + frame * 7 + i);
+  }
+  return bytes;
+}
+
+std::unique_ptr<VideoInput> OpenRaw(const std::string& name, const std::string& bytes,
+                                    InputKind kind, const std::optional<Geometry>& geometry) {
+  const std::string path = absl::StrCat(std::getenv("TEST_TMPDIR"), "/", name);
+  std::ofstream(path, std::ios::binary) << bytes;
+  auto input = OpenRawInput(::open(path.c_str(), O_RDONLY), name, kind, geometry);
+  EXPECT_TRUE(input.ok()) << input.status();
+  return input.ok() ? *std::move(input) : nullptr;
+}
+
+TEST(VideoInputTest, RawInputKeepingChromaHandsOverWholeFrames) {
+  const Geometry g{5, 3, 8, ChromaFormat::k420};
+  std::unique_ptr<VideoInput> input = OpenRaw(
+      "chroma.yuv", PlanarFrame(g, 0) + PlanarFrame(g, 1) + PlanarFrame(g, 2),
+      InputKind::kRawYuv, g);
+  ASSERT_NE(input, nullptr);
+  EXPECT_FALSE(input->keeps_chroma());
+  input->KeepChroma();
+  EXPECT_TRUE(input->keeps_chroma());
+  Picture picture;
+  ASSERT_TRUE(*input->Read(&picture));
+  EXPECT_TRUE(picture.has_chroma());
+  EXPECT_EQ(AsString(picture.host_luma()), PlanarFrame(g, 0).substr(0, LumaBytes(g)));
+  EXPECT_EQ(AsString(picture.host_chroma()), PlanarFrame(g, 0).substr(LumaBytes(g)));
+  std::string planes;
+  ASSERT_TRUE(*input->ReadPlanes(&planes));
+  EXPECT_EQ(planes, PlanarFrame(g, 1));
+  ASSERT_TRUE(input->positional());
+  ASSERT_TRUE(*input->ReadPlanesAt(2, &planes));
+  EXPECT_EQ(planes, PlanarFrame(g, 2));
+}
+
+TEST(VideoInputTest, MonochromeRawInputHasNoChromaToKeep) {
+  const Geometry g{2, 2, 8, ChromaFormat::k400};
+  std::unique_ptr<VideoInput> input =
+      OpenRaw("mono.y4m", absl::StrCat("YUV4MPEG2 W2 H2 Cmono\nFRAME\n", PlanarFrame(g, 3)),
+              InputKind::kY4m, std::nullopt);
+  ASSERT_NE(input, nullptr);
+  input->KeepChroma();
+  EXPECT_FALSE(input->keeps_chroma());
+  Picture picture;
+  ASSERT_TRUE(*input->Read(&picture));
+  EXPECT_FALSE(picture.has_chroma());
+  EXPECT_EQ(AsString(picture.host_luma()), PlanarFrame(g, 3));
+}
+
+TEST(VideoInputTest, KeepChromaLikeRefusesADistortedFileOfAnotherChromaLayout) {
+  const Geometry g420{4, 2, 8, ChromaFormat::k420};
+  const Geometry g444{4, 2, 8, ChromaFormat::k444};
+  std::unique_ptr<VideoInput> reference =
+      OpenRaw("ref.yuv", PlanarFrame(g420, 0), InputKind::kRawYuv, g420);
+  std::unique_ptr<VideoInput> other = OpenRaw(
+      "dis444.y4m", absl::StrCat("YUV4MPEG2 W4 H2 C444\nFRAME\n", PlanarFrame(g444, 0)),
+      InputKind::kY4m, std::nullopt);
+  ASSERT_TRUE(reference != nullptr && other != nullptr);
+  reference->KeepChroma();
+  absl::Status refused = KeepChromaLike(*reference, "reference", *other, "distorted[2]");
+  EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument);
+  const std::string message(refused.message());
+  EXPECT_THAT(message, ::testing::StartsWith("distorted[2]: dis444.y4m is 444"));
+  EXPECT_THAT(message, ::testing::HasSubstr("reference (ref.yuv) is 420"));
+  EXPECT_THAT(message, ::testing::HasSubstr("enable_chroma=false"));
+  EXPECT_FALSE(other->keeps_chroma());
+
+  std::unique_ptr<VideoInput> same = OpenRaw(
+      "dis420.y4m", absl::StrCat("YUV4MPEG2 W4 H2 C420jpeg\nFRAME\n", PlanarFrame(g420, 1)),
+      InputKind::kY4m, std::nullopt);
+  ASSERT_NE(same, nullptr);
+  ASSERT_TRUE(KeepChromaLike(*reference, "reference", *same, "distorted[0]").ok());
+  EXPECT_TRUE(same->keeps_chroma());
+  std::string planes;
+  ASSERT_TRUE(*same->ReadPlanes(&planes));
+  EXPECT_EQ(planes, PlanarFrame(g420, 1));
+}
+
+// Every picture the decoder gives, each plane tightly packed: what a decoded input keeping chroma
+// must hand over, with libswscale's conversion to `target` where one is given.
+std::vector<std::string> DecodedPictures(const std::string& path,
+                                         const std::optional<Geometry>& target) {
+  std::vector<std::string> pictures;
+  auto decoder = VideoDecoder::OpenFd(::open(path.c_str(), O_RDONLY), path, DecodeLimits());
+  EXPECT_TRUE(decoder.ok()) << decoder.status();
+  if (!decoder.ok()) return pictures;
+  std::optional<PictureScaler> scaler;
+  if (target.has_value()) {
+    scaler.emplace(target->width, target->height, PixelFormatForGeometry(*target),
+                   ScalerChoice());
+  }
+  while (true) {
+    absl::StatusOr<const AVFrame*> frame = (*decoder)->Next();
+    EXPECT_TRUE(frame.ok()) << frame.status();
+    if (!frame.ok() || *frame == nullptr) break;
+    if (scaler.has_value()) frame = scaler->Convert(**frame);
+    EXPECT_TRUE(frame.ok()) << frame.status();
+    if (!frame.ok()) break;
+    pictures.push_back(PackedPicture(**frame));
+  }
+  return pictures;
+}
+
+TEST(VideoInputTest, DecodedInputKeepingChromaGivesEveryPlaneAsDecoded) {
+  for (const char* file : {"h264_426x240.mp4", "hevc10_960x540.mkv"}) {
+    const std::string path = LadderFile(file);
+    const std::vector<std::string> expected = DecodedPictures(path, std::nullopt);
+    ASSERT_EQ(expected.size(), 24u) << file;
+    auto input = DecodedInput::Open(::open(path.c_str(), O_RDONLY), file, {});
+    ASSERT_TRUE(input.ok()) << input.status();
+    (*input)->KeepChroma();
+    EXPECT_TRUE((*input)->keeps_chroma());
+    const size_t luma_bytes = LumaBytes((*input)->geometry());
+    Picture picture;
+    for (const std::string& planes : expected) {
+      ASSERT_TRUE(*(*input)->Read(&picture)) << file;
+      ASSERT_TRUE(picture.has_chroma()) << file;
+      EXPECT_EQ(planes.size(), FrameBytes((*input)->geometry())) << file;
+      ASSERT_TRUE(AsString(picture.host_luma()) == planes.substr(0, luma_bytes)) << file;
+      ASSERT_TRUE(AsString(picture.host_chroma()) == planes.substr(luma_bytes)) << file;
+    }
+    EXPECT_FALSE(*(*input)->Read(&picture)) << file;
+  }
+}
+
+// A 4:2:0 rendition paired with a 4:4:4 reference is converted to 4:4:4 with its upscale; the
+// chroma kept is the converted one.
+TEST(VideoInputTest, ScaledDecodedInputKeepsTheChromaAtTheTargetsLayout) {
+  const std::string path = LadderFile("h264_426x240.mp4");
+  const Geometry target{640, 360, 8, ChromaFormat::k444};
+  const std::vector<std::string> expected = DecodedPictures(path, target);
+  ASSERT_EQ(expected.size(), 24u);
+  auto input = DecodedInput::Open(::open(path.c_str(), O_RDONLY), "h264_426x240.mp4", {});
+  ASSERT_TRUE(input.ok()) << input.status();
+  (*input)->ScaleTo(target, ScalerChoice());
+  (*input)->KeepChroma();
+  std::string planes;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    ASSERT_TRUE(*(*input)->ReadPlanes(&planes)) << i;
+    ASSERT_EQ(planes.size(), FrameBytes(target)) << i;
+    ASSERT_TRUE(planes == expected[i]) << "frame " << i;
+  }
+  EXPECT_FALSE(*(*input)->ReadPlanes(&planes));
+}
+
+// The scorer's upscale plans scale luma only, so pictures whose chroma is scored are scaled whole
+// by libswscale.
+TEST(VideoInputTest, UpscaleOnScorerIsRefusedOnceChromaIsKept) {
+  const std::string path = LadderFile("h264_426x240.mp4");
+  const Geometry target{1920, 1080, 8, ChromaFormat::k420};
+  auto luma_only = DecodedInput::Open(::open(path.c_str(), O_RDONLY), "h264_426x240.mp4", {});
+  auto input = DecodedInput::Open(::open(path.c_str(), O_RDONLY), "h264_426x240.mp4", {});
+  ASSERT_TRUE(luma_only.ok() && input.ok());
+  (*luma_only)->ScaleTo(target, ScalerChoice());
+  EXPECT_NE((*luma_only)->UpscaleOnScorer().refusal, UpscaleRefusal::kChroma);
+  (*input)->ScaleTo(target, ScalerChoice());
+  (*input)->KeepChroma();
+  const CheckedPlan checked = (*input)->UpscaleOnScorer();
+  EXPECT_EQ(checked.refusal, UpscaleRefusal::kChroma);
+  EXPECT_EQ(UpscaleRefusalLabel(checked.refusal), "chroma");
+  EXPECT_EQ(checked.plan, nullptr);
+  EXPECT_EQ(checked.why.code(), absl::StatusCode::kFailedPrecondition);
+  Picture picture;
+  ASSERT_TRUE(*(*input)->Read(&picture));
+  EXPECT_FALSE(picture.needs_upscale());
+  EXPECT_TRUE(picture.has_chroma());
+  EXPECT_EQ(picture.geometry().width, 1920);
+  EXPECT_EQ(picture.host_luma().size(), LumaBytes(target));
+  EXPECT_EQ(picture.host_chroma().size(), FrameBytes(target) - LumaBytes(target));
 }
 
 }  // namespace
