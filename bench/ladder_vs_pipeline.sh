@@ -149,6 +149,8 @@ PY
 import json, os, sys
 out, variant = sys.argv[1], sys.argv[2]
 same = total = 0
+exact = 0
+by_metric = {}
 for name in sorted(os.listdir(f"{out}/pipeline")):
     lib = json.load(open(f"{out}/pipeline/{name}"))["frames"]
     ours = json.load(open(f"{out}/{variant}/{name}"))["frames"]
@@ -156,6 +158,13 @@ for name in sorted(os.listdir(f"{out}/pipeline")):
         for m in sorted(set(a["metrics"]) & set(b["metrics"])):
             total += 1
             same += f"{a['metrics'][m]:.6f}" == f"{b['metrics'][m]:.6f}"
+            exact += a["metrics"][m] == b["metrics"][m]
+            counts = by_metric.setdefault(m, [0, 0])
+            counts[0] += a["metrics"][m] == b["metrics"][m]
+            counts[1] += 1
 print(f"{variant} against the pipeline's vmaf output (six decimals): {same} of {total} values equal")
+# Bit for bit only where the pipeline's vmaf prints every digit (%.17g).
+print(f"{variant} against the pipeline's vmaf output, as printed: {exact} of {total} values equal "
+      "(" + ", ".join(f"{m} {e}/{t}" for m, (e, t) in sorted(by_metric.items())) + ")")
 PY
 done
