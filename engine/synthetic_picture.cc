@@ -123,4 +123,15 @@ SyntheticPlane Distort(const SyntheticPlane& reference, uint32_t seed, int ampli
   return p;
 }
 
+std::string MarkedFrame(const Geometry& geometry, int frame) {
+  const size_t luma = LumaBytes(geometry);
+  const size_t chroma = (FrameBytes(geometry) - luma) / 2;
+  std::string bytes(FrameBytes(geometry), '\0');
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    const int plane = i < luma ? 0 : i < luma + chroma ? 1 : 2;
+    bytes[i] = static_cast<char>(plane * 80 + frame * 7 + i);
+  }
+  return bytes;
+}
+
 }  // namespace ssimd

@@ -52,6 +52,12 @@ SyntheticPlane TexturedPlane(const Geometry& geometry, uint32_t seed, int frame 
 SyntheticPlane Distort(const SyntheticPlane& reference, uint32_t seed, int amplitude,
                        int quantised_bits = 0);
 
+// One whole planar frame as a raw .yuv file stores it (FrameBytes: luma, then Cb and Cr), whose
+// luma, Cb and Cr each hold their own run of bytes, starting apart and shifted by `frame`: a
+// reader that drops, reorders or misplaces a plane or a frame reads other bytes. Not picture-like
+// content; samples above 8 bits may exceed the depth's peak.
+std::string MarkedFrame(const Geometry& geometry, int frame);
+
 }  // namespace ssimd
 
 #endif  // SSIMD_ENGINE_SYNTHETIC_PICTURE_H_

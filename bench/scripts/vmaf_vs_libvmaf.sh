@@ -122,18 +122,11 @@ PY
 fi
 
 if [[ $stage == ladder ]]; then
-  mkdir -p "$w/sources"
-  "${ff[@]}" -i "$w/media/src_h264.mp4" -pix_fmt yuv420p -f yuv4mpegpipe "$w/sources/src.y4m"
-  "${ff[@]}" -i "$w/media/src10_hevc.mkv" -pix_fmt yuv420p10le -strict -1 -f yuv4mpegpipe \
-    "$w/sources/src10.y4m"
-  SSIMD_BIN=$bundle/bin SSIMD_BACKEND=gpu VMAF_THREADS=2 FFMPEG=$w/ffx2/ffmpeg \
-    SSIMD_VARIANTS="gpu_decode=--hw_decode=cuda,--gpu_vmaf" VMAF_MODEL_DIR=$models \
+  WORK=$w SSIMD_VARIANTS="gpu_decode=--hw_decode=cuda,--gpu_vmaf" VMAF_MODEL_DIR=$models \
     VMAF_MODEL="path=$models/vmaf_v0.6.1.json" \
     FEATURES="vmaf float_ssim ssim psnr=enable_chroma=false" \
     VMAF_FEATURES="float_ssim psnr=enable_chroma=false" \
-    bash bench/ladder_vs_pipeline.sh "$w/media" "$w/sources" "$w/media/vmaf17g" "$w/pipeline" 2
-  cp "$w/pipeline/times.txt" "$w/pipeline/check.txt" "$out/"
-  tail -n 20 "$out/times.txt" "$out/check.txt"
+    bash bench/scripts/ladder_metrics_on_gpu.sh pipeline - "$out"
   exit 0
 fi
 echo "unknown stage $stage" >&2

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
+#include "engine/synthetic_picture.h"
 #include "gtest/gtest.h"
 
 namespace ssimd {
@@ -35,19 +36,6 @@ std::string RawFrame(const Geometry& g, int value) {
   std::string frame(FrameBytes(g), static_cast<char>(0xee));
   for (size_t i = 0; i < luma; ++i) frame[i] = static_cast<char>(value + i);
   return frame;
-}
-
-// A frame whose luma, Cb and Cr planes each hold their own run of bytes, starting apart and
-// shifted by `frame`, so a reader that drops, reorders or misplaces a plane or a frame shows it.
-std::string PlanarFrame(const Geometry& g, int frame) {
-  const size_t luma = LumaBytes(g);
-  const size_t chroma = (FrameBytes(g) - luma) / 2;
-  std::string bytes(FrameBytes(g), '\0');
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    const int plane = i < luma ? 0 : i < luma + chroma ? 1 : 2;
-    bytes[i] = static_cast<char>(plane * 80 + frame * 7 + i);
-  }
-  return bytes;
 }
 
 TEST(FrameReaderTest, RawYuvOddSize420SkipsChroma) {
@@ -268,7 +256,7 @@ TEST(FrameReaderTest, PositionalReadsReportTruncationAndDamageLikeReadsInOrder) 
 TEST(FrameReaderTest, KeepChromaReadsRawFramesWholeInOrder) {
   const Geometry g{5, 3, 8, ChromaFormat::k420};  // chroma rounded up to 3x2 per plane
   const std::string path = TempPath("keep_chroma.yuv");
-  WriteFile(path, PlanarFrame(g, 0) + PlanarFrame(g, 1) + PlanarFrame(g, 2));
+  WriteFile(path, MarkedFrame(g, 0) + MarkedFrame(g, 1) + MarkedFrame(g, 2));
   auto reader = FrameReader::Open(path, g);
   ASSERT_TRUE(reader.ok()) << reader.status();
   EXPECT_FALSE((*reader)->keeps_chroma());
@@ -277,7 +265,7 @@ TEST(FrameReaderTest, KeepChromaReadsRawFramesWholeInOrder) {
   std::string planes;
   for (int i = 0; i < 3; ++i) {
     ASSERT_TRUE(*(*reader)->ReadPlanes(&planes)) << i;
-    EXPECT_EQ(planes, PlanarFrame(g, i)) << i;
+    EXPECT_EQ(planes, MarkedFrame(g, i)) << i;
   }
   auto end = (*reader)->ReadPlanes(&planes);
   ASSERT_TRUE(end.ok());
@@ -289,18 +277,18 @@ TEST(FrameReaderTest, KeepChromaReadsY4mFramesWholeAndSkipsWhole) {
   // 10-bit 4:2:2 with a frame parameter: read in order, past each frame line.
   const Geometry g{4, 2, 10, ChromaFormat::k422};
   const std::string path = TempPath("keep_chroma.y4m");
-  WriteFile(path, absl::StrCat("YUV4MPEG2 W4 H2 F25:1 C422p10\n", "FRAME\n", PlanarFrame(g, 0),
-                               "FRAME Ixyz\n", PlanarFrame(g, 1), "FRAME\n", PlanarFrame(g, 2)));
+  WriteFile(path, absl::StrCat("YUV4MPEG2 W4 H2 F25:1 C422p10\n", "FRAME\n", MarkedFrame(g, 0),
+                               "FRAME Ixyz\n", MarkedFrame(g, 1), "FRAME\n", MarkedFrame(g, 2)));
   auto reader = FrameReader::Open(path, std::nullopt);
   ASSERT_TRUE(reader.ok()) << reader.status();
   EXPECT_FALSE((*reader)->positional());
   (*reader)->KeepChroma();
   std::string planes;
   ASSERT_TRUE(*(*reader)->ReadPlanes(&planes));
-  EXPECT_EQ(planes, PlanarFrame(g, 0));
+  EXPECT_EQ(planes, MarkedFrame(g, 0));
   ASSERT_TRUE((*reader)->Skip(1).ok());
   ASSERT_TRUE(*(*reader)->ReadPlanes(&planes));
-  EXPECT_EQ(planes, PlanarFrame(g, 2));
+  EXPECT_EQ(planes, MarkedFrame(g, 2));
   EXPECT_FALSE(*(*reader)->ReadPlanes(&planes));
 }
 
@@ -310,7 +298,7 @@ TEST(FrameReaderTest, KeepChromaFromAPipeReportsTruncationLikeLumaOnly) {
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
   const std::string bytes =
-      PlanarFrame(g, 0) + PlanarFrame(g, 1) + PlanarFrame(g, 2).substr(0, 20);
+      MarkedFrame(g, 0) + MarkedFrame(g, 1) + MarkedFrame(g, 2).substr(0, 20);
   ASSERT_EQ(::write(fds[1], bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
   ::close(fds[1]);
   auto reader = FrameReader::FromFd(fds[0], "pipe.yuv", FileFormat::kRawYuv, g);
@@ -319,7 +307,7 @@ TEST(FrameReaderTest, KeepChromaFromAPipeReportsTruncationLikeLumaOnly) {
   std::string planes;
   for (int i = 0; i < 2; ++i) {
     ASSERT_TRUE(*(*reader)->ReadPlanes(&planes));
-    EXPECT_EQ(planes, PlanarFrame(g, i));
+    EXPECT_EQ(planes, MarkedFrame(g, i));
   }
   auto third = (*reader)->ReadPlanes(&planes);
   ASSERT_FALSE(third.ok());
@@ -330,11 +318,11 @@ TEST(FrameReaderTest, KeepChromaFromAPipeReportsTruncationLikeLumaOnly) {
 TEST(FrameReaderTest, KeepChromaPositionalReadsGiveWholeFramesInAnyOrder) {
   const Geometry g{5, 3, 8, ChromaFormat::k420};
   const std::string raw = TempPath("keep_chroma_positional.yuv");
-  WriteFile(raw, PlanarFrame(g, 0) + PlanarFrame(g, 1) + PlanarFrame(g, 2));
+  WriteFile(raw, MarkedFrame(g, 0) + MarkedFrame(g, 1) + MarkedFrame(g, 2));
   const Geometry g10{4, 2, 10, ChromaFormat::k444};
   const std::string y4m = TempPath("keep_chroma_positional.y4m");
-  WriteFile(y4m, absl::StrCat("YUV4MPEG2 W4 H2 F25:1 C444p10\n", "FRAME\n", PlanarFrame(g10, 0),
-                              "FRAME\n", PlanarFrame(g10, 1), "FRAME\n", PlanarFrame(g10, 2)));
+  WriteFile(y4m, absl::StrCat("YUV4MPEG2 W4 H2 F25:1 C444p10\n", "FRAME\n", MarkedFrame(g10, 0),
+                              "FRAME\n", MarkedFrame(g10, 1), "FRAME\n", MarkedFrame(g10, 2)));
   for (const auto& [path, geometry, given] :
        {std::make_tuple(raw, g, std::optional<Geometry>(g)),
         std::make_tuple(y4m, g10, std::optional<Geometry>())}) {
@@ -346,9 +334,9 @@ TEST(FrameReaderTest, KeepChromaPositionalReadsGiveWholeFramesInAnyOrder) {
     std::string planes;
     for (int i : {2, 0, 1}) {
       ASSERT_TRUE(*(*whole)->ReadPlanesAt(i, &planes)) << path << " " << i;
-      EXPECT_EQ(planes, PlanarFrame(geometry, i)) << path << " " << i;
+      EXPECT_EQ(planes, MarkedFrame(geometry, i)) << path << " " << i;
       ASSERT_TRUE(*(*luma_only)->ReadPlanesAt(i, &planes)) << path << " " << i;
-      EXPECT_EQ(planes, PlanarFrame(geometry, i).substr(0, LumaBytes(geometry)))
+      EXPECT_EQ(planes, MarkedFrame(geometry, i).substr(0, LumaBytes(geometry)))
           << path << " " << i;
     }
     EXPECT_FALSE(*(*whole)->ReadPlanesAt(3, &planes)) << path;
@@ -358,7 +346,7 @@ TEST(FrameReaderTest, KeepChromaPositionalReadsGiveWholeFramesInAnyOrder) {
 TEST(FrameReaderTest, KeepChromaPositionalReadOfATruncatedFrameSaysWhatReadingInOrderSays) {
   const Geometry g{4, 4, 8, ChromaFormat::k420};
   const std::string raw = TempPath("keep_chroma_short.yuv");
-  WriteFile(raw, PlanarFrame(g, 0) + PlanarFrame(g, 1).substr(0, 20));
+  WriteFile(raw, MarkedFrame(g, 0) + MarkedFrame(g, 1).substr(0, 20));
   auto by_position = FrameReader::Open(raw, g);
   auto in_order = FrameReader::Open(raw, g);
   ASSERT_TRUE(by_position.ok() && in_order.ok());

@@ -15,6 +15,7 @@
 #include "engine/luma_scale_host.h"
 #include "engine/luma_scale_plan.h"
 #include "gmock/gmock.h"
+#include "engine/synthetic_picture.h"
 #include "gtest/gtest.h"
 
 namespace ssimd {
@@ -250,20 +251,10 @@ TEST(ReadAheadInputTest, ReadLumaBringsDevicePicturesToTheHostAtTheScoredSize) {
   EXPECT_FALSE(*input.ReadPlanes(&luma));
 }
 
-// `frames` frames of `g`, each plane of each frame its own run of bytes, so a frame or plane out
-// of place shows.
+// `frames` frames of `g`, each plane of each frame its own run of bytes (MarkedFrame).
 std::vector<std::string> PlanarFrames(const Geometry& g, int frames) {
-  const size_t luma = LumaBytes(g);
-  const size_t chroma = (FrameBytes(g) - luma) / 2;
   std::vector<std::string> out;
-  for (int f = 0; f < frames; ++f) {
-    std::string bytes(FrameBytes(g), '\0');
-    for (size_t i = 0; i < bytes.size(); ++i) {
-      const int plane = i < luma ? 0 : i < luma + chroma ? 1 : 2;
-      bytes[i] = static_cast<char>(plane * 80 + f * 7 + i);
-    }
-    out.push_back(std::move(bytes));
-  }
+  for (int f = 0; f < frames; ++f) out.push_back(MarkedFrame(g, f));
   return out;
 }
 

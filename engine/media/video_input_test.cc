@@ -19,6 +19,7 @@
 #include "engine/media/test_media.h"
 #include "engine/media/video_decoder.h"
 #include "gmock/gmock.h"
+#include "engine/synthetic_picture.h"
 #include "gtest/gtest.h"
 
 namespace ssimd {
@@ -166,18 +167,6 @@ std::string AsString(absl::Span<const uint8_t> bytes) {
   return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
 }
 
-// Each plane of each frame its own run of bytes (see engine/io/frame_reader_test.cc).
-std::string PlanarFrame(const Geometry& g, int frame) {
-  const size_t luma = LumaBytes(g);
-  const size_t chroma = (FrameBytes(g) - luma) / 2;
-  std::string bytes(FrameBytes(g), '\0');
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    const int plane = i < luma ? 0 : i < luma + chroma ? 1 : 2;
-    bytes[i] = static_cast<char>(plane * 80 + frame * 7 + i);
-  }
-  return bytes;
-}
-
 std::unique_ptr<VideoInput> OpenRaw(const std::string& name, const std::string& bytes,
                                     InputKind kind, const std::optional<Geometry>& geometry) {
   const std::string path = absl::StrCat(std::getenv("TEST_TMPDIR"), "/", name);
@@ -190,7 +179,7 @@ std::unique_ptr<VideoInput> OpenRaw(const std::string& name, const std::string& 
 TEST(VideoInputTest, RawInputKeepingChromaHandsOverWholeFrames) {
   const Geometry g{5, 3, 8, ChromaFormat::k420};
   std::unique_ptr<VideoInput> input = OpenRaw(
-      "chroma.yuv", PlanarFrame(g, 0) + PlanarFrame(g, 1) + PlanarFrame(g, 2),
+      "chroma.yuv", MarkedFrame(g, 0) + MarkedFrame(g, 1) + MarkedFrame(g, 2),
       InputKind::kRawYuv, g);
   ASSERT_NE(input, nullptr);
   EXPECT_FALSE(input->keeps_chroma());
@@ -199,20 +188,20 @@ TEST(VideoInputTest, RawInputKeepingChromaHandsOverWholeFrames) {
   Picture picture;
   ASSERT_TRUE(*input->Read(&picture));
   EXPECT_TRUE(picture.has_chroma());
-  EXPECT_EQ(AsString(picture.host_luma()), PlanarFrame(g, 0).substr(0, LumaBytes(g)));
-  EXPECT_EQ(AsString(picture.host_chroma()), PlanarFrame(g, 0).substr(LumaBytes(g)));
+  EXPECT_EQ(AsString(picture.host_luma()), MarkedFrame(g, 0).substr(0, LumaBytes(g)));
+  EXPECT_EQ(AsString(picture.host_chroma()), MarkedFrame(g, 0).substr(LumaBytes(g)));
   std::string planes;
   ASSERT_TRUE(*input->ReadPlanes(&planes));
-  EXPECT_EQ(planes, PlanarFrame(g, 1));
+  EXPECT_EQ(planes, MarkedFrame(g, 1));
   ASSERT_TRUE(input->positional());
   ASSERT_TRUE(*input->ReadPlanesAt(2, &planes));
-  EXPECT_EQ(planes, PlanarFrame(g, 2));
+  EXPECT_EQ(planes, MarkedFrame(g, 2));
 }
 
 TEST(VideoInputTest, MonochromeRawInputHasNoChromaToKeep) {
   const Geometry g{2, 2, 8, ChromaFormat::k400};
   std::unique_ptr<VideoInput> input =
-      OpenRaw("mono.y4m", absl::StrCat("YUV4MPEG2 W2 H2 Cmono\nFRAME\n", PlanarFrame(g, 3)),
+      OpenRaw("mono.y4m", absl::StrCat("YUV4MPEG2 W2 H2 Cmono\nFRAME\n", MarkedFrame(g, 3)),
               InputKind::kY4m, std::nullopt);
   ASSERT_NE(input, nullptr);
   input->KeepChroma();
@@ -220,16 +209,16 @@ TEST(VideoInputTest, MonochromeRawInputHasNoChromaToKeep) {
   Picture picture;
   ASSERT_TRUE(*input->Read(&picture));
   EXPECT_FALSE(picture.has_chroma());
-  EXPECT_EQ(AsString(picture.host_luma()), PlanarFrame(g, 3));
+  EXPECT_EQ(AsString(picture.host_luma()), MarkedFrame(g, 3));
 }
 
 TEST(VideoInputTest, KeepChromaLikeRefusesADistortedFileOfAnotherChromaLayout) {
   const Geometry g420{4, 2, 8, ChromaFormat::k420};
   const Geometry g444{4, 2, 8, ChromaFormat::k444};
   std::unique_ptr<VideoInput> reference =
-      OpenRaw("ref.yuv", PlanarFrame(g420, 0), InputKind::kRawYuv, g420);
+      OpenRaw("ref.yuv", MarkedFrame(g420, 0), InputKind::kRawYuv, g420);
   std::unique_ptr<VideoInput> other = OpenRaw(
-      "dis444.y4m", absl::StrCat("YUV4MPEG2 W4 H2 C444\nFRAME\n", PlanarFrame(g444, 0)),
+      "dis444.y4m", absl::StrCat("YUV4MPEG2 W4 H2 C444\nFRAME\n", MarkedFrame(g444, 0)),
       InputKind::kY4m, std::nullopt);
   ASSERT_TRUE(reference != nullptr && other != nullptr);
   reference->KeepChroma();
@@ -242,14 +231,14 @@ TEST(VideoInputTest, KeepChromaLikeRefusesADistortedFileOfAnotherChromaLayout) {
   EXPECT_FALSE(other->keeps_chroma());
 
   std::unique_ptr<VideoInput> same = OpenRaw(
-      "dis420.y4m", absl::StrCat("YUV4MPEG2 W4 H2 C420jpeg\nFRAME\n", PlanarFrame(g420, 1)),
+      "dis420.y4m", absl::StrCat("YUV4MPEG2 W4 H2 C420jpeg\nFRAME\n", MarkedFrame(g420, 1)),
       InputKind::kY4m, std::nullopt);
   ASSERT_NE(same, nullptr);
   ASSERT_TRUE(KeepChromaLike(*reference, "reference", *same, "distorted[0]").ok());
   EXPECT_TRUE(same->keeps_chroma());
   std::string planes;
   ASSERT_TRUE(*same->ReadPlanes(&planes));
-  EXPECT_EQ(planes, PlanarFrame(g420, 1));
+  EXPECT_EQ(planes, MarkedFrame(g420, 1));
 }
 
 // Every picture the decoder gives, each plane tightly packed: what a decoded input keeping chroma
