@@ -144,6 +144,11 @@ TEST(HwFrameDownloadTest, EngineLayoutsComeBackAsTheSoftwareDecodersBytes) {
       ASSERT_TRUE(converted.ok()) << converted;
       EXPECT_EQ(back->format, c.software);
       EXPECT_TRUE(PackedPicture(*back) == PackedPicture(*original)) << w << "x" << h;
+      // The chroma alone, as a picture kept on the device brings it to the host.
+      std::string chroma, want;
+      ASSERT_TRUE(ConvertHardwareChroma(*engine, c.software, &chroma).ok());
+      CopyChroma(*original, &want);
+      EXPECT_TRUE(chroma == want) << w << "x" << h;
     }
   }
   EXPECT_FALSE(HardwareOutputConvertible(AV_PIX_FMT_YUV422P));

@@ -94,6 +94,12 @@ absl::Status DownloadHardwarePicture(const AVFrame& on_device, AVPixelFormat sof
   return ConvertHardwareOutput(*downloaded, software, out);
 }
 
+absl::Status DownloadHardwareChroma(const AVFrame& on_device, AVPixelFormat software,
+                                    AVFrame* downloaded, std::string* chroma) {
+  if (absl::Status s = Download(on_device, downloaded); !s.ok()) return s;
+  return ConvertHardwareChroma(*downloaded, software, chroma);
+}
+
 absl::Status DownloadHardwareLuma(const AVFrame& on_device, AVPixelFormat software,
                                   uint8_t* out) {
   AvFramePtr downloaded(av_frame_alloc());
@@ -115,6 +121,34 @@ absl::Status DownloadHardwareLuma(const AVFrame& on_device, AVPixelFormat softwa
 
 bool HardwareOutputConvertible(AVPixelFormat software) {
   return FindLayout(software, AV_PIX_FMT_NONE) != nullptr;
+}
+
+absl::Status ConvertHardwareChroma(const AVFrame& downloaded, AVPixelFormat software,
+                                   std::string* chroma) {
+  const Layout* layout =
+      FindLayout(software, static_cast<AVPixelFormat>(downloaded.format));
+  if (layout == nullptr) {
+    return UnexpectedPair(static_cast<AVPixelFormat>(downloaded.format), software);
+  }
+  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(software);
+  const int depth = d->comp[0].depth;
+  const int cw = AV_CEIL_RSHIFT(downloaded.width, d->log2_chroma_w);
+  const int ch = AV_CEIL_RSHIFT(downloaded.height, d->log2_chroma_h);
+  const size_t row_bytes = static_cast<size_t>(cw) * BytesPerSample(depth);
+  chroma->resize(2 * row_bytes * ch);
+  uint8_t* u = reinterpret_cast<uint8_t*>(chroma->data());
+  uint8_t* v = u + row_bytes * ch;
+  for (int y = 0; y < ch; ++y, u += row_bytes, v += row_bytes) {
+    const uint8_t* row = downloaded.data[1] + static_cast<size_t>(y) * downloaded.linesize[1];
+    if (layout->interleaved) {
+      SplitRow(row, u, v, cw, depth, layout->shift);
+    } else {
+      CopyRow(row, u, cw, depth, layout->shift);
+      CopyRow(downloaded.data[2] + static_cast<size_t>(y) * downloaded.linesize[2], v, cw, depth,
+              layout->shift);
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::Status ConvertHardwareOutput(const AVFrame& downloaded, AVPixelFormat software,

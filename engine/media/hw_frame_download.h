@@ -7,6 +7,7 @@
 #define SSIMD_ENGINE_MEDIA_HW_FRAME_DOWNLOAD_H_
 
 #include <cstdint>
+#include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -33,11 +34,22 @@ absl::Status ConvertHardwareOutput(const AVFrame& downloaded, AVPixelFormat soft
 // engines do not produce.
 absl::StatusOr<int> HardwareSampleShift(AVPixelFormat software, AVPixelFormat stored);
 
+// The chroma of `downloaded` (as ConvertHardwareOutput takes it) as the software decoder's Cb then
+// Cr planes, each tightly packed at its stored size (frame_planes.h's CopyChroma of the converted
+// picture), into *chroma; the luma is not converted. INTERNAL as ConvertHardwareOutput.
+absl::Status ConvertHardwareChroma(const AVFrame& downloaded, AVPixelFormat software,
+                                   std::string* chroma);
+
 // Copies the picture `on_device` (a frame of a device's hardware frames) to the host into
 // `downloaded` (reused scratch) and rearranges it into `out` as ConvertHardwareOutput does.
 // UNAVAILABLE when the copy fails.
 absl::Status DownloadHardwarePicture(const AVFrame& on_device, AVPixelFormat software,
                                      AVFrame* downloaded, AVFrame* out);
+
+// The chroma of `on_device` copied to the host (through `downloaded`, reused scratch) as
+// ConvertHardwareChroma gives it. UNAVAILABLE when the copy fails.
+absl::Status DownloadHardwareChroma(const AVFrame& on_device, AVPixelFormat software,
+                                    AVFrame* downloaded, std::string* chroma);
 
 // The luma of `on_device` copied to the host as ssimd's packed luma (LumaBytes of its size at
 // `software`'s depth, samples in the low bits) into `out`.

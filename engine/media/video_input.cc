@@ -384,11 +384,19 @@ absl::StatusOr<bool> DecodedInput::Read(Picture* out) {
     if (scorer_upscale_ != nullptr && PlannedFor(*picture)) {
       out->ResetOnDevice(*std::move(plane), planned_geometry_, scorer_upscale_);
     } else if (keep_chroma_) {
-      // The chroma is scored on the host: the picture comes over whole, and its luma is still
-      // read where it lies.
-      absl::StatusOr<const AVFrame*> on_host = Download(*picture);
-      if (!on_host.ok()) return on_host.status();
-      CopyChroma(**on_host, out->ResetOnDeviceWithChroma(*std::move(plane), geometry_));
+      // The chroma is scored on the host: the picture comes over whole (one copy of the frame),
+      // and its luma is still read where it lies.
+      if (downloaded_ == nullptr) downloaded_.reset(av_frame_alloc());
+      if (downloaded_ == nullptr) {
+        return absl::ResourceExhaustedError("out of memory for a decoded picture");
+      }
+      std::string* chroma = out->ResetOnDeviceWithChroma(*std::move(plane), geometry_);
+      if (absl::Status s = DownloadHardwareChroma(*picture, info_.pixel_format, downloaded_.get(),
+                                                  chroma);
+          !s.ok()) {
+        return absl::Status(s.code(), absl::StrFormat("%s: frame %d: %s", name(),
+                                                      frames_read() - 1, s.message()));
+      }
     } else {
       out->ResetOnDevice(*std::move(plane), geometry_);
     }
