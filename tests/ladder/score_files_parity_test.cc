@@ -39,7 +39,9 @@ class ScoreFilesParityTest : public ::testing::Test {
                            bool upstream_metrics = false) {
     auto expected = ReadExpectedScores(expected_file);
     ASSERT_TRUE(expected.ok()) << expected.status();
-    if (upstream_metrics) ASSERT_TRUE(ReadExpectedMetrics(*expected).ok());
+    if (upstream_metrics) {
+      ASSERT_TRUE(ReadExpectedMetrics(*expected).ok());
+    }
     int renditions = 0;
     for (ExpectedRendition e : *expected) {
       if (eight_bit_only && e.bit_depth != 8) continue;

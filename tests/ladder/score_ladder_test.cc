@@ -148,7 +148,9 @@ class ScoreLadderTest : public ::testing::Test {
     auto expected = ReadExpectedScores(upstream_metrics ? "expected_scores.json"
                                                         : "expected_scores_accurate_rnd.json");
     ASSERT_TRUE(expected.ok()) << expected.status();
-    if (upstream_metrics) ASSERT_TRUE(ReadExpectedMetrics(*expected).ok());
+    if (upstream_metrics) {
+      ASSERT_TRUE(ReadExpectedMetrics(*expected).ok());
+    }
     for (int depth : {8, 10}) {
       v1::ScoreLadderRequest request = LadderRequest(depth == 8 ? source8 : "src10.y4m");
       request.mutable_upscale()->set_accurate_rounding(!upstream_metrics);
