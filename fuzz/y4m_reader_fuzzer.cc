@@ -3,9 +3,10 @@
 //
 // Input: the whole .y4m file. Besides "no crash", the reader is checked against a small
 // independent model of the format (header line, then per frame a "FRAME[ params]" line and the
-// frame's planes): the same frames come out with the same luma bytes, malformed or truncated
-// frames are INVALID_ARGUMENT, a geometry given with the file must match its header, and the frame
-// count estimate is exact for files whose frame lines carry no parameters.
+// frame's planes): the same frames come out with the same luma bytes (and chroma bytes, for
+// inputs of odd size, read with KeepChroma), malformed or truncated frames are INVALID_ARGUMENT,
+// a geometry given with the file must match its header, and the frame count estimate is exact
+// for files whose frame lines carry no parameters.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -111,11 +112,15 @@ void Run(const uint8_t* data, size_t size) {
   const size_t luma_bytes = LumaBytes(geometry);
   if (frame_bytes > size) return;
 
+  // Half the inputs are read with their chroma: the same frames, more bytes of each.
+  const bool keep_chroma = (size & 1) != 0;
+  if (keep_chroma) reader.KeepChroma();
+  const size_t wanted_bytes = keep_chroma ? frame_bytes : luma_bytes;
   size_t pos = header_line.next;
   bool plain_frame_lines = true;
-  std::string luma;
+  std::string planes;
   for (int frame = 0; frame < kMaxFrames; ++frame) {
-    absl::StatusOr<bool> got = reader.ReadPlanes(&luma);
+    absl::StatusOr<bool> got = reader.ReadPlanes(&planes);
     const Line line = NextLine(file, pos);
     if (line.at_eof) {
       FUZZ_CHECK(got.ok() && !*got, "no clean end of file after frame %d", frame);
@@ -138,9 +143,9 @@ void Run(const uint8_t* data, size_t size) {
       return;
     }
     FUZZ_CHECK(*got, "frame %d: end of file reported inside the file", frame);
-    FUZZ_CHECK(luma.size() == luma_bytes &&
-                   std::memcmp(luma.data(), file.data() + line.next, luma_bytes) == 0,
-               "frame %d's luma is not the file's bytes after its FRAME line", frame);
+    FUZZ_CHECK(planes.size() == wanted_bytes &&
+                   std::memcmp(planes.data(), file.data() + line.next, wanted_bytes) == 0,
+               "frame %d's planes are not the file's bytes after its FRAME line", frame);
     FUZZ_CHECK(reader.frames_read() == static_cast<uint64_t>(frame) + 1,
                "frames_read does not count frames");
     plain_frame_lines = plain_frame_lines && line.text == "FRAME";
