@@ -2,7 +2,8 @@
 
 Each transport (the server reads a path below its files root, the client uploads the files, or
 the client decodes and sends frames) must give libvmaf's per-frame values bit for bit
-(tests/data/ladder/expected_scores*.json), with no geometry flags: sizes come from the files.
+(tests/data/ladder/expected_scores*.json, and upstream's psnr with its chroma from
+expected_metrics.json), with no geometry flags: sizes come from the files.
 Needs the ladder sources that tools/ladder_sources.sh rebuilds; without them every case skips.
 """
 
@@ -33,6 +34,17 @@ def expected(file_name):
 
 EXPECTED = expected("expected_scores.json")
 EXPECTED_ACCURATE = expected("expected_scores_accurate_rnd.json")
+# Upstream libvmaf's psnr (chroma included) after the plain bicubic upscale of an AVX2 machine.
+with open(os.path.join(LADDER, "expected_metrics.json")) as _f:
+    UPSTREAM = {p["id"]: p["metrics"] for p in json.load(_f)["pairs"]}
+
+
+def has_avx2():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return any(line.startswith("flags") and " avx2" in line for line in f)
+    except OSError:
+        return False
 
 
 def run_cli(*args):
@@ -112,6 +124,26 @@ class ClientsEncodedTest(unittest.TestCase):
                     else:
                         got = self.cli_score(rung, "--transport", transport, "--accurate_rnd")
                     self.assert_libvmaf(got, rung, EXPECTED_ACCURATE)
+
+    @unittest.skipUnless(has_avx2(), "the expected psnr holds an AVX2 machine's plain bicubic")
+    def test_cli_every_transport_gives_upstreams_psnr_with_chroma(self):
+        # The chroma comes from the files wherever they are decoded: by the server (server_files,
+        # upload) or by the CLI itself (frames), the rendition's upscaled by libswscale.
+        rung = "h264_960x540"
+        for transport in ("server_files", "upload", "frames"):
+            with self.subTest(transport=transport):
+                out = os.path.join(self.tmp, f"psnr_{transport}.json")
+                if transport == "server_files":
+                    files = ["-r", "src.y4m", "-d", EXPECTED[rung]["distorted"]]
+                else:
+                    files = ["-r", os.path.join(self.local, "src.y4m"), "-d", self.local_file(rung)]
+                run_cli(*files, "--transport", transport, "--feature", "psnr", "--json", "-o",
+                        out, "--server", self.server.address)
+                with open(out) as f:
+                    frames = json.load(f)["frames"]
+                for metric in ("psnr_y", "psnr_cb", "psnr_cr"):
+                    self.assertEqual([x["metrics"][metric] for x in frames],
+                                     UPSTREAM[rung][metric], f"{transport} {metric}")
 
     def test_cli_ladder_writes_one_report_per_rendition_and_a_table(self):
         out_dir = os.path.join(self.tmp, "ladder_reports")
