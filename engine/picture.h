@@ -1,5 +1,6 @@
 // Pictures as ssimd sees them: a geometry (size, bit depth, chroma layout) and read-only views of
-// luma planes. Only luma is scored; the chroma layout matters for reading whole frames from files.
+// their planes. The chroma layout sets a raw frame's size and, where psnr scores chroma, the
+// chroma planes' sizes.
 #ifndef SSIMD_ENGINE_PICTURE_H_
 #define SSIMD_ENGINE_PICTURE_H_
 

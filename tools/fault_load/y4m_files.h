@@ -1,6 +1,6 @@
 // The .y4m files of the ladder kinds: written here for the server to read through its files root
-// (a header line, then "FRAME\n" and the planes of each frame; only luma is scored, so chroma is
-// mid-grey), and read back here where the expected scores need their pictures.
+// (a header line, then "FRAME\n" and the planes of each frame; the load's metrics score luma, so
+// chroma is mid-grey), and read back here where the expected scores need their pictures.
 #ifndef SSIMD_TOOLS_FAULT_LOAD_Y4M_FILES_H_
 #define SSIMD_TOOLS_FAULT_LOAD_Y4M_FILES_H_
 
