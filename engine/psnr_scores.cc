@@ -1,5 +1,7 @@
 #include "engine/psnr_scores.h"
 
+#include <tuple>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "kernels/psnr_math.h"
@@ -51,6 +53,28 @@ absl::StatusOr<std::array<LumaView, 2>> ChromaViews(const Geometry& geometry,
     views[p].data = stored.data() + static_cast<size_t>(p) * plane_bytes;
   }
   return views;
+}
+
+absl::StatusOr<std::optional<FrameChroma>> PairChromaToScore(const Geometry& geometry,
+                                                             const FeatureSet& features,
+                                                             absl::Span<const uint8_t> reference,
+                                                             absl::Span<const uint8_t> distorted,
+                                                             absl::string_view reference_what,
+                                                             absl::string_view distorted_what) {
+  if (!FeaturesReadChroma(features, geometry.chroma)) return std::nullopt;
+  FrameChroma chroma;
+  const std::tuple<absl::Span<const uint8_t>, absl::string_view, std::array<LumaView, 2>*>
+      sides[] = {{reference, reference_what, &chroma.reference},
+                 {distorted, distorted_what, &chroma.distorted}};
+  for (const auto& [bytes, what, views] : sides) {
+    absl::StatusOr<std::array<LumaView, 2>> parsed = ChromaViews(geometry, bytes, what);
+    if (!parsed.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          parsed.status().message(), bytes.empty() ? " (psnr with enable_chroma reads it)" : ""));
+    }
+    *views = *parsed;
+  }
+  return chroma;
 }
 
 uint64_t ViewSquaredError(const LumaView& reference, const LumaView& distorted) {

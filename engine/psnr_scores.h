@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -29,6 +30,16 @@ PlaneSize PsnrPlaneSize(const Geometry& geometry, int plane);
 absl::StatusOr<std::array<LumaView, 2>> ChromaViews(const Geometry& geometry,
                                                     absl::Span<const uint8_t> stored,
                                                     absl::string_view what);
+
+// The chroma views of a pair of pictures where `features` read chroma (FeaturesReadChroma of the
+// geometry's layout), else none: ChromaViews of each picture's stored planes. INVALID_ARGUMENT
+// naming `reference_what` or `distorted_what` when its planes are missing or of another size.
+absl::StatusOr<std::optional<FrameChroma>> PairChromaToScore(const Geometry& geometry,
+                                                             const FeatureSet& features,
+                                                             absl::Span<const uint8_t> reference,
+                                                             absl::Span<const uint8_t> distorted,
+                                                             absl::string_view reference_what,
+                                                             absl::string_view distorted_what);
 
 // The exact sum of squared errors of two views of one size and bit depth (on the host).
 uint64_t ViewSquaredError(const LumaView& reference, const LumaView& distorted);

@@ -34,23 +34,6 @@ constexpr const char* kMethod = "ScoreLadder";
 
 std::string RungField(int index) { return absl::StrCat("renditions[", index, "]"); }
 
-// The chroma views of a round's pair where the rung's features read chroma (the inputs were made
-// to keep it, KeepChromaLike), else none.
-absl::StatusOr<std::optional<FrameChroma>> ChromaOfPair(const ClipSettings& settings,
-                                                        const Picture& source,
-                                                        const Picture& rendition) {
-  if (!FeaturesReadChroma(settings.features, settings.geometry.chroma)) return std::nullopt;
-  FrameChroma chroma;
-  absl::StatusOr<std::array<LumaView, 2>> views =
-      ChromaViews(settings.geometry, source.host_chroma(), "the source's chroma");
-  if (!views.ok()) return views.status();
-  chroma.reference = *views;
-  views = ChromaViews(settings.geometry, rendition.host_chroma(), "the rendition's chroma");
-  if (!views.ok()) return views.status();
-  chroma.distorted = *views;
-  return chroma;
-}
-
 }  // namespace
 
 bool LadderReactor::AnyRungReadsChroma(const FeatureSet& ladder) const {
@@ -461,8 +444,10 @@ void LadderReactor::ScoreWork(RungWork& work, const Round& round) {
   const bool with_previous = round.previous_source != nullptr &&
                              FeaturesReadPreviousReference(rung.settings.features);
   const PlanePieces previous = with_previous ? round.previous_source->LumaPieces() : PlanePieces();
-  absl::StatusOr<std::optional<FrameChroma>> chroma =
-      ChromaOfPair(rung.settings, round.source, work.picture);
+  // The inputs were made to keep their chroma where the rung's features read it (KeepChromaLike).
+  absl::StatusOr<std::optional<FrameChroma>> chroma = PairChromaToScore(
+      rung.settings.geometry, rung.settings.features, round.source.host_chroma(),
+      work.picture.host_chroma(), "the source's chroma", "the rendition's chroma");
   if (!chroma.ok()) {
     work.status = PrefixedStatus(chroma.status(), absl::StrFormat("rendition %s: frame %d: ",
                                                                   QuoteClientText(rung.name), index));

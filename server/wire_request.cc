@@ -123,21 +123,9 @@ absl::StatusOr<std::optional<FrameChroma>> ChromaToScore(const Geometry& geometr
                                                          const FeatureSet& features,
                                                          const ReceivedPlanes& planes,
                                                          absl::string_view field_prefix) {
-  if (!FeaturesReadChroma(features, geometry.chroma)) return std::nullopt;
-  FrameChroma chroma;
-  const std::pair<const absl::Span<const uint8_t>*, std::array<LumaView, 2>*> sides[] = {
-      {&planes.reference_chroma, &chroma.reference}, {&planes.distorted_chroma, &chroma.distorted}};
-  for (const auto& [bytes, views] : sides) {
-    const std::string field = absl::StrCat(
-        field_prefix, bytes == &planes.reference_chroma ? "reference_chroma" : "distorted_chroma");
-    absl::StatusOr<std::array<LumaView, 2>> parsed = ChromaViews(geometry, *bytes, field);
-    if (!parsed.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          parsed.status().message(), bytes->empty() ? " (psnr with enable_chroma reads it)" : ""));
-    }
-    *views = *parsed;
-  }
-  return chroma;
+  return PairChromaToScore(geometry, features, planes.reference_chroma, planes.distorted_chroma,
+                           absl::StrCat(field_prefix, "reference_chroma"),
+                           absl::StrCat(field_prefix, "distorted_chroma"));
 }
 
 absl::StatusOr<ReceivedClipMessage> ReadScoreClipRequestFromChunks(const Chunks& chunks) {
