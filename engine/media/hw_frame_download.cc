@@ -60,6 +60,20 @@ void SplitRow(const uint8_t* from, uint8_t* u, uint8_t* v, int pairs, int depth,
   }
 }
 
+// Chroma row `y` of `downloaded` (in `layout`) as the software decoder's Cb and Cr rows of
+// `width` samples, into `u` and `v`.
+void ChromaRow(const AVFrame& downloaded, const Layout& layout, int y, int width, int depth,
+               uint8_t* u, uint8_t* v) {
+  const uint8_t* row = downloaded.data[1] + static_cast<size_t>(y) * downloaded.linesize[1];
+  if (layout.interleaved) {
+    SplitRow(row, u, v, width, depth, layout.shift);
+    return;
+  }
+  CopyRow(row, u, width, depth, layout.shift);
+  CopyRow(downloaded.data[2] + static_cast<size_t>(y) * downloaded.linesize[2], v, width, depth,
+          layout.shift);
+}
+
 absl::Status UnexpectedPair(AVPixelFormat stored, AVPixelFormat software) {
   return absl::InternalError(absl::StrFormat(
       "a hardware decoder returned %s for a stream that decodes to %s in software",
@@ -139,14 +153,7 @@ absl::Status ConvertHardwareChroma(const AVFrame& downloaded, AVPixelFormat soft
   uint8_t* u = reinterpret_cast<uint8_t*>(chroma->data());
   uint8_t* v = u + row_bytes * ch;
   for (int y = 0; y < ch; ++y, u += row_bytes, v += row_bytes) {
-    const uint8_t* row = downloaded.data[1] + static_cast<size_t>(y) * downloaded.linesize[1];
-    if (layout->interleaved) {
-      SplitRow(row, u, v, cw, depth, layout->shift);
-    } else {
-      CopyRow(row, u, cw, depth, layout->shift);
-      CopyRow(downloaded.data[2] + static_cast<size_t>(y) * downloaded.linesize[2], v, cw, depth,
-              layout->shift);
-    }
+    ChromaRow(downloaded, *layout, y, cw, depth, u, v);
   }
   return absl::OkStatus();
 }
@@ -183,17 +190,9 @@ absl::Status ConvertHardwareOutput(const AVFrame& downloaded, AVPixelFormat soft
   const int cw = AV_CEIL_RSHIFT(w, d->log2_chroma_w);
   const int ch = AV_CEIL_RSHIFT(h, d->log2_chroma_h);
   for (int y = 0; y < ch; ++y) {
-    uint8_t* u = out->data[1] + static_cast<size_t>(y) * out->linesize[1];
-    uint8_t* v = out->data[2] + static_cast<size_t>(y) * out->linesize[2];
-    if (layout->interleaved) {
-      SplitRow(downloaded.data[1] + static_cast<size_t>(y) * downloaded.linesize[1], u, v, cw,
-               depth, layout->shift);
-    } else {
-      CopyRow(downloaded.data[1] + static_cast<size_t>(y) * downloaded.linesize[1], u, cw, depth,
-              layout->shift);
-      CopyRow(downloaded.data[2] + static_cast<size_t>(y) * downloaded.linesize[2], v, cw, depth,
-              layout->shift);
-    }
+    ChromaRow(downloaded, *layout, y, cw, depth,
+              out->data[1] + static_cast<size_t>(y) * out->linesize[1],
+              out->data[2] + static_cast<size_t>(y) * out->linesize[2]);
   }
   return absl::OkStatus();
 }
