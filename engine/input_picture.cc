@@ -33,9 +33,9 @@ std::string* Picture::ResetOnHost(const Geometry& geometry,
   return &host_;
 }
 
-std::string* Picture::ResetOnHostWithChroma(const Geometry& geometry) {
+std::string* Picture::ResetOnHostPlanes(const Geometry& geometry, bool with_chroma) {
   std::string* buffer = ResetOnHost(geometry);
-  with_chroma_ = geometry.chroma != ChromaFormat::k400;
+  with_chroma_ = with_chroma && geometry.chroma != ChromaFormat::k400;
   return buffer;
 }
 

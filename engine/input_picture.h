@@ -39,9 +39,10 @@ class Picture {
   // it held before, a recycled one's size and contents as they were) is where its luma goes.
   std::string* ResetOnHost(const Geometry& geometry,
                            std::shared_ptr<const LumaScalePlan> upscale = nullptr);
-  // The same for a picture with chroma: the buffer takes its luma, then its Cb and Cr planes at
-  // StoredChromaSize (FrameBytes of `geometry` in all, the raw .yuv layout).
-  std::string* ResetOnHostWithChroma(const Geometry& geometry);
+  // The same for a picture without a pending upscale, `with_chroma` or not: the buffer takes its
+  // luma, then with chroma its Cb and Cr planes at StoredChromaSize (FrameBytes of `geometry` in
+  // all, the raw .yuv layout).
+  std::string* ResetOnHostPlanes(const Geometry& geometry, bool with_chroma);
   // For readers: the picture becomes a device one; the host buffer is kept for a later reuse.
   void ResetOnDevice(std::shared_ptr<const DevicePlane> luma, const Geometry& geometry,
                      std::shared_ptr<const LumaScalePlan> upscale = nullptr);

@@ -159,7 +159,7 @@ TEST(InputPictureTest, HostPictureWithChromaSplitsItsBufferAtTheLuma) {
   const std::string frame = Ramp(FrameBytes(kOdd10));
   const size_t luma_bytes = LumaBytes(kOdd10);
   Picture picture;
-  *picture.ResetOnHostWithChroma(kOdd10) = frame;
+  *picture.ResetOnHostPlanes(kOdd10, true) = frame;
   EXPECT_TRUE(picture.has_chroma());
   EXPECT_FALSE(picture.on_device());
   EXPECT_EQ(AsString(picture.host_luma()), frame.substr(0, luma_bytes));
@@ -220,7 +220,7 @@ TEST(InputPictureTest, MonochromePicturesHaveNoChromaToCarry) {
   const Geometry mono{20, 18, 8, ChromaFormat::k400};
   const std::string luma = Ramp(LumaBytes(mono));
   Picture picture;
-  *picture.ResetOnHostWithChroma(mono) = luma;
+  *picture.ResetOnHostPlanes(mono, true) = luma;
   EXPECT_FALSE(picture.has_chroma());
   EXPECT_EQ(AsString(picture.host_luma()), luma);
   EXPECT_TRUE(picture.host_chroma().empty());
@@ -235,7 +235,7 @@ TEST(InputPictureTest, MonochromePicturesHaveNoChromaToCarry) {
 // reset without chroma reads its whole buffer as luma again.
 TEST(InputPictureTest, ResettingWithoutChromaForgetsTheChroma) {
   Picture picture;
-  *picture.ResetOnHostWithChroma(kSmall) = Ramp(FrameBytes(kSmall));
+  *picture.ResetOnHostPlanes(kSmall, true) = Ramp(FrameBytes(kSmall));
   ASSERT_TRUE(picture.has_chroma());
   const std::string luma = Ramp(LumaBytes(kSmall));
   *picture.ResetOnHost(kSmall) = luma;

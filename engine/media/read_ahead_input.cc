@@ -43,11 +43,8 @@ void ReadAheadInput::Start() {
 void ReadAheadInput::ReadOne(uint64_t index, ReadFrame* frame) {
   // An input read in order has one reader, which claims its indices in order.
   if (inner_->positional()) {
-    Picture& picture = frame->picture;
-    const Geometry& geometry = inner_->geometry();
-    frame->got = inner_->ReadPlanesAt(index, inner_->keeps_chroma()
-                                                 ? picture.ResetOnHostWithChroma(geometry)
-                                                 : picture.ResetOnHost(geometry));
+    frame->got = inner_->ReadPlanesAt(
+        index, frame->picture.ResetOnHostPlanes(inner_->geometry(), inner_->keeps_chroma()));
   } else {
     frame->got = inner_->Read(&frame->picture);
   }

@@ -41,8 +41,7 @@ class RawInput final : public VideoInput {
   FrameRate frame_rate() const override { return rate_; }
   const std::string& name() const override { return reader_->name(); }
   absl::StatusOr<bool> Read(Picture* out) override {
-    return reader_->ReadPlanes(reader_->keeps_chroma() ? out->ResetOnHostWithChroma(geometry())
-                                                       : out->ResetOnHost(geometry()));
+    return reader_->ReadPlanes(out->ResetOnHostPlanes(geometry(), reader_->keeps_chroma()));
   }
   void KeepChroma() override {
     if (geometry().chroma != ChromaFormat::k400) reader_->KeepChroma();
@@ -423,10 +422,11 @@ absl::StatusOr<bool> DecodedInput::Read(Picture* out) {
     last_read_times_.scale_seconds = seconds(Clock::now() - decoded);
   }
   // Without a pending upscale: a picture the scorer's plan did not fit is scaled here.
+  std::string* planes = out->ResetOnHostPlanes(geometry_, keep_chroma_);
   if (keep_chroma_) {
-    CopyLumaAndChroma(*picture, out->ResetOnHostWithChroma(geometry_));
+    CopyLumaAndChroma(*picture, planes);
   } else {
-    CopyLuma(*picture, out->ResetOnHost(geometry_));
+    CopyLuma(*picture, planes);
   }
   return true;
 }
