@@ -4,9 +4,17 @@
 #include <utility>
 
 #include "absl/strings/str_format.h"
+#include "base/status_macros.h"
 #include "engine/luma_scale_host.h"
 
 namespace ssimd {
+namespace {
+
+absl::Span<const uint8_t> BytesOf(const std::string& buffer) {
+  return absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(buffer.data()), buffer.size());
+}
+
+}  // namespace
 
 Picture Picture::OnHost(std::string luma, const Geometry& geometry,
                         std::shared_ptr<const LumaScalePlan> upscale) {
@@ -33,15 +41,17 @@ std::string* Picture::ResetOnHost(const Geometry& geometry,
   return &host_;
 }
 
-std::string* Picture::ResetOnHostPlanes(const Geometry& geometry, bool with_chroma) {
-  std::string* buffer = ResetOnHost(geometry);
+std::string* Picture::ResetOnHostPlanes(const Geometry& geometry, bool with_chroma,
+                                        std::shared_ptr<const LumaScalePlan> upscale) {
+  std::string* buffer = ResetOnHost(geometry, std::move(upscale));
   with_chroma_ = with_chroma && geometry.chroma != ChromaFormat::k400;
   return buffer;
 }
 
 std::string* Picture::ResetOnDeviceWithChroma(std::shared_ptr<const DevicePlane> luma,
-                                              const Geometry& geometry) {
-  ResetOnDevice(std::move(luma), geometry);
+                                              const Geometry& geometry,
+                                              std::shared_ptr<const LumaScalePlan> upscale) {
+  ResetOnDevice(std::move(luma), geometry, std::move(upscale));
   with_chroma_ = geometry.chroma != ChromaFormat::k400;
   return &host_;
 }
@@ -81,15 +91,13 @@ Geometry Picture::scored_geometry() const {
 
 absl::Span<const uint8_t> Picture::host_luma() const {
   if (where_ != Where::kHost) return {};
-  const auto bytes =
-      absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(host_.data()), host_.size());
+  const absl::Span<const uint8_t> bytes = BytesOf(host_);
   return with_chroma_ ? bytes.first(std::min(bytes.size(), LumaBytes(geometry_))) : bytes;
 }
 
 absl::Span<const uint8_t> Picture::host_chroma() const {
   if (!with_chroma_) return {};
-  const auto bytes =
-      absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(host_.data()), host_.size());
+  const absl::Span<const uint8_t> bytes = BytesOf(host_);
   return on_device() ? bytes : bytes.subspan(std::min(bytes.size(), LumaBytes(geometry_)));
 }
 
@@ -122,22 +130,11 @@ absl::Status Picture::UpscaleOnHost() {
   if (where_ != Where::kHost) {
     return absl::FailedPreconditionError("a picture is upscaled on the host only from host bytes");
   }
-  const Geometry scored = scored_geometry();
-  if (host_.size() != LumaBytes(geometry_) || geometry_.width != upscale_->src_width ||
-      geometry_.height != upscale_->src_height || geometry_.bit_depth != upscale_->bit_depth) {
-    return absl::InternalError(absl::StrFormat(
-        "a %dx%d %d-bit picture of %d bytes does not fit its upscale from %dx%d %d-bit",
-        geometry_.width, geometry_.height, geometry_.bit_depth, host_.size(),
-        upscale_->src_width, upscale_->src_height, upscale_->bit_depth));
-  }
-  std::string scaled(LumaBytes(scored), '\0');
-  const int sample = BytesPerSample(geometry_.bit_depth);
-  ScaleLumaOnHost(*upscale_, reinterpret_cast<const uint8_t*>(host_.data()),
-                  static_cast<size_t>(geometry_.width) * sample,
-                  reinterpret_cast<uint8_t*>(scaled.data()),
-                  static_cast<size_t>(scored.width) * sample);
+  std::string scaled;
+  SSIMD_RETURN_IF_ERROR(ScalePackedPictureOnHost(*upscale_, geometry_, with_chroma_,
+                                                 BytesOf(host_), scaled));
   host_ = std::move(scaled);
-  geometry_ = scored;
+  geometry_ = scored_geometry();
   upscale_.reset();
   return absl::OkStatus();
 }

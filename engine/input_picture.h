@@ -1,10 +1,9 @@
 // A picture as an input hands it over (engine/media/video_input.h): where its luma lies (host
 // memory, or a GPU's memory where a video engine decoded it, docs/adr/0083), its chroma planes
-// where a metric reads them (always in host memory, where the chroma is scored), its geometry as
-// the bytes lie, and the upscale still to do before it is scored, if any (docs/adr/0080). Whoever
+// where a metric reads them (always in host memory), its geometry as the bytes lie, and the
+// upscale still to do before it is scored, if any, its chroma's included (docs/adr/0080). Whoever
 // reads it learns all of that from the picture itself, per picture: a rendition whose plan did not
-// fit one picture hands that one over already scaled, with no upscale pending. A picture with
-// chroma never has an upscale pending: the scorer's plans reproduce libswscale's luma only.
+// fit one picture hands that one over already scaled, with no upscale pending.
 #ifndef SSIMD_ENGINE_INPUT_PICTURE_H_
 #define SSIMD_ENGINE_INPUT_PICTURE_H_
 
@@ -39,17 +38,19 @@ class Picture {
   // it held before, a recycled one's size and contents as they were) is where its luma goes.
   std::string* ResetOnHost(const Geometry& geometry,
                            std::shared_ptr<const LumaScalePlan> upscale = nullptr);
-  // The same for a picture without a pending upscale, `with_chroma` or not: the buffer takes its
-  // luma, then with chroma its Cb and Cr planes at StoredChromaSize (FrameBytes of `geometry` in
-  // all, the raw .yuv layout).
-  std::string* ResetOnHostPlanes(const Geometry& geometry, bool with_chroma);
+  // The same, `with_chroma` or not: the buffer takes its luma, then with chroma its Cb and Cr
+  // planes at StoredChromaSize (FrameBytes of `geometry` in all, the raw .yuv layout). With chroma,
+  // an `upscale` must carry a chroma plan (LumaScalePlan::chroma).
+  std::string* ResetOnHostPlanes(const Geometry& geometry, bool with_chroma,
+                                 std::shared_ptr<const LumaScalePlan> upscale = nullptr);
   // For readers: the picture becomes a device one; the host buffer is kept for a later reuse.
   void ResetOnDevice(std::shared_ptr<const DevicePlane> luma, const Geometry& geometry,
                      std::shared_ptr<const LumaScalePlan> upscale = nullptr);
   // A device picture whose chroma planes lie on the host: the returned buffer (the host one)
   // is where they go, Cb then Cr at StoredChromaSize.
   std::string* ResetOnDeviceWithChroma(std::shared_ptr<const DevicePlane> luma,
-                                       const Geometry& geometry);
+                                       const Geometry& geometry,
+                                       std::shared_ptr<const LumaScalePlan> upscale = nullptr);
 
   // Gives the picture a host buffer to be read into (a recycled one, LumaBufferPool).
   void AdoptBuffer(std::string buffer) { host_ = std::move(buffer); }
@@ -89,8 +90,8 @@ class Picture {
   // picture is a host one afterwards. Nothing to do for a host picture.
   absl::Status BringToHost();
   // The pending upscale done here with the host model (engine/luma_scale_host.h, the arithmetic
-  // the GPU kernels run), for readers that want the scored size; the picture must be on the host.
-  // Nothing to do without one.
+  // the GPU kernels run), for readers that want the scored size, chroma and all; the picture must
+  // be on the host. Nothing to do without one.
   absl::Status UpscaleOnHost();
 
  private:

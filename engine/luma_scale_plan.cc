@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
 namespace ssimd {
@@ -296,6 +297,7 @@ absl::StatusOr<LumaScalePlan> PlanLumaScale(int src_width, int src_height, int d
   plan.dst_height = dst_height;
   plan.bit_depth = bit_depth;
   plan.rounding = bit_depth == 8 ? rounding : VerticalRounding::kWide;
+  plan.first_wide_row = FirstWideRow(dst_height, 0);
   absl::StatusOr<ScaleFilter1D> horizontal =
       BuildSwscaleFilter(src_width, dst_width, choice.kind, 1 << 14, alignment.horizontal);
   if (!horizontal.ok()) return horizontal.status();
@@ -308,6 +310,26 @@ absl::StatusOr<LumaScalePlan> PlanLumaScale(int src_width, int src_height, int d
   }
   plan.horizontal = *std::move(horizontal);
   plan.vertical = *std::move(vertical);
+  return plan;
+}
+
+absl::StatusOr<LumaScalePlan> PlanChromaScale(const LumaScalePlan& luma, ChromaFormat format,
+                                              const ScalerChoice& choice,
+                                              const FilterAlignment& alignment) {
+  if (format == ChromaFormat::k400) {
+    return absl::FailedPreconditionError("4:0:0 pictures have no chroma to scale");
+  }
+  const PlaneSize from = StoredChromaSize(Geometry{luma.src_width, luma.src_height, 8, format});
+  const PlaneSize to = StoredChromaSize(Geometry{luma.dst_width, luma.dst_height, 8, format});
+  absl::StatusOr<LumaScalePlan> plan =
+      PlanLumaScale(from.width, from.height, to.width, to.height, luma.bit_depth, choice,
+                    luma.rounding, alignment);
+  if (!plan.ok()) {
+    return absl::Status(plan.status().code(),
+                        absl::StrCat("chroma planes: ", plan.status().message()));
+  }
+  const int vertical_shift = format == ChromaFormat::k420 ? 1 : 0;
+  plan->first_wide_row = FirstWideRow(luma.dst_height, vertical_shift);
   return plan;
 }
 

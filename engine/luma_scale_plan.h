@@ -9,6 +9,7 @@
 #define SSIMD_ENGINE_LUMA_SCALE_PLAN_H_
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -41,6 +42,11 @@ struct LumaScalePlan {
   ScaleFilter1D horizontal;  // coefficients sum to 2^14
   ScaleFilter1D vertical;    // coefficients sum to 2^12
   VerticalRounding rounding = VerticalRounding::kWide;
+  // Output rows from this one on round kWide whatever `rounding` says (FirstWideRow).
+  int first_wide_row = 0;
+  // The plan of the picture's two chroma planes (Cb and Cr alike) where they are scaled with the
+  // luma (a metric reads them), else null; it has no chroma plan of its own.
+  std::shared_ptr<const LumaScalePlan> chroma;
 };
 
 // OK when `plan` scales to a `width` x `height` picture of `bit_depth`; INTERNAL otherwise (a
@@ -68,6 +74,16 @@ absl::StatusOr<LumaScalePlan> PlanLumaScale(int src_width, int src_height, int d
                                             const ScalerChoice& choice,
                                             VerticalRounding rounding,
                                             const FilterAlignment& alignment = FilterAlignment());
+
+// The plan libswscale follows for the chroma planes of a `format` picture whose luma `luma`
+// scales: the same construction at the planes' stored sizes (StoredChromaSize: chroma samples
+// sit at the same relative position as luma ones in FFmpeg's scale filter for progressive 4:2:0,
+// so the filters differ only by size), with the rows written by libswscale's C code counted in
+// chroma rows. FAILED_PRECONDITION as PlanLumaScale for chroma planes it does not cover, and for
+// 4:0:0.
+absl::StatusOr<LumaScalePlan> PlanChromaScale(const LumaScalePlan& luma, ChromaFormat format,
+                                              const ScalerChoice& choice,
+                                              const FilterAlignment& alignment = FilterAlignment());
 
 }  // namespace ssimd
 

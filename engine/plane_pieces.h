@@ -64,7 +64,9 @@ struct PiecewiseFramePair {
   // pair's bit depth), and the backend brings it to the pair's size with the plan: on a GPU the
   // smaller picture is what crosses the bus, and the scaling runs beside the scoring.
   const LumaScalePlan* distorted_upscale = nullptr;
-  // Set where the features read chroma (FeaturesReadChroma): host views at libvmaf's sizes.
+  // Set where the features read chroma (FeaturesReadChroma): host views at libvmaf's sizes, but
+  // with `distorted_upscale` the distorted views are the whole planes before the upscale, which
+  // the backend scales with the plan's chroma plan (PairChromaToScore makes both kinds).
   const FrameChroma* chroma = nullptr;
   // FramePair::previous_reference, in pieces.
   const PlanePieces* previous_reference = nullptr;

@@ -29,9 +29,12 @@ PlaneSize PsnrPlaneSize(const Geometry& geometry, int plane) {
           halve_height ? geometry.height >> 1 : geometry.height};
 }
 
-absl::StatusOr<std::array<LumaView, 2>> ChromaViews(const Geometry& geometry,
-                                                    absl::Span<const uint8_t> stored,
-                                                    absl::string_view what) {
+namespace {
+
+// ChromaViews, or with `whole` views of the whole stored planes.
+absl::StatusOr<std::array<LumaView, 2>> ViewsOfStoredChroma(const Geometry& geometry,
+                                                            absl::Span<const uint8_t> stored,
+                                                            absl::string_view what, bool whole) {
   const size_t sample_bytes = static_cast<size_t>(BytesPerSample(geometry.bit_depth));
   const PlaneSize plane = StoredChromaSize(geometry);
   const size_t plane_bytes =
@@ -45,7 +48,7 @@ absl::StatusOr<std::array<LumaView, 2>> ChromaViews(const Geometry& geometry,
   }
   std::array<LumaView, 2> views;
   for (int p = 0; p < 2; ++p) {
-    const PlaneSize size = PsnrPlaneSize(geometry, p + 1);
+    const PlaneSize size = whole ? plane : PsnrPlaneSize(geometry, p + 1);
     views[p].width = size.width;
     views[p].height = size.height;
     views[p].bit_depth = geometry.bit_depth;
@@ -55,19 +58,38 @@ absl::StatusOr<std::array<LumaView, 2>> ChromaViews(const Geometry& geometry,
   return views;
 }
 
-absl::StatusOr<std::optional<FrameChroma>> PairChromaToScore(const Geometry& geometry,
-                                                             const FeatureSet& features,
-                                                             absl::Span<const uint8_t> reference,
-                                                             absl::Span<const uint8_t> distorted,
-                                                             absl::string_view reference_what,
-                                                             absl::string_view distorted_what) {
+}  // namespace
+
+absl::StatusOr<std::array<LumaView, 2>> ChromaViews(const Geometry& geometry,
+                                                    absl::Span<const uint8_t> stored,
+                                                    absl::string_view what) {
+  return ViewsOfStoredChroma(geometry, stored, what, /*whole=*/false);
+}
+
+absl::StatusOr<std::optional<FrameChroma>> PairChromaToScore(
+    const Geometry& geometry, const FeatureSet& features, absl::Span<const uint8_t> reference,
+    absl::Span<const uint8_t> distorted, absl::string_view reference_what,
+    absl::string_view distorted_what, const LumaScalePlan* distorted_upscale) {
   if (!FeaturesReadChroma(features, geometry.chroma)) return std::nullopt;
+  Geometry distorted_geometry = geometry;
+  if (distorted_upscale != nullptr) {
+    absl::StatusOr<Geometry> input = PlanInputGeometry(*distorted_upscale, geometry);
+    if (!input.ok()) return input.status();
+    if (distorted_upscale->chroma == nullptr) {
+      return absl::InternalError(absl::StrCat(distorted_what,
+                                              ": its upscale has no plan for the chroma"));
+    }
+    distorted_geometry = *input;
+  }
   FrameChroma chroma;
-  const std::tuple<absl::Span<const uint8_t>, absl::string_view, std::array<LumaView, 2>*>
-      sides[] = {{reference, reference_what, &chroma.reference},
-                 {distorted, distorted_what, &chroma.distorted}};
-  for (const auto& [bytes, what, views] : sides) {
-    absl::StatusOr<std::array<LumaView, 2>> parsed = ChromaViews(geometry, bytes, what);
+  const std::tuple<absl::Span<const uint8_t>, absl::string_view, std::array<LumaView, 2>*,
+                   const Geometry*, bool>
+      sides[] = {{reference, reference_what, &chroma.reference, &geometry, false},
+                 {distorted, distorted_what, &chroma.distorted, &distorted_geometry,
+                  distorted_upscale != nullptr}};
+  for (const auto& [bytes, what, views, side_geometry, whole] : sides) {
+    absl::StatusOr<std::array<LumaView, 2>> parsed =
+        ViewsOfStoredChroma(*side_geometry, bytes, what, whole);
     if (!parsed.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(
           parsed.status().message(), bytes.empty() ? " (psnr with enable_chroma reads it)" : ""));

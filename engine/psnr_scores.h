@@ -12,6 +12,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "engine/features.h"
+#include "engine/luma_scale_plan.h"
 #include "engine/picture.h"
 
 namespace ssimd {
@@ -32,14 +33,15 @@ absl::StatusOr<std::array<LumaView, 2>> ChromaViews(const Geometry& geometry,
                                                     absl::string_view what);
 
 // The chroma views of a pair of pictures where `features` read chroma (FeaturesReadChroma of the
-// geometry's layout), else none: ChromaViews of each picture's stored planes. INVALID_ARGUMENT
-// naming `reference_what` or `distorted_what` when its planes are missing or of another size.
-absl::StatusOr<std::optional<FrameChroma>> PairChromaToScore(const Geometry& geometry,
-                                                             const FeatureSet& features,
-                                                             absl::Span<const uint8_t> reference,
-                                                             absl::Span<const uint8_t> distorted,
-                                                             absl::string_view reference_what,
-                                                             absl::string_view distorted_what);
+// geometry's layout), else none: ChromaViews of each picture's stored planes. With
+// `distorted_upscale` (which must carry a chroma plan), the distorted planes lie at the plan's
+// source size and their views are the whole planes, as the plan reads them
+// (PiecewiseFramePair::chroma). INVALID_ARGUMENT naming `reference_what` or `distorted_what` when
+// its planes are missing or of another size.
+absl::StatusOr<std::optional<FrameChroma>> PairChromaToScore(
+    const Geometry& geometry, const FeatureSet& features, absl::Span<const uint8_t> reference,
+    absl::Span<const uint8_t> distorted, absl::string_view reference_what,
+    absl::string_view distorted_what, const LumaScalePlan* distorted_upscale = nullptr);
 
 // The exact sum of squared errors of two views of one size and bit depth (on the host).
 uint64_t ViewSquaredError(const LumaView& reference, const LumaView& distorted);

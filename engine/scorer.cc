@@ -2,9 +2,12 @@
 
 #include <vector>
 
+#include "absl/strings/str_format.h"
+
 #include "base/status_macros.h"
 #include "engine/luma_scale_host.h"
 #include "engine/luma_scale_plan.h"
+#include "engine/psnr_scores.h"
 #include "engine/scratch.h"
 
 namespace ssimd {
@@ -26,6 +29,38 @@ absl::Status UpscaleOnHost(const Geometry& geometry, const LumaScalePlan& plan,
   return absl::OkStatus();
 }
 
+// The distorted chroma of `chroma` (whole planes before their upscale) scaled with `plan`'s
+// chroma plan into `out`, and the pair's views at libvmaf's sizes over it.
+absl::StatusOr<FrameChroma> UpscaleChromaOnHost(const Geometry& geometry, const LumaScalePlan& plan,
+                                                const FrameChroma& chroma,
+                                                std::vector<uint8_t>& out) {
+  const LumaScalePlan* planes = plan.chroma.get();
+  const PlaneSize stored = StoredChromaSize(geometry);
+  if (planes == nullptr || planes->dst_width != stored.width ||
+      planes->dst_height != stored.height) {
+    return absl::InternalError("a rendition's chroma came without a plan that fits its upscale");
+  }
+  const size_t sample = static_cast<size_t>(BytesPerSample(geometry.bit_depth));
+  const size_t plane_bytes = static_cast<size_t>(stored.width) * stored.height * sample;
+  out.resize(2 * plane_bytes);
+  for (int p = 0; p < 2; ++p) {
+    const LumaView& small = chroma.distorted[p];
+    if (small.width != planes->src_width || small.height != planes->src_height ||
+        small.bit_depth != geometry.bit_depth) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "the distorted chroma before its upscale is %dx%d at %d bits; expected %dx%d at %d",
+          small.width, small.height, small.bit_depth, planes->src_width, planes->src_height,
+          geometry.bit_depth));
+    }
+    ScaleLumaOnHost(*planes, small.data, small.stride_bytes, out.data() + p * plane_bytes,
+                    stored.width * sample);
+  }
+  absl::StatusOr<std::array<LumaView, 2>> scaled =
+      ChromaViews(geometry, absl::MakeConstSpan(out), "distorted chroma");
+  if (!scaled.ok()) return scaled.status();
+  return FrameChroma{chroma.reference, *scaled};
+}
+
 }  // namespace
 
 absl::StatusOr<ScoreResult> Scorer::ScorePieces(const Geometry& geometry,
@@ -36,6 +71,7 @@ absl::StatusOr<ScoreResult> Scorer::ScorePieces(const Geometry& geometry,
   thread_local std::vector<uint8_t> distorted_scratch;
   thread_local std::vector<uint8_t> upscaled_scratch;
   thread_local std::vector<uint8_t> previous_scratch;
+  thread_local std::vector<uint8_t> chroma_scratch;
   // Planes in a GPU's memory are copied here: this backend reads host memory.
   absl::StatusOr<absl::Span<const uint8_t>> reference_bytes =
       pair.reference->HostBytes(reference_scratch);
@@ -46,9 +82,17 @@ absl::StatusOr<ScoreResult> Scorer::ScorePieces(const Geometry& geometry,
   absl::StatusOr<LumaView> reference =
       MakeLumaView(geometry, *reference_bytes, "reference luma");
   absl::Span<const uint8_t> distorted_bytes = *distorted_host;
+  const FrameChroma* chroma = pair.chroma;
+  absl::StatusOr<FrameChroma> upscaled_chroma;
   if (reference.ok() && pair.distorted_upscale != nullptr) {
     absl::Status scaled = UpscaleOnHost(geometry, *pair.distorted_upscale, distorted_bytes,
                                         upscaled_scratch);
+    if (scaled.ok() && chroma != nullptr) {
+      upscaled_chroma =
+          UpscaleChromaOnHost(geometry, *pair.distorted_upscale, *chroma, chroma_scratch);
+      scaled = upscaled_chroma.status();
+      if (scaled.ok()) chroma = &*upscaled_chroma;
+    }
     if (!scaled.ok()) reference = scaled;
     distorted_bytes = absl::MakeConstSpan(upscaled_scratch);
   }
@@ -66,11 +110,12 @@ absl::StatusOr<ScoreResult> Scorer::ScorePieces(const Geometry& geometry,
   absl::StatusOr<ScoreResult> result =
       distorted.ok()
           ? Score(geometry, features,
-                  FramePair{*reference, *distorted, pair.chroma,
+                  FramePair{*reference, *distorted, chroma,
                             pair.previous_reference != nullptr ? &*previous : nullptr})
           : absl::StatusOr<ScoreResult>(distorted.status());
   for (std::vector<uint8_t>* scratch :
-       {&reference_scratch, &distorted_scratch, &upscaled_scratch, &previous_scratch}) {
+       {&reference_scratch, &distorted_scratch, &upscaled_scratch, &previous_scratch,
+        &chroma_scratch}) {
     if (BytesOf(*scratch) > kKeptScratchBytes) *scratch = std::vector<uint8_t>();
   }
   return result;

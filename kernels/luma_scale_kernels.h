@@ -30,6 +30,7 @@ struct LumaScaleLaunch {
   DeviceScaleFilter horizontal;
   DeviceScaleFilter vertical;
   VerticalRounding rounding = VerticalRounding::kWide;
+  int first_wide_row = 0;  // rows from here on round kWide (FirstWideRow)
   // src_height x dst_width 15-bit samples, packed rows.
   int16_t* intermediate = nullptr;
   // Output plane, packed rows of dst_width samples (the scorer's layout).

@@ -31,8 +31,8 @@ __global__ void LumaScaleHorizontal(const uint8_t* src, size_t src_pitch, int sr
 }
 
 __global__ void LumaScaleVertical8(const int16_t* in, DeviceScaleFilter filter,
-                                   VerticalRounding rounding, uint8_t* out, int dst_width,
-                                   int dst_height) {
+                                   VerticalRounding rounding, int first_wide_row, uint8_t* out,
+                                   int dst_width, int dst_height) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= dst_width || y >= dst_height) return;
@@ -40,7 +40,7 @@ __global__ void LumaScaleVertical8(const int16_t* in, DeviceScaleFilter filter,
   const int16_t* column = in + filter.first_input[y] * row_step + x;
   const int16_t* coefficients = filter.coefficients + static_cast<size_t>(y) * filter.taps;
   out[static_cast<size_t>(y) * dst_width + x] =
-      RoundingOfRow(rounding, y, dst_height) == VerticalRounding::kPackedWords
+      RoundingOfRow(rounding, y, first_wide_row) == VerticalRounding::kPackedWords
           ? VerticalLumaSample8PackedWords(column, row_step, coefficients, filter.taps)
           : VerticalLumaSample8Wide(column, row_step, coefficients, filter.taps);
 }
@@ -66,7 +66,8 @@ hipError_t LaunchLumaScale(const LumaScaleLaunch& l, hipStream_t stream) {
                        stream, src, l.src_pitch, l.src_height, l.bit_depth, l.horizontal,
                        l.intermediate, l.dst_width);
     hipLaunchKernelGGL(LumaScaleVertical8, GridFor(l.dst_width, l.dst_height), block, 0, stream,
-                       l.intermediate, l.vertical, l.rounding, static_cast<uint8_t*>(l.dst),
+                       l.intermediate, l.vertical, l.rounding, l.first_wide_row,
+                       static_cast<uint8_t*>(l.dst),
                        l.dst_width, l.dst_height);
   } else {
     hipLaunchKernelGGL(LumaScaleHorizontal<uint16_t>, GridFor(l.dst_width, l.src_height), block,

@@ -1,5 +1,5 @@
-// libswscale's separable luma scaler (FFmpeg 5.1), one output sample at a time, for the host
-// model and the device kernels alike (docs/adr/0080). The filters themselves (positions and
+// libswscale's separable scaler (FFmpeg 5.1), one output sample of a plane (luma or chroma) at a
+// time, for the host model and the device kernels alike (docs/adr/0080). The filters themselves (positions and
 // integer coefficients) are built once on the host (engine/media/luma_scale_plan.h); this header
 // holds only the per-sample arithmetic of the two passes:
 //
@@ -27,9 +27,13 @@ enum class VerticalRounding : int32_t {
   kPackedWords = 1,  // libswscale's x86 SIMD code: 16-bit words, each product truncated
 };
 
-// libswscale's x86 SIMD vertical pass cannot write the last two output rows (its coefficient table
-// would run past the end), so it writes them with its C code: those rows round kWide.
-inline constexpr int kPackedWordsWideTailRows = 2;
+// libswscale's x86 SIMD vertical pass cannot write the last two luma rows (its coefficient table
+// would run past the end), so from luma row height - 2 on it writes every plane with its C code:
+// those rows round kWide. A chroma row is written in the step of luma row (row << vertical_shift),
+// so a subsampled chroma plane's C rows start at the first row whose luma row is past that point.
+SSIMD_HD inline int FirstWideRow(int luma_height, int vertical_shift) {
+  return (luma_height - 2 + (1 << vertical_shift) - 1) >> vertical_shift;
+}
 
 // Intermediate sample: the sum of taps * coefficients, shifted to 15 bits and capped at 2^15 - 1
 // (a bicubic overshoot above white); N-bit input shifts by N - 1.
@@ -91,9 +95,11 @@ SSIMD_HD inline uint16_t VerticalLumaSampleDeep(const int16_t* column, size_t ro
   return static_cast<uint16_t>(value < 0 ? 0 : (value > top ? top : value));
 }
 
-// The rounding libswscale applies to output row `y` of `height` rows with `rounding` chosen.
-SSIMD_HD inline VerticalRounding RoundingOfRow(VerticalRounding rounding, int y, int height) {
-  return (rounding == VerticalRounding::kPackedWords && y < height - kPackedWordsWideTailRows)
+// The rounding libswscale applies to output row `y` of a plane with `rounding` chosen, whose rows
+// from `first_wide_row` on are written by its C code (FirstWideRow).
+SSIMD_HD inline VerticalRounding RoundingOfRow(VerticalRounding rounding, int y,
+                                               int first_wide_row) {
+  return (rounding == VerticalRounding::kPackedWords && y < first_wide_row)
              ? VerticalRounding::kPackedWords
              : VerticalRounding::kWide;
 }

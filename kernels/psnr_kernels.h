@@ -5,6 +5,7 @@
 #ifndef SSIMD_KERNELS_PSNR_KERNELS_H_
 #define SSIMD_KERNELS_PSNR_KERNELS_H_
 
+#include <cstddef>
 #include <cstdint>
 
 #include "kernels/hip_portability.h"
@@ -12,11 +13,14 @@
 namespace ssimd {
 
 struct PsnrSseLaunch {
-  const void* reference = nullptr;  // width x height packed samples
+  const void* reference = nullptr;  // width x height samples, rows a pitch apart
   const void* distorted = nullptr;
   int width = 0;
   int height = 0;
   int bit_depth = 8;  // uint8 samples at 8 bits, uint16 above
+  // Bytes between rows; 0: packed rows (a plane scaled to a larger stored size is read in part).
+  size_t reference_pitch = 0;
+  size_t distorted_pitch = 0;
   // One device word: set to 0, then the plane's sum is added into it.
   unsigned long long* sse = nullptr;  // NOLINT(runtime/int): the type atomicAdd takes
 };

@@ -447,7 +447,8 @@ void LadderReactor::ScoreWork(RungWork& work, const Round& round) {
   // The inputs were made to keep their chroma where the rung's features read it (KeepChromaLike).
   absl::StatusOr<std::optional<FrameChroma>> chroma = PairChromaToScore(
       rung.settings.geometry, rung.settings.features, round.source.host_chroma(),
-      work.picture.host_chroma(), "the source's chroma", "the rendition's chroma");
+      work.picture.host_chroma(), "the source's chroma", "the rendition's chroma",
+      work.picture.upscale());
   if (!chroma.ok()) {
     work.status = PrefixedStatus(chroma.status(), absl::StrFormat("rendition %s: frame %d: ",
                                                                   QuoteClientText(rung.name), index));

@@ -469,8 +469,8 @@ void ServiceMetrics::RecordUpscale(std::string_view where) {
 }
 
 void ServiceMetrics::RecordUpscaleFallback(std::string_view reason) {
-  static constexpr std::string_view kReasons[] = {"format", "scaler", "geometry", "mismatch",
-                                                  "error",  "frame",  "chroma"};
+  static constexpr std::string_view kReasons[] = {"format", "scaler", "geometry",
+                                                  "mismatch", "error", "frame"};
   std::string label = "error";
   for (std::string_view known : kReasons) {
     if (reason == known) label = std::string(known);

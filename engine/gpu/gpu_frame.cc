@@ -13,7 +13,9 @@
 #include "base/status_macros.h"
 #include "engine/gpu/context_gate.h"
 #include "engine/gpu/exact_sum.h"
+#include "engine/gpu/gpu_chroma.h"
 #include "engine/gpu/hip_status.h"
+#include "engine/gpu/upscale_on_device.h"
 #include "engine/cpu/vmaf/adm.h"
 #include "engine/cpu/vmaf/motion.h"
 #include "engine/cpu/vmaf/vif.h"
@@ -30,7 +32,6 @@
 #include "kernels/integer_ssim_kernels.h"
 #include "kernels/integer_ssim_math.h"
 #include "kernels/luma_pack_kernels.h"
-#include "kernels/luma_scale_kernels.h"
 #include "kernels/ms_ssim_kernels.h"
 #include "kernels/ms_ssim_math.h"
 #include "kernels/psnr_kernels.h"
@@ -549,6 +550,8 @@ struct FramePlans {
   uint8_t* ref = nullptr;
   uint8_t* dist = nullptr;
   uint8_t* previous_ref = nullptr;  // the frame before's reference, where vmaf's motion reads it
+  bool chroma = false;              // psnr reads the chroma planes (gpu_chroma.h)
+  const LumaScalePlan* chroma_upscale = nullptr;  // the distorted chroma's plan, if upscaled
   FloatPlan float_plan;
   SsimPlan ssim_plan;
   MsSsimPlan ms_ssim_plan;
@@ -559,7 +562,7 @@ struct FramePlans {
 struct ReadbackLayout {
   size_t float_doubles = 0;    // float_ssim block sums, from 0
   size_t ssim_doubles = 0;     // ssim block sums or exact outcome, from float_doubles
-  size_t psnr_doubles = 0;     // psnr: the luma's uint64 squared-error sum, after those
+  size_t psnr_doubles = 0;     // psnr: each plane's uint64 squared-error sum, after those
   size_t ms_ssim_doubles = 0;  // float_ms_ssim: every scale's block sums, after psnr's
   size_t vmaf_doubles = 0;     // vmaf: its VmafDeviceSums, after float_ms_ssim's
   size_t psnr_offset() const { return float_doubles + ssim_doubles; }
@@ -567,37 +570,6 @@ struct ReadbackLayout {
   size_t vmaf_offset() const { return ms_ssim_offset() + ms_ssim_doubles; }
 };
 
-size_t AlignUp(size_t bytes) { return (bytes + 255) & ~size_t{255}; }
-
-// Where an upscale's pieces lie: the filter arrays in staging and on the device, in one block
-// after the distorted plane; the device also holds the intermediate rows after them.
-struct UpscaleLayout {
-  size_t plane = 0;  // bytes of the distorted plane before its upscale
-  size_t h_first = 0, h_coefficients = 0, v_first = 0, v_coefficients = 0;  // offsets
-  size_t filters_end = 0;  // bytes of plane plus filters (what is uploaded)
-  size_t intermediate = 0;  // offset on the device
-  size_t device_bytes = 0;
-};
-
-UpscaleLayout LayOutUpscale(const LumaScalePlan& plan) {
-  UpscaleLayout l;
-  l.plane = PlanInputBytes(plan);
-  l.h_first = AlignUp(l.plane);
-  l.h_coefficients = AlignUp(l.h_first + sizeof(int32_t) * plan.horizontal.first_input.size());
-  l.v_first =
-      AlignUp(l.h_coefficients + sizeof(int16_t) * plan.horizontal.coefficients.size());
-  l.v_coefficients = AlignUp(l.v_first + sizeof(int32_t) * plan.vertical.first_input.size());
-  l.filters_end = l.v_coefficients + sizeof(int16_t) * plan.vertical.coefficients.size();
-  l.intermediate = AlignUp(l.filters_end);
-  l.device_bytes =
-      l.intermediate + sizeof(int16_t) * static_cast<size_t>(plan.src_height) * plan.dst_width;
-  return l;
-}
-
-template <typename T>
-void CopyArray(const std::vector<T>& from, uint8_t* to) {
-  std::memcpy(to, from.data(), sizeof(T) * from.size());
-}
 
 // A plane of the slot's device, packed into `dst` on the slot's stream. The decoder finished
 // writing it before handing it over (DevicePlane's contract), so no wait on its stream is needed.
@@ -631,7 +603,7 @@ absl::Status UploadPlanes(StreamSlot& slot, const Geometry& geometry, StagePlane
                           const DeviceSources& on_device, const LumaScalePlan* upscale,
                           FramePlans& plans) {
   const size_t plane_bytes = LumaBytes(geometry);
-  const UpscaleLayout layout = upscale != nullptr ? LayOutUpscale(*upscale) : UpscaleLayout();
+  const UpscaleLayout layout = upscale != nullptr ? LayOutUpscale(*upscale, 1) : UpscaleLayout();
   const size_t distorted_staging = upscale != nullptr ? layout.filters_end : plane_bytes;
   const bool previous = on_device.has_previous_reference;
   const size_t previous_staging = previous ? plane_bytes : 0;
@@ -671,12 +643,7 @@ absl::Status UploadPlanes(StreamSlot& slot, const Geometry& geometry, StagePlane
   } else {
     SSIMD_RETURN_IF_ERROR(stage(1, distorted));
   }
-  if (upscale != nullptr) {
-    CopyArray(upscale->horizontal.first_input, distorted + layout.h_first);
-    CopyArray(upscale->horizontal.coefficients, distorted + layout.h_coefficients);
-    CopyArray(upscale->vertical.first_input, distorted + layout.v_first);
-    CopyArray(upscale->vertical.coefficients, distorted + layout.v_coefficients);
-  }
+  if (upscale != nullptr) StageUpscaleFilters(*upscale, layout, distorted);
   if (upload_from < distorted_staging) {
     SSIMD_HIP_RETURN_IF_ERROR(
         hipMemcpyAsync(distorted_target + upload_from, distorted + upload_from,
@@ -693,32 +660,6 @@ absl::Status UploadPlanes(StreamSlot& slot, const Geometry& geometry, StagePlane
                                              hipMemcpyHostToDevice, slot.stream),
                               "uploading the previous reference luma");
   }
-  SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[1], slot.stream), "recording an event");
-  return absl::OkStatus();
-}
-
-// libswscale's scaling of the uploaded distorted plane into the frame's distorted plane.
-absl::Status EnqueueUpscale(StreamSlot& slot, const LumaScalePlan& plan, FramePlans& plans) {
-  const UpscaleLayout layout = LayOutUpscale(plan);
-  uint8_t* base = slot.upscale.as<uint8_t>();
-  LumaScaleLaunch launch;
-  launch.src = base;
-  launch.src_pitch = layout.plane / plan.src_height;
-  launch.src_width = plan.src_width;
-  launch.src_height = plan.src_height;
-  launch.bit_depth = plan.bit_depth;
-  launch.horizontal = {reinterpret_cast<const int32_t*>(base + layout.h_first),
-                       reinterpret_cast<const int16_t*>(base + layout.h_coefficients),
-                       plan.horizontal.taps};
-  launch.vertical = {reinterpret_cast<const int32_t*>(base + layout.v_first),
-                     reinterpret_cast<const int16_t*>(base + layout.v_coefficients),
-                     plan.vertical.taps};
-  launch.rounding = plan.rounding;
-  launch.intermediate = reinterpret_cast<int16_t*>(base + layout.intermediate);
-  launch.dst = plans.dist;
-  launch.dst_width = plan.dst_width;
-  launch.dst_height = plan.dst_height;
-  SSIMD_HIP_RETURN_IF_ERROR(LaunchLumaScale(launch, slot.stream), "upscaling the distorted luma");
   return absl::OkStatus();
 }
 
@@ -745,7 +686,7 @@ absl::Status EnqueueKernels(StreamSlot& slot, const Geometry& geometry,
                                              plans.dist, plans.ssim_plan));
   }
   if (features.psnr.has_value()) {
-    SSIMD_RETURN_IF_ERROR(slot.psnr_sse.Reserve(sizeof(uint64_t), "psnr sum"));
+    SSIMD_RETURN_IF_ERROR(slot.psnr_sse.Reserve(3 * sizeof(uint64_t), "psnr sums"));
     PsnrSseLaunch launch;
     launch.reference = plans.ref;
     launch.distorted = plans.dist;
@@ -754,6 +695,10 @@ absl::Status EnqueueKernels(StreamSlot& slot, const Geometry& geometry,
     launch.bit_depth = geometry.bit_depth;
     launch.sse = slot.psnr_sse.as<unsigned long long>();  // NOLINT(runtime/int)
     SSIMD_HIP_RETURN_IF_ERROR(LaunchPsnrSse(launch, slot.stream), "summing psnr's squared errors");
+    if (plans.chroma) {
+      SSIMD_RETURN_IF_ERROR(EnqueueChromaSums(slot, geometry, plans.chroma_upscale,
+                                              launch.sse + 1));
+    }
   }
   if (features.vmaf.has_value()) {
     SSIMD_RETURN_IF_ERROR(EnqueueVmaf(slot, geometry, *features.vmaf, plans.ref, plans.dist,
@@ -771,8 +716,8 @@ absl::Status EnqueueReadback(StreamSlot& slot, const FeatureSet& features,
   layout.float_doubles =
       features.float_ssim.has_value() ? FloatPartialDoubles(plans.float_plan) : 0;
   layout.ssim_doubles = features.ssim.has_value() ? SsimReadbackDoubles(plans.ssim_plan) : 0;
-  static_assert(sizeof(uint64_t) == sizeof(double), "the psnr sum takes one read-back slot");
-  layout.psnr_doubles = features.psnr.has_value() ? 1 : 0;
+  static_assert(sizeof(uint64_t) == sizeof(double), "a psnr sum takes one read-back slot");
+  layout.psnr_doubles = features.psnr.has_value() ? (plans.chroma ? 3 : 1) : 0;
   layout.ms_ssim_doubles =
       features.float_ms_ssim.has_value() ? plans.ms_ssim_plan.partial_doubles : 0;
   layout.vmaf_doubles = features.vmaf.has_value() ? VmafReadbackDoubles() : 0;
@@ -799,8 +744,9 @@ absl::Status EnqueueReadback(StreamSlot& slot, const FeatureSet& features,
   if (layout.psnr_doubles > 0) {
     SSIMD_HIP_RETURN_IF_ERROR(
         hipMemcpyAsync(host + layout.psnr_offset(), slot.psnr_sse.as<uint64_t>(),
-                       sizeof(uint64_t), hipMemcpyDeviceToHost, slot.stream),
-        "reading back the psnr sum");
+                       layout.psnr_doubles * sizeof(uint64_t), hipMemcpyDeviceToHost,
+                       slot.stream),
+        "reading back the psnr sums");
   }
   if (layout.ms_ssim_doubles > 0) {
     SSIMD_HIP_RETURN_IF_ERROR(
@@ -887,8 +833,13 @@ absl::Status FinishFloatSsimScores(StreamSlot& slot, const Geometry& geometry,
 absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
                               const FeatureSet& features, StagePlane stage,
                               const DeviceSources& on_device,
-                              const LumaScalePlan* distorted_upscale, GpuTestHooks* hooks,
-                              ScoreResult& result, GpuFrameReport& report) {
+                              const LumaScalePlan* distorted_upscale, const FrameChroma* chroma,
+                              GpuTestHooks* hooks, ScoreResult& result, GpuFrameReport& report) {
+  const LumaScalePlan* chroma_upscale =
+      distorted_upscale != nullptr ? distorted_upscale->chroma.get() : nullptr;
+  if (chroma != nullptr && distorted_upscale != nullptr && chroma_upscale == nullptr) {
+    return absl::InternalError("a rendition's chroma came before its upscale without a plan for it");
+  }
   SSIMD_HIP_RETURN_IF_ERROR(hipSetDevice(slot.device), "selecting the device");
   StreamDrain drain(slot.stream);
   // A plane on another device comes through the host (`stage` copies it).
@@ -907,8 +858,17 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
   }
   FramePlans plans;
   SSIMD_RETURN_IF_ERROR(UploadPlanes(slot, geometry, stage, here, distorted_upscale, plans));
+  if (chroma != nullptr) {
+    plans.chroma = true;
+    plans.chroma_upscale = chroma_upscale;
+    SSIMD_RETURN_IF_ERROR(UploadChroma(slot, geometry, *chroma, chroma_upscale));
+  }
+  SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[1], slot.stream), "recording an event");
   if (distorted_upscale != nullptr) {
-    SSIMD_RETURN_IF_ERROR(EnqueueUpscale(slot, *distorted_upscale, plans));
+    // libswscale's scaling of the uploaded distorted plane into the frame's distorted plane.
+    SSIMD_RETURN_IF_ERROR(EnqueuePlaneUpscale(slot.stream, *distorted_upscale,
+                                              LayOutUpscale(*distorted_upscale, 1),
+                                              slot.upscale.as<uint8_t>(), 0, plans.dist, "luma"));
   }
   SSIMD_RETURN_IF_ERROR(EnqueueKernels(slot, geometry, features, hooks, plans));
   ReadbackLayout layout;
@@ -932,6 +892,11 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
     uint64_t sse = 0;
     std::memcpy(&sse, host + layout.psnr_offset(), sizeof(sse));
     AddPsnrPlaneScores(geometry, *features.psnr, 0, sse, result.scores, result.sums);
+    // After the luma's, which sets every plane's sums to 0 until a plane is scored.
+    for (int plane = 1; plane < static_cast<int>(layout.psnr_doubles); ++plane) {
+      std::memcpy(&sse, host + layout.psnr_offset() + plane, sizeof(sse));
+      AddPsnrPlaneScores(geometry, *features.psnr, plane, sse, result.scores, result.sums);
+    }
   }
   if (features.vmaf.has_value()) {
     SSIMD_RETURN_IF_ERROR(FinishVmaf(geometry, *features.vmaf, plans.vmaf_plan,

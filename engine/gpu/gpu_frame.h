@@ -51,13 +51,15 @@ struct DeviceSources {
 // Scores one frame on `slot` (already leased; the request already passed the context gate),
 // taking its planes from `stage`. With `distorted_upscale` (checked to fit the geometry), the
 // distorted plane is uploaded at the plan's source size and upscaled on the device (its time
-// counts as compute). Fills scores and the upload / compute / readback / host_finish timings. On
+// counts as compute). `chroma`, where psnr reads it, is uploaded and summed on the device
+// (gpu_chroma.h); with an upscale its distorted planes are upscaled there with the plan's chroma
+// plan. Fills scores and the upload / compute / readback / host_finish timings. On
 // error the slot's stream is drained before returning, so the slot can be leased again at once.
 absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
                               const FeatureSet& features, StagePlane stage,
                               const DeviceSources& on_device,
-                              const LumaScalePlan* distorted_upscale, GpuTestHooks* hooks,
-                              ScoreResult& result, GpuFrameReport& report);
+                              const LumaScalePlan* distorted_upscale, const FrameChroma* chroma,
+                              GpuTestHooks* hooks, ScoreResult& result, GpuFrameReport& report);
 
 }  // namespace ssimd
 

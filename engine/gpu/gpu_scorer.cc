@@ -228,23 +228,14 @@ class HipGpuScorer final : public GpuScorer {
         "psnr with enable_chroma needs the frame's chroma planes; only luma was given");
   }
 
-  // Leases a slot and scores the frame whose planes `stage` copies into the slot's staging. The
-  // chroma planes, where psnr reads them, are summed on the host: integer sums, the CPU's bits.
+  // Leases a slot and scores the frame whose planes `stage` copies into the slot's staging; the
+  // chroma planes, where psnr reads them, are summed on the device too (gpu_chroma.h).
   absl::StatusOr<ScoreResult> ScoreStaged(const Geometry& geometry, const FeatureSet& features,
                                           Clock::time_point start,
                                           const LumaScalePlan* distorted_upscale,
                                           const FrameChroma* chroma,
                                           const DeviceSources& on_device, StagePlane stage) {
-    // Before a slot is leased, so that the host's sum holds none.
-    FrameScores chroma_scores;
-    FrameSums chroma_sums;
-    double chroma_seconds = 0;
-    if (FeaturesReadChroma(features, geometry.chroma)) {
-      const auto chroma_start = Clock::now();
-      SSIMD_RETURN_IF_ERROR(
-          AddChromaPsnrScores(geometry, *features.psnr, *chroma, chroma_scores, chroma_sums));
-      chroma_seconds = std::chrono::duration<double>(Clock::now() - chroma_start).count();
-    }
+    if (!FeaturesReadChroma(features, geometry.chroma)) chroma = nullptr;
     absl::StatusOr<SlotPool::Lease> lease = pool_.Acquire();
     if (!lease.ok()) return lease.status();
     PoolEntry& entry = *entries_[lease->entry()];
@@ -255,7 +246,7 @@ class HipGpuScorer final : public GpuScorer {
     result.timings.queue_wait = lease->wait_seconds();
     GpuFrameReport report;
     const absl::Status status =
-        ScoreFrameOnSlot(slot, geometry, features, stage, on_device, distorted_upscale,
+        ScoreFrameOnSlot(slot, geometry, features, stage, on_device, distorted_upscale, chroma,
                          hooks_.get(), result, report);
     if (!status.ok()) {
       if (status.code() == absl::StatusCode::kInvalidArgument) return status;
@@ -272,10 +263,6 @@ class HipGpuScorer final : public GpuScorer {
     } else if (report.ssim_exact_fallback == kExactSumCheckFailed) {
       entry.ssim_exact_check_failed.fetch_add(1);
     }
-    result.scores.merge(chroma_scores);
-    // After the luma's finish, which sets every plane's sums to 0 until a plane is scored.
-    for (const auto& [name, value] : chroma_sums) result.sums[name] = value;
-    result.timings.host_finish += chroma_seconds;
     result.timings.total = std::chrono::duration<double>(Clock::now() - start).count();
     return result;
   }

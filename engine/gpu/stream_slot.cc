@@ -19,7 +19,9 @@ StreamSlot::StreamSlot(std::atomic<int64_t>* device_bytes)
       vmaf_workspace(MemoryKind::kDevice, device_bytes),
       vmaf_sums(MemoryKind::kDevice, device_bytes),
       vmaf_log2_table(MemoryKind::kDevice, device_bytes),
-      upscale(MemoryKind::kDevice, device_bytes) {}
+      upscale(MemoryKind::kDevice, device_bytes),
+      chroma(MemoryKind::kDevice, device_bytes),
+      chroma_upscale(MemoryKind::kDevice, device_bytes) {}
 
 absl::StatusOr<std::unique_ptr<StreamSlot>> StreamSlot::Create(int device,
                                                                std::atomic<int64_t>* device_bytes) {

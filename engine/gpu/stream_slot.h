@@ -38,7 +38,7 @@ struct StreamSlot {
   GrowableBuffer moments;  // ssim: five int64 planes of horizontal moments
   GrowableBuffer ssim_partials;
   GrowableBuffer ssim_terms;  // ssim: per-pixel terms for the ordered host sum
-  GrowableBuffer psnr_sse;    // psnr: the luma's sum of squared errors, one 64-bit word
+  GrowableBuffer psnr_sse;  // psnr: each plane's sum of squared errors, a 64-bit word each
   // vmaf: the adm, vif and motion kernels' shared workspace, their sums, and vif's log2 table
   // (copied once, on the first vmaf frame).
   GrowableBuffer vmaf_workspace;
@@ -47,6 +47,10 @@ struct StreamSlot {
   bool vmaf_log2_table_ready = false;
   // A distorted plane before its upscale, the scaler's filters and its intermediate rows.
   GrowableBuffer upscale;
+  // psnr's chroma (gpu_chroma.h): its staging, the four planes, and a rendition's chroma upscale.
+  GrowableBuffer chroma_upload{MemoryKind::kPinnedHost, nullptr};
+  GrowableBuffer chroma;
+  GrowableBuffer chroma_upscale;
 
  private:
   explicit StreamSlot(std::atomic<int64_t>* device_bytes);

@@ -39,15 +39,23 @@ int PlannableLumaDepth(AVPixelFormat format) {
   return d->comp[0].depth;
 }
 
+// The chroma layout of a format PlannableLumaDepth accepts.
+absl::StatusOr<ChromaFormat> PlannableChroma(AVPixelFormat format) {
+  absl::StatusOr<Geometry> geometry = GeometryForPixelFormat(format, 64, 64);
+  if (!geometry.ok()) return geometry.status();
+  return geometry->chroma;
+}
+
 // Noise over the whole range, with stripes of black and white that make the kernels overshoot
-// and clip: every rounding path of both passes gets exercised.
-void FillCheckPicture(AVFrame* frame, int bit_depth) {
+// and clip: every rounding path of both passes gets exercised, in every plane.
+void FillCheckPlane(uint8_t* data, int linesize, int width, int height, int bit_depth,
+                    uint64_t seed) {
   const uint32_t peak = (1u << bit_depth) - 1;
-  uint64_t state = 0x9e3779b97f4a7c15ull ^ (static_cast<uint64_t>(frame->width) << 32) ^
-                   static_cast<uint64_t>(frame->height);
-  for (int y = 0; y < frame->height; ++y) {
-    uint8_t* row = frame->data[0] + static_cast<size_t>(y) * frame->linesize[0];
-    for (int x = 0; x < frame->width; ++x) {
+  uint64_t state = 0x9e3779b97f4a7c15ull ^ seed ^ (static_cast<uint64_t>(width) << 32) ^
+                   static_cast<uint64_t>(height);
+  for (int y = 0; y < height; ++y) {
+    uint8_t* row = data + static_cast<size_t>(y) * linesize;
+    for (int x = 0; x < width; ++x) {
       state ^= state << 13;
       state ^= state >> 7;
       state ^= state << 17;
@@ -56,23 +64,28 @@ void FillCheckPicture(AVFrame* frame, int bit_depth) {
       StoreSample(row, x, bit_depth, v);
     }
   }
+}
+
+void FillCheckPicture(AVFrame* frame, int bit_depth) {
   const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(static_cast<AVPixelFormat>(frame->format));
-  const uint32_t mid = 1u << (bit_depth - 1);
-  for (int plane = 1; plane < 3; ++plane) {
-    const int rows = AV_CEIL_RSHIFT(frame->height, d->log2_chroma_h);
-    const int columns = AV_CEIL_RSHIFT(frame->width, d->log2_chroma_w);
-    for (int y = 0; y < rows; ++y) {
-      uint8_t* row = frame->data[plane] + static_cast<size_t>(y) * frame->linesize[plane];
-      for (int x = 0; x < columns; ++x) StoreSample(row, x, bit_depth, mid);
-    }
+  for (int plane = 0; plane < 3; ++plane) {
+    const int shift_w = plane == 0 ? 0 : d->log2_chroma_w;
+    const int shift_h = plane == 0 ? 0 : d->log2_chroma_h;
+    FillCheckPlane(frame->data[plane], frame->linesize[plane],
+                   AV_CEIL_RSHIFT(frame->width, shift_w), AV_CEIL_RSHIFT(frame->height, shift_h),
+                   bit_depth, static_cast<uint64_t>(plane) << 56);
   }
 }
 
-bool SameLuma(const LumaScalePlan& plan, const std::vector<uint8_t>& mine, const AVFrame& theirs) {
+// Whether `plan` run on the host over plane `plane` of `input` gives libswscale's plane `theirs`.
+bool SamePlane(const LumaScalePlan& plan, const AVFrame& input, const AVFrame& theirs, int plane,
+               std::vector<uint8_t>& mine) {
   const size_t row_bytes = static_cast<size_t>(plan.dst_width) * BytesPerSample(plan.bit_depth);
+  mine.resize(row_bytes * plan.dst_height);
+  ScaleLumaOnHost(plan, input.data[plane], input.linesize[plane], mine.data(), row_bytes);
   for (int y = 0; y < plan.dst_height; ++y) {
     if (std::memcmp(mine.data() + y * row_bytes,
-                    theirs.data[0] + static_cast<size_t>(y) * theirs.linesize[0],
+                    theirs.data[plane] + static_cast<size_t>(y) * theirs.linesize[plane],
                     row_bytes) != 0) {
       return false;
     }
@@ -107,7 +120,6 @@ std::string UpscaleRefusalLabel(UpscaleRefusal refusal) {
     case UpscaleRefusal::kGeometry: return "geometry";
     case UpscaleRefusal::kMismatch: return "mismatch";
     case UpscaleRefusal::kError: return "error";
-    case UpscaleRefusal::kChroma: return "chroma";
   }
   return "error";
 }
@@ -178,37 +190,63 @@ CheckedPlan PlanCheckedAgainstLibswscale(const LumaScaleRequest& request) {
   absl::StatusOr<const AVFrame*> theirs = scaler.Convert(*input);
   if (!theirs.ok()) return Refused(UpscaleRefusal::kError, theirs.status());
 
-  const size_t row_bytes = static_cast<size_t>(plan->dst_width) * BytesPerSample(depth);
-  std::vector<uint8_t> mine(row_bytes * plan->dst_height);
+  std::vector<uint8_t> mine;
   // The expected rounding first; the other one only if libswscale turns out to use it here.
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    ScaleLumaOnHost(*plan, input->data[0], input->linesize[0], mine.data(), row_bytes);
-    if (SameLuma(*plan, mine, **theirs)) {
-      CheckedPlan out;
-      out.plan = std::make_shared<const LumaScalePlan>(*std::move(plan));
-      return out;
-    }
-    if (depth != 8) break;
+  bool luma_matches = false;
+  for (int attempt = 0; attempt < 2 && !luma_matches; ++attempt) {
+    luma_matches = SamePlane(*plan, *input, **theirs, 0, mine);
+    if (luma_matches || depth != 8) break;
     plan->rounding = plan->rounding == VerticalRounding::kWide ? VerticalRounding::kPackedWords
                                                                : VerticalRounding::kWide;
   }
-  return Refused(UpscaleRefusal::kMismatch,
-                 absl::FailedPreconditionError(absl::StrFormat(
-                     "%dx%d -> %dx%d with %s: libswscale's bytes on this machine differ from the "
-                     "plan's",
-                     request.src_width, request.src_height, request.dst_width,
-                     request.dst_height, SwsFlagsText(request.choice))));
+  const auto mismatch = [&](const char* planes) {
+    return Refused(UpscaleRefusal::kMismatch,
+                   absl::FailedPreconditionError(absl::StrFormat(
+                       "%dx%d -> %dx%d with %s: libswscale's %s on this machine differs from the "
+                       "plan's",
+                       request.src_width, request.src_height, request.dst_width,
+                       request.dst_height, SwsFlagsText(request.choice), planes)));
+  };
+  if (!luma_matches) return mismatch("luma");
+  if (request.with_chroma) {
+    // libswscale scales the chroma with the luma's rounding: one SwsContext, one output path.
+    absl::StatusOr<ChromaFormat> format = PlannableChroma(request.src_format);
+    absl::StatusOr<ChromaFormat> target = PlannableChroma(request.dst_format);
+    if (format.ok() && target.ok() && *format != *target) {
+      return Refused(UpscaleRefusal::kFormat,
+                     absl::FailedPreconditionError(absl::StrFormat(
+                         "%s -> %s: chroma converted to another layout is scaled on the CPU",
+                         PixelFormatName(request.src_format),
+                         PixelFormatName(request.dst_format))));
+    }
+    absl::StatusOr<LumaScalePlan> chroma =
+        format.ok() ? PlanChromaScale(*plan, *format, request.choice, BuildAlignment())
+                    : absl::StatusOr<LumaScalePlan>(format.status());
+    if (!chroma.ok()) {
+      return Refused(chroma.status().code() == absl::StatusCode::kFailedPrecondition
+                         ? UpscaleRefusal::kGeometry
+                         : UpscaleRefusal::kError,
+                     chroma.status());
+    }
+    for (int plane = 1; plane < 3; ++plane) {
+      if (!SamePlane(*chroma, *input, **theirs, plane, mine)) return mismatch("chroma");
+    }
+    plan->chroma = std::make_shared<const LumaScalePlan>(*std::move(chroma));
+  }
+  CheckedPlan out;
+  out.plan = std::make_shared<const LumaScalePlan>(*std::move(plan));
+  return out;
 }
 
 CheckedPlan CachedPlanCheckedAgainstLibswscale(const LumaScaleRequest& request) {
-  using Key = std::tuple<int, int, int, int, int, int, int, int, bool>;
+  using Key = std::tuple<int, int, int, int, int, int, int, int, bool, bool>;
   constexpr size_t kKept = 256;
   static absl::Mutex mu;
   static auto* const cache ABSL_GUARDED_BY(mu) = new std::map<Key, CheckedPlan>();
   const Key key{request.src_width,  request.src_height, request.src_format,
                 request.src_range,  request.dst_width,  request.dst_height,
                 request.dst_format, static_cast<int>(request.choice.kind),
-                request.choice.accurate_rounding};
+                request.choice.accurate_rounding, request.with_chroma};
   {
     absl::MutexLock lock(&mu);
     auto it = cache->find(key);

@@ -30,6 +30,9 @@ struct LumaScaleRequest {
   int dst_height = 0;
   AVPixelFormat dst_format = AV_PIX_FMT_NONE;
   ScalerChoice choice;
+  // The chroma planes are scaled too (a metric reads them): the plan then carries their plan
+  // (LumaScalePlan::chroma), checked against libswscale's chroma like the luma's.
+  bool with_chroma = false;
 };
 
 // The rounding this build expects libswscale to use for 8-bit output (x86-64: packed words unless
@@ -44,7 +47,6 @@ enum class UpscaleRefusal {
   kGeometry,  // not an upscale, too small, equal heights, filters too long ("geometry")
   kMismatch,  // the plan's bytes differ from libswscale's on this machine ("mismatch")
   kError,     // the check itself failed, e.g. out of memory ("error")
-  kChroma,    // a metric reads chroma, which the plans do not scale ("chroma")
 };
 std::string UpscaleRefusalLabel(UpscaleRefusal refusal);
 
@@ -54,7 +56,8 @@ struct CheckedPlan {
   absl::Status why;  // FAILED_PRECONDITION (or the check's error) saying why, when refused
 };
 
-// The plan, once it reproduced libswscale's luma on a test picture, or why not. Only upscales
+// The plan, once it reproduced libswscale's luma (and chroma, where asked) on a test picture, or
+// why not. Only upscales
 // (fewer source than target pixels) are planned: there the smaller picture is what moves.
 CheckedPlan PlanCheckedAgainstLibswscale(const LumaScaleRequest& request);
 

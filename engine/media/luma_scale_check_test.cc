@@ -62,23 +62,27 @@ AvFramePtr MakePicture(int width, int height, AVPixelFormat format, uint32_t see
   return frame;
 }
 
-// Scales `in` with the plan on the host and with libswscale, and says where they first differ.
+// Scales `in` with the plan on the host and with libswscale, and says where they first differ:
+// the luma, and the chroma planes too where the plan has a chroma plan.
 std::string Difference(const LumaScalePlan& plan, const AVFrame& in, AVPixelFormat dst_format,
                        const ScalerChoice& choice) {
   PictureScaler scaler(plan.dst_width, plan.dst_height, dst_format, choice);
   absl::StatusOr<const AVFrame*> theirs = scaler.Convert(in);
   if (!theirs.ok()) return theirs.status().ToString();
   const int bytes = BytesPerSample(plan.bit_depth);
-  const size_t row_bytes = static_cast<size_t>(plan.dst_width) * bytes;
-  std::vector<uint8_t> mine(row_bytes * plan.dst_height);
-  ScaleLumaOnHost(plan, in.data[0], in.linesize[0], mine.data(), row_bytes);
-  for (int y = 0; y < plan.dst_height; ++y) {
-    const uint8_t* a = mine.data() + y * row_bytes;
-    const uint8_t* b = (*theirs)->data[0] + static_cast<size_t>(y) * (*theirs)->linesize[0];
-    for (size_t i = 0; i < row_bytes; ++i) {
-      if (a[i] != b[i]) {
-        return absl::StrFormat("first difference at (%d, %d): plan %d, libswscale %d",
-                               static_cast<int>(i) / bytes, y, a[i], b[i]);
+  for (int p = 0; p < (plan.chroma != nullptr ? 3 : 1); ++p) {
+    const LumaScalePlan& plane = p == 0 ? plan : *plan.chroma;
+    const size_t row_bytes = static_cast<size_t>(plane.dst_width) * bytes;
+    std::vector<uint8_t> mine(row_bytes * plane.dst_height);
+    ScaleLumaOnHost(plane, in.data[p], in.linesize[p], mine.data(), row_bytes);
+    for (int y = 0; y < plane.dst_height; ++y) {
+      const uint8_t* a = mine.data() + y * row_bytes;
+      const uint8_t* b = (*theirs)->data[p] + static_cast<size_t>(y) * (*theirs)->linesize[p];
+      for (size_t i = 0; i < row_bytes; ++i) {
+        if (a[i] != b[i]) {
+          return absl::StrFormat("plane %d: first difference at (%d, %d): plan %d, libswscale %d",
+                                 p, static_cast<int>(i) / bytes, y, a[i], b[i]);
+        }
       }
     }
   }
@@ -100,6 +104,7 @@ TEST(LumaScaleCheck, SyntheticPicturesMatchLibswscale) {
       {426, 240, 3840, 2160, AV_PIX_FMT_YUV420P10LE}, {1280, 720, 1920, 1080, AV_PIX_FMT_YUV420P10LE},
   };
   int compared = 0;
+  int with_chroma = 0;
   for (const Case& c : cases) {
     AvFramePtr in = MakePicture(c.src_width, c.src_height, c.format, c.src_width + c.dst_height);
     ASSERT_NE(in, nullptr);
@@ -113,12 +118,21 @@ TEST(LumaScaleCheck, SyntheticPicturesMatchLibswscale) {
             PlanLumaScale(c.src_width, c.src_height, c.dst_width, c.dst_height,
                           LumaDepth(c.format), choice, ExpectedVerticalRounding(choice));
         ASSERT_TRUE(plan.ok()) << what << ": " << plan.status();
+        absl::StatusOr<LumaScalePlan> chroma = PlanChromaScale(*plan, ChromaFormat::k420, choice);
+        if (chroma.ok()) {
+          plan->chroma = std::make_shared<const LumaScalePlan>(*std::move(chroma));
+          ++with_chroma;
+        } else {
+          // Chroma planes under 16 samples a side, as the 37x19 picture's.
+          EXPECT_EQ(chroma.status().code(), absl::StatusCode::kFailedPrecondition) << what;
+        }
         EXPECT_EQ(Difference(*plan, *in, c.format, choice), "") << what;
         ++compared;
       }
     }
   }
   EXPECT_EQ(compared, 12 * 4 * 2);
+  EXPECT_EQ(with_chroma, 11 * 4 * 2);
 }
 
 // The other rounding really differs: the comparison above can tell them apart.
@@ -134,7 +148,8 @@ TEST(LumaScaleCheck, TheTwoEightBitRoundingsGiveDifferentBytes) {
   EXPECT_THAT(Difference(*plan, *in, AV_PIX_FMT_YUV420P, choice), HasSubstr("first difference"));
 }
 
-// Every picture of every rendition that the ladder upscales, decoded as the server decodes it.
+// Every picture of every rendition that the ladder upscales, decoded as the server decodes it,
+// chroma planes included.
 TEST(LumaScaleCheck, EveryUpscaledLadderRenditionMatchesLibswscale) {
   struct Rendition {
     const char* file;
@@ -165,9 +180,10 @@ TEST(LumaScaleCheck, EveryUpscaledLadderRenditionMatchesLibswscale) {
           if (n == 0) {
             const CheckedPlan checked = CachedPlanCheckedAgainstLibswscale(
                 {(*frame)->width, (*frame)->height, r.format, (*frame)->color_range, 1920, 1080,
-                 r.format, choice});
+                 r.format, choice, /*with_chroma=*/true});
             ASSERT_NE(checked.plan, nullptr)
                 << r.file << " " << SwsFlagsText(choice) << ": " << checked.why;
+            ASSERT_NE(checked.plan->chroma, nullptr) << r.file;
             plan = *checked.plan;
             EXPECT_EQ(plan->rounding, LumaDepth(r.format) == 8 ? ExpectedVerticalRounding(choice)
                                                                : VerticalRounding::kWide);

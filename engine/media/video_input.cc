@@ -309,18 +309,10 @@ CheckedPlan DecodedInput::UpscaleOnScorer() {
     none.why = absl::FailedPreconditionError("the pictures are not upscaled");
     return none;
   }
-  if (keep_chroma_) {
-    CheckedPlan none;
-    none.refusal = UpscaleRefusal::kChroma;
-    none.why = absl::FailedPreconditionError(
-        "a metric reads chroma (psnr with enable_chroma), and the scorer's upscale reproduces "
-        "libswscale's luma only");
-    return none;
-  }
   const VideoStreamInfo& stream = info_;
   CheckedPlan checked = CachedPlanCheckedAgainstLibswscale(
       {stream.width, stream.height, stream.pixel_format, AVCOL_RANGE_UNSPECIFIED, geometry_.width,
-       geometry_.height, PixelFormatForGeometry(geometry_), scaler_choice_});
+       geometry_.height, PixelFormatForGeometry(geometry_), scaler_choice_, keep_chroma_});
   scorer_upscale_ = checked.plan;
   if (scorer_upscale_ != nullptr) {
     planned_geometry_ = geometry_;
@@ -380,24 +372,26 @@ absl::StatusOr<bool> DecodedInput::Read(Picture* out) {
     absl::StatusOr<std::shared_ptr<const DevicePlane>> plane =
         MakeDevicePictureLuma(*picture, info_.pixel_format, *picture_device_);
     if (!plane.ok()) return plane.status();
-    if (scorer_upscale_ != nullptr && PlannedFor(*picture)) {
-      out->ResetOnDevice(*std::move(plane), planned_geometry_, scorer_upscale_);
-    } else if (keep_chroma_) {
-      // The chroma is scored on the host: the picture comes over whole (one copy of the frame),
-      // and its luma is still read where it lies.
-      if (downloaded_ == nullptr) downloaded_.reset(av_frame_alloc());
-      if (downloaded_ == nullptr) {
-        return absl::ResourceExhaustedError("out of memory for a decoded picture");
-      }
-      std::string* chroma = out->ResetOnDeviceWithChroma(*std::move(plane), geometry_);
-      if (absl::Status s = DownloadHardwareChroma(*picture, info_.pixel_format, downloaded_.get(),
-                                                  chroma);
-          !s.ok()) {
-        return absl::Status(s.code(), absl::StrFormat("%s: frame %d: %s", name(),
-                                                      frames_read() - 1, s.message()));
-      }
-    } else {
-      out->ResetOnDevice(*std::move(plane), geometry_);
+    const bool planned = scorer_upscale_ != nullptr && PlannedFor(*picture);
+    const Geometry& geometry = planned ? planned_geometry_ : geometry_;
+    std::shared_ptr<const LumaScalePlan> upscale = planned ? scorer_upscale_ : nullptr;
+    if (!keep_chroma_) {
+      out->ResetOnDevice(*std::move(plane), geometry, std::move(upscale));
+      return true;
+    }
+    // The chroma comes to the host (the picture is copied whole, at its decoded size, and its
+    // chroma rearranged), and the luma is still read where it lies.
+    if (downloaded_ == nullptr) downloaded_.reset(av_frame_alloc());
+    if (downloaded_ == nullptr) {
+      return absl::ResourceExhaustedError("out of memory for a decoded picture");
+    }
+    std::string* chroma =
+        out->ResetOnDeviceWithChroma(*std::move(plane), geometry, std::move(upscale));
+    if (absl::Status s =
+            DownloadHardwareChroma(*picture, info_.pixel_format, downloaded_.get(), chroma);
+        !s.ok()) {
+      return absl::Status(s.code(), absl::StrFormat("%s: frame %d: %s", name(),
+                                                    frames_read() - 1, s.message()));
     }
     return true;
   }
@@ -407,11 +401,8 @@ absl::StatusOr<bool> DecodedInput::Read(Picture* out) {
     if (!on_host.ok()) return on_host.status();
     picture = *on_host;
   }
-  if (scorer_upscale_ != nullptr && PlannedFor(*picture)) {
-    CopyLuma(*picture, out->ResetOnHost(planned_geometry_, scorer_upscale_));
-    return true;
-  }
-  if (scaler_ != nullptr) {
+  const bool planned = scorer_upscale_ != nullptr && PlannedFor(*picture);
+  if (scaler_ != nullptr && !planned) {
     absl::StatusOr<const AVFrame*> scaled = scaler_->Convert(*picture);
     if (!scaled.ok()) {
       return absl::Status(scaled.status().code(),
@@ -421,8 +412,11 @@ absl::StatusOr<bool> DecodedInput::Read(Picture* out) {
     picture = *scaled;
     last_read_times_.scale_seconds = seconds(Clock::now() - decoded);
   }
-  // Without a pending upscale: a picture the scorer's plan did not fit is scaled here.
-  std::string* planes = out->ResetOnHostPlanes(geometry_, keep_chroma_);
+  // A picture the scorer's plan did not fit was scaled here and has no upscale pending.
+  std::string* planes = planned
+                            ? out->ResetOnHostPlanes(planned_geometry_, keep_chroma_,
+                                                     scorer_upscale_)
+                            : out->ResetOnHostPlanes(geometry_, keep_chroma_);
   if (keep_chroma_) {
     CopyLumaAndChroma(*picture, planes);
   } else {

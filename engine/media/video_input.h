@@ -133,9 +133,9 @@ class DecodedInput final : public VideoInput {
   // `ffmpeg -vf scale=W:H:flags=<choice> -pix_fmt <target's format>` would.
   void ScaleTo(const Geometry& target, const ScalerChoice& choice);
   // After ScaleTo: leave the upscale to the scorer where a plan reproduces libswscale for this
-  // file (luma_scale_check.h); the result says whether it does, or why not (kChroma after
-  // KeepChroma: the plans scale luma only). Pictures that differ from what was planned (a
-  // full-range picture) are still scaled here.
+  // file (luma_scale_check.h), its chroma's too after KeepChroma; the result says whether it
+  // does, or why not. Pictures that differ from what was planned (a full-range picture) are still
+  // scaled here.
   CheckedPlan UpscaleOnScorer();
   // The most the input holds at once in decoded and scaled pictures when it is decoded with
   // `decoders` decoders (DecodeWith) and, with `scaled`, brought to another size or format

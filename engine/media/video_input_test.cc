@@ -308,30 +308,55 @@ TEST(VideoInputTest, ScaledDecodedInputKeepsTheChromaAtTheTargetsLayout) {
   EXPECT_FALSE(*(*input)->ReadPlanes(&planes));
 }
 
-// The scorer's upscale plans scale luma only, so pictures whose chroma is scored are scaled whole
-// by libswscale.
-TEST(VideoInputTest, UpscaleOnScorerIsRefusedOnceChromaIsKept) {
+// Once chroma is kept, the scorer's upscale plans its chroma too: each picture comes at its
+// decoded size with luma and chroma, and the plan's host model (the GPU kernels' arithmetic) gives
+// libswscale's whole picture byte for byte, chroma planes included.
+TEST(VideoInputTest, UpscaleOnScorerScalesTheKeptChromaAsLibswscaleDoes) {
   const std::string path = LadderFile("h264_426x240.mp4");
   const Geometry target{1920, 1080, 8, ChromaFormat::k420};
-  auto luma_only = DecodedInput::Open(::open(path.c_str(), O_RDONLY), "h264_426x240.mp4", {});
+  const std::vector<std::string> expected = DecodedPictures(path, target);
+  ASSERT_EQ(expected.size(), 24u);
   auto input = DecodedInput::Open(::open(path.c_str(), O_RDONLY), "h264_426x240.mp4", {});
-  ASSERT_TRUE(luma_only.ok() && input.ok());
-  (*luma_only)->ScaleTo(target, ScalerChoice());
-  EXPECT_NE((*luma_only)->UpscaleOnScorer().refusal, UpscaleRefusal::kChroma);
+  ASSERT_TRUE(input.ok()) << input.status();
   (*input)->ScaleTo(target, ScalerChoice());
   (*input)->KeepChroma();
   const CheckedPlan checked = (*input)->UpscaleOnScorer();
-  EXPECT_EQ(checked.refusal, UpscaleRefusal::kChroma);
-  EXPECT_EQ(UpscaleRefusalLabel(checked.refusal), "chroma");
+  ASSERT_NE(checked.plan, nullptr) << checked.why;
+  ASSERT_NE(checked.plan->chroma, nullptr);
+  EXPECT_EQ(checked.plan->chroma->src_width, 213);
+  EXPECT_EQ(checked.plan->chroma->dst_height, 540);
+  Picture picture;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    ASSERT_TRUE(*(*input)->Read(&picture)) << i;
+    ASSERT_TRUE(picture.needs_upscale()) << i;
+    ASSERT_TRUE(picture.has_chroma()) << i;
+    EXPECT_EQ(picture.geometry().width, 426);
+    EXPECT_EQ(picture.host_chroma().size(),
+              FrameBytes(picture.geometry()) - LumaBytes(picture.geometry()));
+    ASSERT_TRUE(picture.UpscaleOnHost().ok()) << i;
+    std::string planes = picture.TakeBuffer();
+    ASSERT_EQ(planes.size(), FrameBytes(target)) << i;
+    ASSERT_TRUE(planes.substr(LumaBytes(target)) == expected[i].substr(LumaBytes(target)))
+        << "chroma of frame " << i;
+    ASSERT_TRUE(planes == expected[i]) << "frame " << i;
+  }
+}
+
+// A rendition whose chroma libswscale converts to another layout keeps its upscale there.
+TEST(VideoInputTest, UpscaleOnScorerRefusesChromaOfAnotherLayout) {
+  const std::string path = LadderFile("h264_426x240.mp4");
+  auto input = DecodedInput::Open(::open(path.c_str(), O_RDONLY), "h264_426x240.mp4", {});
+  ASSERT_TRUE(input.ok()) << input.status();
+  (*input)->ScaleTo(Geometry{1920, 1080, 8, ChromaFormat::k444}, ScalerChoice());
+  (*input)->KeepChroma();
+  const CheckedPlan checked = (*input)->UpscaleOnScorer();
   EXPECT_EQ(checked.plan, nullptr);
-  EXPECT_EQ(checked.why.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(UpscaleRefusalLabel(checked.refusal), "format");
+  EXPECT_THAT(checked.why.message(), ::testing::HasSubstr("another layout"));
   Picture picture;
   ASSERT_TRUE(*(*input)->Read(&picture));
   EXPECT_FALSE(picture.needs_upscale());
-  EXPECT_TRUE(picture.has_chroma());
-  EXPECT_EQ(picture.geometry().width, 1920);
-  EXPECT_EQ(picture.host_luma().size(), LumaBytes(target));
-  EXPECT_EQ(picture.host_chroma().size(), FrameBytes(target) - LumaBytes(target));
+  EXPECT_EQ(picture.host_chroma().size(), 2u * 1920 * 1080);
 }
 
 }  // namespace

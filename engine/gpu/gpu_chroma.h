@@ -1,0 +1,30 @@
+// psnr's chroma on the GPU: each side's Cb and Cr staged and uploaded beside the luma, a
+// rendition's chroma upscaled on the device with its plan's chroma plan (the luma's kernels,
+// docs/adr/0080), and each plane's squared errors summed there as the luma's are. The sums are
+// integers, so the scores are the CPU's bits. GPU builds only.
+#ifndef SSIMD_ENGINE_GPU_GPU_CHROMA_H_
+#define SSIMD_ENGINE_GPU_GPU_CHROMA_H_
+
+#include "absl/status/status.h"
+#include "engine/gpu/stream_slot.h"
+#include "engine/luma_scale_plan.h"
+#include "engine/picture.h"
+
+namespace ssimd {
+
+// Stages and uploads `chroma` on the slot's stream. Without `upscale` every view has libvmaf's
+// plane size (PsnrPlaneSize); with it (a chroma plan), the distorted views are the whole planes
+// before the upscale, at the plan's source size (PiecewiseFramePair::chroma). INVALID_ARGUMENT
+// when a view has another size.
+absl::Status UploadChroma(StreamSlot& slot, const Geometry& geometry, const FrameChroma& chroma,
+                          const LumaScalePlan* upscale);
+
+// After UploadChroma, on the same stream: the upscale where there is one, then the squared-error
+// sums of Cb and Cr into sse[0] and sse[1] (device words).
+absl::Status EnqueueChromaSums(StreamSlot& slot, const Geometry& geometry,
+                               const LumaScalePlan* upscale,
+                               unsigned long long* sse);  // NOLINT(runtime/int): atomicAdd's type
+
+}  // namespace ssimd
+
+#endif  // SSIMD_ENGINE_GPU_GPU_CHROMA_H_
