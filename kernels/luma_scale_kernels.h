@@ -1,6 +1,6 @@
-// Host entry point of the luma upscaler (kernels/luma_scale_kernels.hip): libswscale's two
-// passes, byte for byte (docs/adr/0080). The call only enqueues work on `stream` and returns the
-// launch error; the caller owns all device memory, the filter arrays included.
+// Host entry point of the plane upscaler (kernels/luma_scale_kernels.hip; luma and chroma planes
+// alike): libswscale's two passes, byte for byte (docs/adr/0080). The call only enqueues work on
+// `stream` and returns the launch error; the caller owns all device memory, the filters included.
 #ifndef SSIMD_KERNELS_LUMA_SCALE_KERNELS_H_
 #define SSIMD_KERNELS_LUMA_SCALE_KERNELS_H_
 

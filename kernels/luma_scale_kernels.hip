@@ -1,4 +1,4 @@
-// libswscale's luma scaler on the device: one thread per output sample of each pass, the
+// libswscale's plane scaler (luma or chroma) on the device: one thread per output sample of each pass, the
 // arithmetic from kernels/luma_scale_math.h (the host model's), the filters from the host plan.
 #include <cstddef>
 #include <cstdint>

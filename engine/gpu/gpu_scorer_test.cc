@@ -16,6 +16,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -451,6 +452,68 @@ TEST(GpuUpscaleTest, UpscaledOnTheDeviceScoresAsUpscaledOnTheHost) {
       MakeGeometry(1920, 1080, 8), FloatSsim(0), {&ref_pieces, &wrong_pieces, &plan.value()});
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument) << refused.status();
   for (const GpuDeviceStats& stats : Gpu().scorer->Stats()) EXPECT_EQ(stats.slots_in_use, 0);
+}
+
+// A rendition's chroma sent at its own size with the plan's chroma plan: upscaled and summed on
+// the device it gives the psnr_cb and psnr_cr of the host model's upscale (which equals
+// libswscale's chroma, engine/media/luma_scale_check_test), bit for bit; odd sizes make psnr read
+// the top-left part of the upscaled planes.
+TEST(GpuUpscaleTest, ChromaUpscaledOnTheDeviceScoresAsUpscaledOnTheHost) {
+  SKIP_WITHOUT_GPU();
+  struct Case {
+    int src_width, src_height, dst_width, dst_height, bit_depth;
+    VerticalRounding rounding;
+  };
+  const Case cases[] = {
+      {426, 240, 1920, 1080, 8, VerticalRounding::kPackedWords},
+      {640, 360, 1920, 1080, 8, VerticalRounding::kWide},
+      {853, 481, 1921, 1081, 8, VerticalRounding::kPackedWords},
+      {960, 540, 1920, 1080, 10, VerticalRounding::kWide},
+  };
+  int k = 0;
+  for (const Case& c : cases) {
+    const Geometry g = MakeGeometry(c.dst_width, c.dst_height, c.bit_depth);
+    const Geometry small = MakeGeometry(c.src_width, c.src_height, c.bit_depth);
+    const ScalerChoice choice{ScalerKind::kBicubic, false};
+    absl::StatusOr<LumaScalePlan> plan = PlanLumaScale(
+        c.src_width, c.src_height, c.dst_width, c.dst_height, c.bit_depth, choice, c.rounding);
+    ASSERT_TRUE(plan.ok()) << plan.status();
+    absl::StatusOr<LumaScalePlan> chroma_plan = PlanChromaScale(*plan, g.chroma, choice);
+    ASSERT_TRUE(chroma_plan.ok()) << chroma_plan.status();
+    plan->chroma = std::make_shared<const LumaScalePlan>(*chroma_plan);
+    const Picture ref = MakePicture(g, Content::kSmooth, 2600 + k);
+    const Picture dist = MakePicture(small, Content::kSmooth, 2700 + k);
+    // Each side's Cb and Cr, stored as raw frames hold them (sides rounded up).
+    const PlaneSize ref_stored = StoredChromaSize(g);
+    const PlaneSize dist_stored = StoredChromaSize(small);
+    const Picture ref_chroma = MakePicture(
+        MakeGeometry(ref_stored.width, 2 * ref_stored.height, c.bit_depth), Content::kSmooth,
+        2800 + k);
+    const Picture dist_chroma = MakePicture(
+        MakeGeometry(dist_stored.width, 2 * dist_stored.height, c.bit_depth), Content::kNoise,
+        2900 + k);
+    ++k;
+    FeatureSet features = FloatSsim(0);
+    features.psnr = PsnrOptions{};
+    features.psnr->enable_mse = true;
+    absl::StatusOr<std::optional<FrameChroma>> chroma =
+        PairChromaToScore(g, features, ref_chroma.bytes, dist_chroma.bytes, "reference chroma",
+                          "distorted chroma", &plan.value());
+    ASSERT_TRUE(chroma.ok() && chroma->has_value()) << chroma.status();
+    const PlanePieces ref_pieces = Cut(ref, ref.bytes.size());
+    const PlanePieces dist_pieces = Cut(dist, 4097);
+    const PiecewiseFramePair pair{&ref_pieces, &dist_pieces, &plan.value(), &**chroma};
+    absl::StatusOr<ScoreResult> cpu = Cpu().ScorePieces(g, features, pair);
+    ASSERT_TRUE(cpu.ok()) << cpu.status();
+    ASSERT_TRUE(cpu->scores.count("psnr_cb") == 1 && cpu->scores.count("psnr_cr") == 1);
+    absl::StatusOr<ScoreResult> gpu = Gpu().scorer->ScorePieces(g, features, pair);
+    ASSERT_TRUE(gpu.ok()) << gpu.status();
+    EXPECT_EQ(gpu->backend.rfind("gpu:", 0), 0u) << gpu->backend;
+    ExpectSameScores(cpu->scores, gpu->scores,
+                     absl::StrFormat("%dx%d with chroma upscaled to %s", c.src_width,
+                                     c.src_height, Describe(g, features)));
+    g_tally.frames.fetch_add(1);
+  }
 }
 
 // ---- float_ssim ---------------------------------------------------------------------------------
@@ -1038,8 +1101,8 @@ TEST(GpuPsnrTest, EveryDepthAndOptionMatchesTheCpu) {
   }
 }
 
-// psnr_cb and psnr_cr where frames bring their chroma (summed on the host by both backends, with
-// the luma on the device): the CPU's values, and INVALID_ARGUMENT where the chroma is missing.
+// psnr_cb and psnr_cr where frames bring their chroma (summed on the device, as the luma is): the
+// CPU's values, and INVALID_ARGUMENT where the chroma is missing.
 TEST(GpuPsnrTest, ChromaPlanesGiveTheCpusValues) {
   SKIP_WITHOUT_GPU();
   int k = 0;
