@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "absl/strings/str_format.h"
 #include "base/status_macros.h"
 #include "engine/luma_scale_host.h"
 

@@ -1,9 +1,9 @@
 #include "engine/scorer.h"
 
+#include <array>
 #include <vector>
 
 #include "absl/strings/str_format.h"
-
 #include "base/status_macros.h"
 #include "engine/luma_scale_host.h"
 #include "engine/luma_scale_plan.h"

@@ -1,5 +1,6 @@
-// libswscale's plane scaler (luma or chroma) on the device: one thread per output sample of each pass, the
-// arithmetic from kernels/luma_scale_math.h (the host model's), the filters from the host plan.
+// libswscale's plane scaler (luma or chroma) on the device: one thread per output sample of each
+// pass, the arithmetic from kernels/luma_scale_math.h (the host model's), the filters from the
+// host plan.
 #include <cstddef>
 #include <cstdint>
 

@@ -1,7 +1,7 @@
 // libswscale's separable scaler (FFmpeg 5.1), one output sample of a plane (luma or chroma) at a
-// time, for the host model and the device kernels alike (docs/adr/0080). The filters themselves (positions and
-// integer coefficients) are built once on the host (engine/media/luma_scale_plan.h); this header
-// holds only the per-sample arithmetic of the two passes:
+// time, for the host model and the device kernels alike (docs/adr/0080). The filters themselves
+// (positions and integer coefficients) are built once on the host (engine/luma_scale_plan.h);
+// this header holds only the per-sample arithmetic of the two passes:
 //
 //   horizontal: every input row -> 15-bit intermediate samples (coefficients sum to 2^14)
 //   vertical:   intermediate rows -> output samples              (coefficients sum to 2^12)

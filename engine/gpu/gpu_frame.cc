@@ -570,7 +570,6 @@ struct ReadbackLayout {
   size_t vmaf_offset() const { return ms_ssim_offset() + ms_ssim_doubles; }
 };
 
-
 // A plane of the slot's device, packed into `dst` on the slot's stream. The decoder finished
 // writing it before handing it over (DevicePlane's contract), so no wait on its stream is needed.
 absl::Status EnqueuePack(StreamSlot& slot, const DevicePlane& plane, const Geometry& expected,
@@ -838,7 +837,8 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
   const LumaScalePlan* chroma_upscale =
       distorted_upscale != nullptr ? distorted_upscale->chroma.get() : nullptr;
   if (chroma != nullptr && distorted_upscale != nullptr && chroma_upscale == nullptr) {
-    return absl::InternalError("a rendition's chroma came before its upscale without a plan for it");
+    return absl::InternalError(
+        "a rendition's chroma came before its upscale without a plan for it");
   }
   SSIMD_HIP_RETURN_IF_ERROR(hipSetDevice(slot.device), "selecting the device");
   StreamDrain drain(slot.stream);

@@ -222,39 +222,39 @@ TEST_F(ScoreLadderTest, WholeLadderMatchesLibvmafFromTheFfv1Source) {
   ExpectLibvmafScores("src_ffv1.mkv");
 }
 
-// Four metrics in one pass (float_ssim, ssim, psnr, float_ms_ssim) after the plain bicubic upscale,
-// which expected_scores.json and expected_metrics.json were made with on an x86-64 CPU with AVX2.
-TEST_F(ScoreLadderTest, WholeLadderMatchesLibvmafWithFourMetrics) {
-  const std::string missing = MissingSourcesReason();
-  if (!missing.empty()) GTEST_SKIP() << missing;
+// Why the plain bicubic upscale of this machine cannot reproduce the upstream expected values
+// (made on an x86-64 CPU with AVX2), or why the sources are missing; empty when it can.
+std::string PlainBicubicSkipReason() {
+  std::string missing = MissingSourcesReason();
+  if (!missing.empty()) return missing;
 #if defined(__x86_64__)
   if (!__builtin_cpu_supports("avx2")) {
-    GTEST_SKIP() << "this CPU has no AVX2: libswscale's plain bicubic gives other bytes here "
-                    "than on the machine that made the expected values";
+    return "this CPU has no AVX2: libswscale's plain bicubic gives other bytes here than on the "
+           "machine that made the expected values";
   }
-  ExpectLibvmafScores("src.y4m", /*upstream_metrics=*/true);
+  return "";
 #else
-  GTEST_SKIP() << "the expected values hold x86-64 AVX2 upscales";
+  return "the expected values hold x86-64 AVX2 upscales";
 #endif
+}
+
+// Four metrics in one pass (float_ssim, ssim, psnr, float_ms_ssim) after the plain bicubic upscale,
+// which expected_scores.json and expected_metrics.json were made with.
+TEST_F(ScoreLadderTest, WholeLadderMatchesLibvmafWithFourMetrics) {
+  const std::string skip = PlainBicubicSkipReason();
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  ExpectLibvmafScores("src.y4m", /*upstream_metrics=*/true);
 }
 
 // The same with the upscale on the scorer, chroma included (here the CPU, through the plans' host
 // model; a GPU applies the same arithmetic): psnr_cb and psnr_cr still upstream's bit for bit.
 TEST_F(ScoreLadderTest, WholeLadderMatchesLibvmafWithFourMetricsUpscaledOnTheScorer) {
-  const std::string missing = MissingSourcesReason();
-  if (!missing.empty()) GTEST_SKIP() << missing;
-#if defined(__x86_64__)
-  if (!__builtin_cpu_supports("avx2")) {
-    GTEST_SKIP() << "this CPU has no AVX2: libswscale's plain bicubic gives other bytes here "
-                    "than on the machine that made the expected values";
-  }
+  const std::string skip = PlainBicubicSkipReason();
+  if (!skip.empty()) GTEST_SKIP() << skip;
   server_ = StartServer(ScorerUpscale::kAlways);
   ASSERT_NE(server_, nullptr);
   expected_upscale_ = "scorer";
   ExpectLibvmafScores("src.y4m", /*upstream_metrics=*/true);
-#else
-  GTEST_SKIP() << "the expected values hold x86-64 AVX2 upscales";
-#endif
 }
 
 // The upscale handed to the scoring backend with libswscale's filters (here the CPU, through the
