@@ -1,45 +1,10 @@
 #include "engine/gpu/upscale_on_device.h"
 
-#include <cstring>
-#include <vector>
-
 #include "absl/strings/str_format.h"
 #include "engine/gpu/hip_status.h"
 #include "kernels/luma_scale_kernels.h"
 
 namespace ssimd {
-namespace {
-
-size_t AlignUp(size_t bytes) { return (bytes + 255) & ~size_t{255}; }
-
-template <typename T>
-void CopyArray(const std::vector<T>& from, uint8_t* to) {
-  std::memcpy(to, from.data(), sizeof(T) * from.size());
-}
-
-}  // namespace
-
-UpscaleLayout LayOutUpscale(const LumaScalePlan& plan, int planes) {
-  UpscaleLayout l;
-  l.plane = PlanInputBytes(plan);
-  l.h_first = AlignUp(l.plane * planes);
-  l.h_coefficients = AlignUp(l.h_first + sizeof(int32_t) * plan.horizontal.first_input.size());
-  l.v_first =
-      AlignUp(l.h_coefficients + sizeof(int16_t) * plan.horizontal.coefficients.size());
-  l.v_coefficients = AlignUp(l.v_first + sizeof(int32_t) * plan.vertical.first_input.size());
-  l.filters_end = l.v_coefficients + sizeof(int16_t) * plan.vertical.coefficients.size();
-  l.intermediate = AlignUp(l.filters_end);
-  l.device_bytes =
-      l.intermediate + sizeof(int16_t) * static_cast<size_t>(plan.src_height) * plan.dst_width;
-  return l;
-}
-
-void StageUpscaleFilters(const LumaScalePlan& plan, const UpscaleLayout& layout, uint8_t* block) {
-  CopyArray(plan.horizontal.first_input, block + layout.h_first);
-  CopyArray(plan.horizontal.coefficients, block + layout.h_coefficients);
-  CopyArray(plan.vertical.first_input, block + layout.v_first);
-  CopyArray(plan.vertical.coefficients, block + layout.v_coefficients);
-}
 
 absl::Status EnqueuePlaneUpscale(hipStream_t stream, const LumaScalePlan& plan,
                                  const UpscaleLayout& layout, uint8_t* block, int plane,

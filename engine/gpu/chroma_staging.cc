@@ -1,0 +1,73 @@
+#include "engine/gpu/chroma_staging.h"
+
+#include <cstring>
+
+#include "absl/strings/str_format.h"
+#include "base/status_macros.h"
+#include "engine/psnr_scores.h"
+
+namespace ssimd {
+namespace {
+
+size_t AlignUp(size_t bytes) { return (bytes + 255) & ~size_t{255}; }
+
+size_t PlaneBytes(const PlaneSize& size, int bit_depth) {
+  return static_cast<size_t>(size.width) * size.height * BytesPerSample(bit_depth);
+}
+
+constexpr const char* kReferenceNames[] = {"reference Cb", "reference Cr"};
+constexpr const char* kDistortedNames[] = {"distorted Cb", "distorted Cr"};
+
+// `view` as packed rows into `staging`, once it has the expected size.
+absl::Status StageView(const LumaView& view, const PlaneSize& size, int bit_depth,
+                       const char* what, uint8_t* staging) {
+  if (view.width != size.width || view.height != size.height || view.bit_depth != bit_depth ||
+      (view.data == nullptr && size.width > 0 && size.height > 0)) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("psnr: the %s plane is %dx%d at %d bits; expected %dx%d at %d", what,
+                        view.width, view.height, view.bit_depth, size.width, size.height,
+                        bit_depth));
+  }
+  const size_t row_bytes = static_cast<size_t>(view.width) * BytesPerSample(view.bit_depth);
+  for (int y = 0; y < view.height; ++y) {
+    std::memcpy(staging + static_cast<size_t>(y) * row_bytes,
+                view.data + static_cast<size_t>(y) * view.stride_bytes, row_bytes);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+ChromaLayout LayOutChroma(const Geometry& geometry, const LumaScalePlan* upscale) {
+  ChromaLayout l;
+  l.scored = PsnrPlaneSize(geometry, 1);
+  l.upscaled = upscale != nullptr;
+  l.distorted = l.upscaled ? PlaneSize{upscale->dst_width, upscale->dst_height} : l.scored;
+  l.reference_plane = AlignUp(PlaneBytes(l.scored, geometry.bit_depth));
+  l.distorted_plane = AlignUp(PlaneBytes(l.distorted, geometry.bit_depth));
+  l.distorted_at = 2 * l.reference_plane;
+  l.device_bytes = l.distorted_at + 2 * l.distorted_plane;
+  if (l.upscaled) l.upscale = LayOutUpscale(*upscale, 2);
+  l.staged_bytes = l.distorted_at + (l.upscaled ? l.upscale.filters_end : 2 * l.distorted_plane);
+  return l;
+}
+
+absl::Status StageChroma(const Geometry& geometry, const FrameChroma& chroma,
+                         const LumaScalePlan* upscale, const ChromaLayout& layout,
+                         uint8_t* staging) {
+  const PlaneSize small = upscale != nullptr
+                              ? PlaneSize{upscale->src_width, upscale->src_height}
+                              : layout.scored;
+  const size_t distorted_step = upscale != nullptr ? layout.upscale.plane : layout.distorted_plane;
+  uint8_t* distorted = staging + layout.distorted_at;
+  for (int p = 0; p < 2; ++p) {
+    SSIMD_RETURN_IF_ERROR(StageView(chroma.reference[p], layout.scored, geometry.bit_depth,
+                                    kReferenceNames[p], staging + p * layout.reference_plane));
+    SSIMD_RETURN_IF_ERROR(StageView(chroma.distorted[p], small, geometry.bit_depth,
+                                    kDistortedNames[p], distorted + p * distorted_step));
+  }
+  if (upscale != nullptr) StageUpscaleFilters(*upscale, layout.upscale, distorted);
+  return absl::OkStatus();
+}
+
+}  // namespace ssimd
