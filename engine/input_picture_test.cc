@@ -253,5 +253,40 @@ TEST(InputPictureTest, ResettingWithoutChromaForgetsTheChroma) {
   EXPECT_EQ(picture.TakeBuffer(), luma);
 }
 
+// A device picture with its chroma on the host and an upscale pending (an NVDEC rendition whose
+// chroma psnr reads): a reader of host bytes gets the luma and chroma scaled by the plan and its
+// chroma plan, in the raw .yuv layout at the scored size.
+TEST(InputPictureTest, ADevicePictureWithChromaIsUpscaledWholeOnTheHost) {
+  std::shared_ptr<const LumaScalePlan> luma_plan = Upscale();
+  ASSERT_NE(luma_plan, nullptr);
+  absl::StatusOr<LumaScalePlan> chroma_plan =
+      PlanChromaScale(*luma_plan, ChromaFormat::k444, ScalerChoice{ScalerKind::kBicubic, false});
+  ASSERT_TRUE(chroma_plan.ok()) << chroma_plan.status();
+  LumaScalePlan with_chroma = *luma_plan;
+  with_chroma.chroma = std::make_shared<const LumaScalePlan>(*chroma_plan);
+  const auto plan = std::make_shared<const LumaScalePlan>(with_chroma);
+  const Geometry small{20, 18, 8, ChromaFormat::k444};
+  const std::string frame = Ramp(FrameBytes(small));
+  const std::string luma = frame.substr(0, LumaBytes(small));
+  auto plane = std::make_shared<FakeDevicePlane>(luma, small.width, small.height, 8);
+  Picture picture;
+  *picture.ResetOnDeviceWithChroma(plane, small, plan) = frame.substr(luma.size());
+  EXPECT_TRUE(picture.needs_upscale());
+  EXPECT_EQ(picture.host_chroma().size(), frame.size() - luma.size());
+  ASSERT_TRUE(picture.BringToHost().ok());
+  ASSERT_TRUE(picture.UpscaleOnHost().ok());
+  EXPECT_FALSE(picture.needs_upscale());
+  EXPECT_EQ(picture.geometry().width, 48);
+  std::string expected;
+  ASSERT_TRUE(ScalePackedPictureOnHost(
+                  *plan, small, true,
+                  absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(frame.data()),
+                                      frame.size()),
+                  expected)
+                  .ok());
+  EXPECT_EQ(expected.size(), 3u * 48 * 40);
+  EXPECT_EQ(picture.TakeBuffer(), expected);
+}
+
 }  // namespace
 }  // namespace ssimd

@@ -1,10 +1,13 @@
 #include "engine/scorer.h"
 
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "engine/fake_device_plane.h"
 #include "engine/luma_scale_host.h"
 #include "engine/luma_scale_plan.h"
+#include "engine/psnr_scores.h"
 #include "gtest/gtest.h"
 
 namespace ssimd {
@@ -24,11 +27,21 @@ class RecordingScorer final : public Scorer {
     distorted.assign(pair.distorted.data,
                      pair.distorted.data + pair.distorted.stride_bytes * pair.distorted.height);
     reference_data = pair.reference.data;
+    distorted_chroma.clear();
+    if (pair.chroma != nullptr) {
+      for (const LumaView& plane : pair.chroma->distorted) {
+        const char* rows = reinterpret_cast<const char*>(plane.data);
+        for (int y = 0; y < plane.height; ++y) {
+          distorted_chroma.append(rows + y * plane.stride_bytes, plane.width);
+        }
+      }
+    }
     ScoreResult result;
     result.backend = "recording";
     return result;
   }
   std::string reference, distorted;
+  std::string distorted_chroma;  // Cb then Cr rows, as Score saw them (8-bit)
   const uint8_t* reference_data = nullptr;
 };
 
@@ -128,6 +141,56 @@ TEST(ScorerTest, ScorePiecesUpscalesTheDistortedPlaneWithItsPlan) {
   result =
       scorer.ScorePieces(other, FeatureSet{}, {&other_ref_pieces, &small_pieces, &plan.value()});
   EXPECT_EQ(result.status().code(), absl::StatusCode::kInternal);
+}
+
+// With chroma, the distorted chroma arrives whole at the plan's source size and reaches Score
+// upscaled by the chroma plan, at libvmaf's plane sizes; without a chroma plan it is refused.
+TEST(ScorerTest, ScorePiecesUpscalesTheDistortedChromaWithItsChromaPlan) {
+  const Geometry big{48, 40, 8, ChromaFormat::k444};
+  const Geometry small{20, 18, 8, ChromaFormat::k444};
+  const ScalerChoice bicubic{ScalerKind::kBicubic, false};
+  absl::StatusOr<LumaScalePlan> luma =
+      PlanLumaScale(20, 18, 48, 40, 8, bicubic, VerticalRounding::kPackedWords);
+  ASSERT_TRUE(luma.ok()) << luma.status();
+  absl::StatusOr<LumaScalePlan> chroma_plan = PlanChromaScale(*luma, ChromaFormat::k444, bicubic);
+  ASSERT_TRUE(chroma_plan.ok()) << chroma_plan.status();
+  LumaScalePlan plan = *luma;
+  plan.chroma = std::make_shared<const LumaScalePlan>(*chroma_plan);
+  std::string small_frame(FrameBytes(small), '\0');
+  for (size_t i = 0; i < small_frame.size(); ++i) {
+    small_frame[i] = static_cast<char>((i * 53) % 241);
+  }
+  const std::string ref(FrameBytes(big), 'r');
+  std::string expected(2 * 48 * 40, '\0');
+  for (int p = 0; p < 2; ++p) {
+    ScaleLumaOnHost(*chroma_plan,
+                    reinterpret_cast<const uint8_t*>(small_frame.data()) + (1 + p) * 20 * 18, 20,
+                    reinterpret_cast<uint8_t*>(expected.data()) + p * 48 * 40, 48);
+  }
+  FeatureSet features;
+  features.psnr = PsnrOptions{};
+  absl::StatusOr<std::optional<FrameChroma>> chroma = PairChromaToScore(
+      big, features, Span(ref, LumaBytes(big), 2 * LumaBytes(big)),
+      Span(small_frame, LumaBytes(small), 2 * LumaBytes(small)), "reference chroma",
+      "distorted chroma", &plan);
+  ASSERT_TRUE(chroma.ok() && chroma->has_value()) << chroma.status();
+  PlanePieces ref_pieces(Span(ref, 0, LumaBytes(big)));
+  PlanePieces small_pieces(Span(small_frame, 0, LumaBytes(small)));
+  RecordingScorer scorer;
+  auto result = scorer.ScorePieces(big, features,
+                                   {&ref_pieces, &small_pieces, &plan, &**chroma});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(scorer.distorted_chroma, expected);
+
+  // The luma's plan alone cannot scale the chroma.
+  result = scorer.ScorePieces(big, features, {&ref_pieces, &small_pieces, &*luma, &**chroma});
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kInternal) << result.status();
+  EXPECT_EQ(PairChromaToScore(big, features, Span(ref, LumaBytes(big), 2 * LumaBytes(big)),
+                              Span(small_frame, LumaBytes(small), 2 * LumaBytes(small)), "r",
+                              "d", &*luma)
+                .status()
+                .code(),
+            absl::StatusCode::kInternal);
 }
 
 }  // namespace
