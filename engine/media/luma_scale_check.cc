@@ -212,16 +212,16 @@ CheckedPlan PlanCheckedAgainstLibswscale(const LumaScaleRequest& request) {
     // libswscale scales the chroma with the luma's rounding: one SwsContext, one output path.
     absl::StatusOr<ChromaFormat> format = PlannableChroma(request.src_format);
     absl::StatusOr<ChromaFormat> target = PlannableChroma(request.dst_format);
-    if (format.ok() && target.ok() && *format != *target) {
+    if (!format.ok() || !target.ok() || *format != *target) {
       return Refused(UpscaleRefusal::kFormat,
                      absl::FailedPreconditionError(absl::StrFormat(
-                         "%s -> %s: chroma converted to another layout is scaled on the CPU",
+                         "%s -> %s: chroma of another layout, or converted to one, is scaled on "
+                         "the CPU",
                          PixelFormatName(request.src_format),
                          PixelFormatName(request.dst_format))));
     }
     absl::StatusOr<LumaScalePlan> chroma =
-        format.ok() ? PlanChromaScale(*plan, *format, request.choice, BuildAlignment())
-                    : absl::StatusOr<LumaScalePlan>(format.status());
+        PlanChromaScale(*plan, *format, request.choice, BuildAlignment());
     if (!chroma.ok()) {
       return Refused(chroma.status().code() == absl::StatusCode::kFailedPrecondition
                          ? UpscaleRefusal::kGeometry

@@ -226,6 +226,17 @@ TEST(LumaScaleCheck, RefusesWhatNoPlanReproduces) {
   refused(PlanCheckedAgainstLibswscale({1280, 1080, AV_PIX_FMT_YUV420P, AVCOL_RANGE_MPEG, 1920,
                                         1080, AV_PIX_FMT_YUV420P, bicubic}),
           UpscaleRefusal::kGeometry, "equal heights");
+  // Chroma converted to another layout: the luma alone is planned, not the chroma; chroma
+  // planes under 16 samples a side are not planned either.
+  const LumaScaleRequest converted{640, 360, AV_PIX_FMT_YUV420P, AVCOL_RANGE_MPEG, 1920, 1080,
+                                   AV_PIX_FMT_YUV444P, bicubic};
+  EXPECT_NE(PlanCheckedAgainstLibswscale(converted).plan, nullptr);
+  LumaScaleRequest with_chroma = converted;
+  with_chroma.with_chroma = true;
+  refused(PlanCheckedAgainstLibswscale(with_chroma), UpscaleRefusal::kFormat, "another layout");
+  refused(PlanCheckedAgainstLibswscale({24, 24, AV_PIX_FMT_YUV420P, AVCOL_RANGE_MPEG, 96, 96,
+                                        AV_PIX_FMT_YUV420P, bicubic, /*with_chroma=*/true}),
+          UpscaleRefusal::kGeometry, "chroma planes");
 }
 
 // A geometry is checked once; later requests get the same plan.
