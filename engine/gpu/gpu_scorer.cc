@@ -15,7 +15,6 @@
 #include "engine/gpu/context_gate.h"
 #include "engine/gpu/device_arch.h"
 #include "engine/gpu/gpu_frame.h"
-#include "engine/psnr_scores.h"
 #include "engine/gpu/gpu_test_hooks.h"
 #include "engine/gpu/hip_status.h"
 #include "engine/gpu/slot_pool.h"
