@@ -5,7 +5,10 @@
 #ifndef SSIMD_KERNELS_HIP_PORTABILITY_H_
 #define SSIMD_KERNELS_HIP_PORTABILITY_H_
 
-#if defined(__HIP_PLATFORM_AMD__) || defined(__HIPCC__) || defined(SSIMD_GPU_ROCM)
+#if defined(SSIMD_GPU_HOST_EMULATION)
+// Tests without a GPU: kernels and the backend's device calls run on the host.
+#include "kernels/hip_host_emulation.h"
+#elif defined(__HIP_PLATFORM_AMD__) || defined(__HIPCC__) || defined(SSIMD_GPU_ROCM)
 #ifndef __HIP_PLATFORM_AMD__
 #define __HIP_PLATFORM_AMD__ 1
 #endif

@@ -1,0 +1,123 @@
+// psnr's chroma through the GPU backend's own code (gpu_chroma.cc, upscale_on_device.cc and the
+// psnr and upscale kernels), run on the host by the HIP emulation (kernels/hip_host_emulation.h):
+// the staging, the upload offsets, the upscale's launch and the pitched sums must give the CPU's
+// squared errors, exactly. A device run (gpu_scorer_test) checks the same on real hardware.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "engine/gpu/gpu_chroma.h"
+#include "engine/gpu/stream_slot.h"
+#include "engine/luma_scale_host.h"
+#include "engine/luma_scale_plan.h"
+#include "engine/psnr_scores.h"
+#include "gtest/gtest.h"
+
+namespace ssimd {
+namespace {
+
+std::vector<uint8_t> Planes(const PlaneSize& size, int bit_depth, uint32_t seed) {
+  std::vector<uint8_t> bytes(2 * static_cast<size_t>(size.width) * size.height *
+                             BytesPerSample(bit_depth));
+  uint32_t state = seed * 2654435761u + 1;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    state = state * 1664525u + 1013904223u;
+    bytes[i] = static_cast<uint8_t>(state >> 24);
+    if (bit_depth > 8 && i % 2 == 1) bytes[i] &= 0x03;
+  }
+  return bytes;
+}
+
+// The distorted chroma (whole planes before their upscale, or at libvmaf's sizes) scaled on the
+// host where the plan says so, and each plane's squared errors against the reference: the CPU
+// backend's sums.
+std::vector<uint64_t> HostSums(const Geometry& g, const FrameChroma& chroma,
+                               const LumaScalePlan* upscale) {
+  std::vector<uint64_t> sums;
+  const PlaneSize stored = StoredChromaSize(g);
+  const int sample = BytesPerSample(g.bit_depth);
+  std::vector<uint8_t> scaled(2 * static_cast<size_t>(stored.width) * stored.height * sample);
+  if (upscale != nullptr) {
+    for (int p = 0; p < 2; ++p) {
+      ScaleLumaOnHost(*upscale, chroma.distorted[p].data, chroma.distorted[p].stride_bytes,
+                      scaled.data() + p * scaled.size() / 2,
+                      static_cast<size_t>(stored.width) * sample);
+    }
+  }
+  absl::StatusOr<std::array<LumaView, 2>> views =
+      ChromaViews(g, absl::MakeConstSpan(scaled), "scaled");
+  EXPECT_TRUE(views.ok()) << views.status();
+  for (int p = 0; p < 2; ++p) {
+    sums.push_back(ViewSquaredError(chroma.reference[p],
+                                    upscale != nullptr ? (*views)[p] : chroma.distorted[p]));
+  }
+  return sums;
+}
+
+std::vector<uint64_t> EmulatedSums(const Geometry& g, const FrameChroma& chroma,
+                                   const LumaScalePlan* upscale) {
+  std::atomic<int64_t> device_bytes{0};
+  absl::StatusOr<std::unique_ptr<StreamSlot>> slot = StreamSlot::Create(0, &device_bytes);
+  EXPECT_TRUE(slot.ok()) << slot.status();
+  if (!slot.ok()) return {};
+  EXPECT_TRUE((*slot)->psnr_sse.Reserve(2 * sizeof(uint64_t), "sums").ok());
+  auto* sse = (*slot)->psnr_sse.as<unsigned long long>();  // NOLINT(runtime/int)
+  absl::Status uploaded = UploadChroma(**slot, g, chroma, upscale);
+  EXPECT_TRUE(uploaded.ok()) << uploaded;
+  absl::Status summed = EnqueueChromaSums(**slot, g, upscale, sse);
+  EXPECT_TRUE(summed.ok()) << summed;
+  return {sse[0], sse[1]};
+}
+
+TEST(GpuChromaEmulatedTest, SumsAndUpscalesGiveTheCpusSquaredErrors) {
+  struct Case {
+    int src_width, src_height, dst_width, dst_height, bit_depth;
+    VerticalRounding rounding;
+  };
+  const Case cases[] = {
+      {86, 48, 214, 120, 8, VerticalRounding::kPackedWords},
+      {85, 49, 193, 109, 8, VerticalRounding::kWide},  // odd sides: psnr reads part of a plane
+      {96, 54, 192, 108, 10, VerticalRounding::kWide},
+  };
+  int k = 0;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(absl::StrFormat("%dx%d -> %dx%d, %d-bit", c.src_width, c.src_height,
+                                 c.dst_width, c.dst_height, c.bit_depth));
+    const Geometry g{c.dst_width, c.dst_height, c.bit_depth, ChromaFormat::k420};
+    const Geometry small{c.src_width, c.src_height, c.bit_depth, ChromaFormat::k420};
+    const ScalerChoice bicubic{ScalerKind::kBicubic, false};
+    absl::StatusOr<LumaScalePlan> luma = PlanLumaScale(c.src_width, c.src_height, c.dst_width,
+                                                       c.dst_height, c.bit_depth, bicubic,
+                                                       c.rounding);
+    ASSERT_TRUE(luma.ok()) << luma.status();
+    absl::StatusOr<LumaScalePlan> chroma_plan = PlanChromaScale(*luma, g.chroma, bicubic);
+    ASSERT_TRUE(chroma_plan.ok()) << chroma_plan.status();
+    LumaScalePlan plan = *luma;
+    plan.chroma = std::make_shared<const LumaScalePlan>(*chroma_plan);
+    const std::vector<uint8_t> ref = Planes(StoredChromaSize(g), c.bit_depth, 10 + k);
+    const std::vector<uint8_t> same_size = Planes(StoredChromaSize(g), c.bit_depth, 20 + k);
+    const std::vector<uint8_t> small_planes = Planes(StoredChromaSize(small), c.bit_depth, 30 + k);
+    ++k;
+    FeatureSet features;
+    features.psnr = PsnrOptions{};
+    // At the pair's size: summed on the device as they are.
+    absl::StatusOr<std::optional<FrameChroma>> plain = PairChromaToScore(
+        g, features, absl::MakeConstSpan(ref), absl::MakeConstSpan(same_size), "ref", "dist");
+    ASSERT_TRUE(plain.ok() && plain->has_value()) << plain.status();
+    EXPECT_EQ(EmulatedSums(g, **plain, nullptr), HostSums(g, **plain, nullptr));
+    // Before their upscale: scaled on the device with the chroma plan, then summed.
+    absl::StatusOr<std::optional<FrameChroma>> upscaled =
+        PairChromaToScore(g, features, absl::MakeConstSpan(ref),
+                          absl::MakeConstSpan(small_planes), "ref", "dist", &plan);
+    ASSERT_TRUE(upscaled.ok() && upscaled->has_value()) << upscaled.status();
+    const std::vector<uint64_t> expected = HostSums(g, **upscaled, plan.chroma.get());
+    EXPECT_EQ(EmulatedSums(g, **upscaled, plan.chroma.get()), expected);
+    EXPECT_GT(expected[0], 0u);
+  }
+}
+
+}  // namespace
+}  // namespace ssimd
