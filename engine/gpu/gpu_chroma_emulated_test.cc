@@ -2,6 +2,7 @@
 // psnr and upscale kernels), run on the host by the HIP emulation (kernels/hip_host_emulation.h):
 // the staging, the upload offsets, the upscale's launch and the pitched sums must give the CPU's
 // squared errors, exactly. A device run (gpu_scorer_test) checks the same on real hardware.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -11,6 +12,8 @@
 #include "absl/strings/str_format.h"
 #include "engine/gpu/gpu_chroma.h"
 #include "engine/gpu/stream_slot.h"
+#include "engine/gpu/upscale_layout.h"
+#include "engine/gpu/upscale_on_device.h"
 #include "engine/luma_scale_host.h"
 #include "engine/luma_scale_plan.h"
 #include "engine/psnr_scores.h"
@@ -116,6 +119,43 @@ TEST(GpuChromaEmulatedTest, SumsAndUpscalesGiveTheCpusSquaredErrors) {
     const std::vector<uint64_t> expected = HostSums(g, **upscaled, plan.chroma.get());
     EXPECT_EQ(EmulatedSums(g, **upscaled, plan.chroma.get()), expected);
     EXPECT_GT(expected[0], 0u);
+  }
+}
+
+// The luma's upscale through the same block layout and launch (the GPU frame stages the plane and
+// the filters as here): libswscale's bytes as the host model gives them, 8 and 10 bit.
+TEST(GpuChromaEmulatedTest, PlaneUpscaleGivesTheHostModelsBytes) {
+  for (int bit_depth : {8, 10}) {
+    SCOPED_TRACE(bit_depth);
+    absl::StatusOr<LumaScalePlan> plan =
+        PlanLumaScale(85, 49, 193, 109, bit_depth, ScalerChoice{ScalerKind::kLanczos, false},
+                      bit_depth == 8 ? VerticalRounding::kPackedWords : VerticalRounding::kWide);
+    ASSERT_TRUE(plan.ok()) << plan.status();
+    const std::vector<uint8_t> small = Planes(PlaneSize{85, 49}, bit_depth, 40 + bit_depth);
+    const size_t sample = BytesPerSample(bit_depth);
+    std::vector<uint8_t> expected(193 * 109 * sample);
+    ScaleLumaOnHost(*plan, small.data(), 85 * sample, expected.data(), 193 * sample);
+
+    const UpscaleLayout layout = LayOutUpscale(*plan, 1);
+    std::vector<uint8_t> staged(layout.filters_end);
+    std::copy(small.begin(), small.begin() + layout.plane, staged.begin());
+    StageUpscaleFilters(*plan, layout, staged.data());
+    void* block = nullptr;
+    void* scaled = nullptr;
+    ASSERT_EQ(hipMalloc(&block, layout.device_bytes), hipSuccess);
+    ASSERT_EQ(hipMalloc(&scaled, expected.size()), hipSuccess);
+    ASSERT_EQ(hipMemcpy(block, staged.data(), staged.size(), hipMemcpyHostToDevice), hipSuccess);
+    hipStream_t stream = nullptr;
+    ASSERT_EQ(hipStreamCreateWithFlags(&stream, hipStreamNonBlocking), hipSuccess);
+    ASSERT_TRUE(EnqueuePlaneUpscale(stream, *plan, layout, static_cast<uint8_t*>(block), 0,
+                                    scaled, "luma")
+                    .ok());
+    std::vector<uint8_t> mine(expected.size());
+    ASSERT_EQ(hipMemcpy(mine.data(), scaled, mine.size(), hipMemcpyDeviceToHost), hipSuccess);
+    EXPECT_TRUE(mine == expected);
+    (void)hipStreamDestroy(stream);
+    (void)hipFree(block);
+    (void)hipFree(scaled);
   }
 }
 
