@@ -90,7 +90,9 @@ hipError_t hipMalloc(void** pointer, size_t bytes) {
   *pointer = std::malloc(bytes > 0 ? bytes : 1);
   return *pointer != nullptr ? hipSuccess : hipErrorOutOfMemory;
 }
-hipError_t hipHostMalloc(void** pointer, size_t bytes, unsigned) { return hipMalloc(pointer, bytes); }
+hipError_t hipHostMalloc(void** pointer, size_t bytes, unsigned) {
+  return hipMalloc(pointer, bytes);
+}
 hipError_t hipFree(void* pointer) {
   std::free(pointer);
   return hipSuccess;
