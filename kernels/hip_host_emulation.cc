@@ -79,12 +79,8 @@ void Launch(const dim3& grid, const dim3& block, const std::function<void()>& th
 
 }  // namespace ssimd_hip_emulation
 
-namespace {
-struct EmulatedObject {};
-}  // namespace
-
-struct EmulatedStream : EmulatedObject {};
-struct EmulatedEvent : EmulatedObject {};
+struct EmulatedStream {};
+struct EmulatedEvent {};
 
 hipError_t hipMalloc(void** pointer, size_t bytes) {
   *pointer = std::malloc(bytes > 0 ? bytes : 1);
