@@ -19,7 +19,8 @@ struct Fiber {
   bool done = false;
 };
 
-// One launch at a time per host thread; fibers run on the thread that launched them.
+// Fibers run on the thread that launched them. __shared__ arrays are static locals, shared by
+// every launch of a kernel: one launch at a time in the process (tests launch from one thread).
 thread_local ucontext_t scheduler;
 thread_local Fiber* running = nullptr;
 thread_local const std::function<void()>* body = nullptr;
