@@ -1,9 +1,8 @@
 #include "engine/gpu/chroma_staging.h"
 
-#include <cstring>
-
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
+#include "engine/gpu/staging.h"
 #include "engine/psnr_scores.h"
 
 namespace ssimd {
@@ -18,7 +17,8 @@ size_t PlaneBytes(const PlaneSize& size, int bit_depth) {
 constexpr const char* kReferenceNames[] = {"reference Cb", "reference Cr"};
 constexpr const char* kDistortedNames[] = {"distorted Cb", "distorted Cr"};
 
-// `view` as packed rows into `staging`, once it has the expected size.
+// `view` as packed rows into `staging`, once it has the expected size; chroma samples are not
+// range-checked (CopyPackedRows).
 absl::Status StageView(const LumaView& view, const PlaneSize& size, int bit_depth,
                        const char* what, uint8_t* staging) {
   if (view.width != size.width || view.height != size.height || view.bit_depth != bit_depth ||
@@ -28,11 +28,7 @@ absl::Status StageView(const LumaView& view, const PlaneSize& size, int bit_dept
                         view.width, view.height, view.bit_depth, size.width, size.height,
                         bit_depth));
   }
-  const size_t row_bytes = static_cast<size_t>(view.width) * BytesPerSample(view.bit_depth);
-  for (int y = 0; y < view.height; ++y) {
-    std::memcpy(staging + static_cast<size_t>(y) * row_bytes,
-                view.data + static_cast<size_t>(y) * view.stride_bytes, row_bytes);
-  }
+  CopyPackedRows(view, staging);
   return absl::OkStatus();
 }
 

@@ -89,15 +89,20 @@ bool AbovePeak(uint8_t high_bits, int bit_depth) { return (high_bits >> (bit_dep
 
 }  // namespace
 
-absl::Status StageLumaPlane(const LumaView& view, uint8_t* staging, const char* what) {
+void CopyPackedRows(const LumaView& view, uint8_t* staging) {
   const size_t row_bytes = static_cast<size_t>(view.width) * BytesPerSample(view.bit_depth);
+  for (int y = 0; y < view.height; ++y) {
+    std::memcpy(staging + static_cast<size_t>(y) * row_bytes,
+                view.data + static_cast<size_t>(y) * view.stride_bytes, row_bytes);
+  }
+}
+
+absl::Status StageLumaPlane(const LumaView& view, uint8_t* staging, const char* what) {
   if (view.bit_depth == 8) {
-    for (int y = 0; y < view.height; ++y) {
-      std::memcpy(staging + static_cast<size_t>(y) * row_bytes,
-                  view.data + static_cast<size_t>(y) * view.stride_bytes, row_bytes);
-    }
+    CopyPackedRows(view, staging);
     return absl::OkStatus();
   }
+  const size_t row_bytes = static_cast<size_t>(view.width) * BytesPerSample(view.bit_depth);
   CheckedCopy copy(staging);
   for (int y = 0; y < view.height; ++y) {
     copy.Append(view.data + static_cast<size_t>(y) * view.stride_bytes, row_bytes);

@@ -16,6 +16,10 @@ namespace ssimd {
 // INVALID_ARGUMENT naming the first such sample; `what` names the plane ("reference").
 absl::Status StageLumaPlane(const LumaView& view, uint8_t* staging, const char* what);
 
+// Copies `view` into `staging` as packed rows, with no sample check (what StageLumaPlane does at
+// 8 bits, and psnr's chroma at any depth: the CPU's psnr does not check chroma samples).
+void CopyPackedRows(const LumaView& view, uint8_t* staging);
+
 // The same for a packed plane in pieces: INVALID_ARGUMENT (as MakeLumaView's) when the pieces do
 // not hold exactly LumaBytes(geometry) bytes, then the copy and the range check.
 absl::Status StageLumaPieces(const Geometry& geometry, const PlanePieces& plane, uint8_t* staging,
