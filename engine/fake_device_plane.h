@@ -25,6 +25,10 @@ class FakeDevicePlane final : public DevicePlane {
     layout_.height = height;
     layout_.bit_depth = bit_depth;
   }
+  // A semi-planar picture's chroma: `packed` holds the Cb plane then the Cr plane, each
+  // width x height.
+  void set_interleaved_planes(int planes) { layout_.interleaved_planes = planes; }
+
   const DevicePlaneLayout& layout() const override { return layout_; }
   absl::Status CopyToHost(uint8_t* out) const override {
     ++copies;

@@ -35,6 +35,7 @@ std::string* Picture::ResetOnHost(const Geometry& geometry,
   where_ = Where::kHost;
   geometry_ = geometry;
   device_.reset();
+  device_chroma_.reset();
   with_chroma_ = false;
   upscale_ = std::move(upscale);
   return &host_;
@@ -47,12 +48,21 @@ std::string* Picture::ResetOnHostPlanes(const Geometry& geometry, bool with_chro
   return buffer;
 }
 
-std::string* Picture::ResetOnDeviceWithChroma(std::shared_ptr<const DevicePlane> luma,
-                                              const Geometry& geometry,
-                                              std::shared_ptr<const LumaScalePlan> upscale) {
+std::string* Picture::ResetOnDeviceWithHostChroma(std::shared_ptr<const DevicePlane> luma,
+                                                  const Geometry& geometry,
+                                                  std::shared_ptr<const LumaScalePlan> upscale) {
   ResetOnDevice(std::move(luma), geometry, std::move(upscale));
   with_chroma_ = geometry.chroma != ChromaFormat::k400;
   return &host_;
+}
+
+void Picture::ResetOnDeviceWithChroma(std::shared_ptr<const DevicePlane> luma,
+                                      std::shared_ptr<const DevicePlane> chroma,
+                                      const Geometry& geometry,
+                                      std::shared_ptr<const LumaScalePlan> upscale) {
+  ResetOnDevice(std::move(luma), geometry, std::move(upscale));
+  with_chroma_ = geometry.chroma != ChromaFormat::k400 && chroma != nullptr;
+  if (with_chroma_) device_chroma_ = std::move(chroma);
 }
 
 void Picture::ResetOnDevice(std::shared_ptr<const DevicePlane> luma, const Geometry& geometry,
@@ -60,6 +70,7 @@ void Picture::ResetOnDevice(std::shared_ptr<const DevicePlane> luma, const Geome
   where_ = Where::kDevice;
   geometry_ = geometry;
   device_ = std::move(luma);
+  device_chroma_.reset();
   with_chroma_ = false;
   upscale_ = std::move(upscale);
 }
@@ -70,6 +81,7 @@ std::string Picture::TakeBuffer() {
   where_ = Where::kNone;
   geometry_ = Geometry();
   device_.reset();
+  device_chroma_.reset();
   with_chroma_ = false;
   upscale_.reset();
   return buffer;
@@ -95,7 +107,7 @@ absl::Span<const uint8_t> Picture::host_luma() const {
 }
 
 absl::Span<const uint8_t> Picture::host_chroma() const {
-  if (!with_chroma_) return {};
+  if (!with_chroma_ || device_chroma_ != nullptr) return {};
   const absl::Span<const uint8_t> bytes = BytesOf(host_);
   return on_device() ? bytes : bytes.subspan(std::min(bytes.size(), LumaBytes(geometry_)));
 }
@@ -108,18 +120,23 @@ PlanePieces Picture::LumaPieces() const {
 absl::Status Picture::BringToHost() {
   if (!on_device()) return absl::OkStatus();
   const size_t luma_bytes = device_->packed_bytes();
-  if (with_chroma_) {
+  const bool host_chroma = with_chroma_ && device_chroma_ == nullptr;
+  if (host_chroma) {
     // The luma goes before the chroma the picture holds on the host already.
     host_.insert(0, luma_bytes, '\0');
   } else {
-    host_.resize(luma_bytes);  // the spare buffer
+    // The spare buffer, for the luma and any chroma on the device.
+    host_.resize(luma_bytes + (device_chroma_ != nullptr ? device_chroma_->packed_bytes() : 0));
   }
-  if (absl::Status copied = device_->CopyToHost(reinterpret_cast<uint8_t*>(host_.data()));
-      !copied.ok()) {
-    if (with_chroma_) host_.erase(0, luma_bytes);  // still a device picture with its chroma
+  uint8_t* bytes = reinterpret_cast<uint8_t*>(host_.data());
+  absl::Status copied = device_->CopyToHost(bytes);
+  if (copied.ok() && device_chroma_ != nullptr) copied = device_chroma_->CopyToHost(bytes + luma_bytes);
+  if (!copied.ok()) {
+    if (host_chroma) host_.erase(0, luma_bytes);  // still a device picture with its chroma
     return copied;
   }
   device_.reset();
+  device_chroma_.reset();
   where_ = Where::kHost;
   return absl::OkStatus();
 }

@@ -1,6 +1,7 @@
 // A picture as an input hands it over (engine/media/video_input.h): where its luma lies (host
 // memory, or a GPU's memory where a video engine decoded it, docs/adr/0083), its chroma planes
-// where a metric reads them (always in host memory), its geometry as the bytes lie, and the
+// where a metric reads them (in host memory, or beside a device luma in the same GPU's memory as
+// the engine interleaved them), its geometry as the bytes lie, and the
 // upscale still to do before it is scored, if any, its chroma's included (docs/adr/0080). Whoever
 // reads it learns all of that from the picture itself, per picture: a rendition whose plan did not
 // fit one picture hands that one over already scaled, with no upscale pending.
@@ -48,9 +49,14 @@ class Picture {
                      std::shared_ptr<const LumaScalePlan> upscale = nullptr);
   // A device picture whose chroma planes lie on the host: the returned buffer (the host one)
   // is where they go, Cb then Cr at StoredChromaSize.
-  std::string* ResetOnDeviceWithChroma(std::shared_ptr<const DevicePlane> luma,
-                                       const Geometry& geometry,
-                                       std::shared_ptr<const LumaScalePlan> upscale = nullptr);
+  std::string* ResetOnDeviceWithHostChroma(std::shared_ptr<const DevicePlane> luma,
+                                           const Geometry& geometry,
+                                           std::shared_ptr<const LumaScalePlan> upscale = nullptr);
+  // A device picture whose chroma lies on the device too: `chroma`, Cb and Cr interleaved (a
+  // plane of StoredChromaSize with DevicePlaneLayout::interleaved_planes 2).
+  void ResetOnDeviceWithChroma(std::shared_ptr<const DevicePlane> luma,
+                               std::shared_ptr<const DevicePlane> chroma, const Geometry& geometry,
+                               std::shared_ptr<const LumaScalePlan> upscale = nullptr);
 
   // Gives the picture a host buffer to be read into (a recycled one, LumaBufferPool).
   void AdoptBuffer(std::string buffer) { host_ = std::move(buffer); }
@@ -78,16 +84,19 @@ class Picture {
   absl::Span<const uint8_t> host_luma() const;
   // Whether the picture carries its chroma planes (its reader was asked to keep them).
   bool has_chroma() const { return with_chroma_; }
-  // Its Cb then Cr plane in host memory, each at StoredChromaSize(geometry()); empty without.
+  // Its Cb then Cr plane in host memory, each at StoredChromaSize(geometry()); empty without, and
+  // for chroma on the device.
   absl::Span<const uint8_t> host_chroma() const;
+  // The interleaved chroma of a device picture that keeps it there; null otherwise.
+  const DevicePlane* device_chroma() const { return device_chroma_.get(); }
   // The luma plane of a device picture; null otherwise.
   const DevicePlane* device_luma() const { return on_device() ? device_.get() : nullptr; }
   // The luma as a backend takes it (Scorer::ScorePieces): host bytes, or the device plane, which
   // the GPU backend reads where it lies. A view: the picture must outlive it.
   PlanePieces LumaPieces() const;
 
-  // A device picture's luma copied into host memory (into the buffer the picture kept); the
-  // picture is a host one afterwards. Nothing to do for a host picture.
+  // A device picture's luma, and chroma on the device, copied into host memory (into the buffer
+  // the picture kept); the picture is a host one afterwards. Nothing to do for a host picture.
   absl::Status BringToHost();
   // The pending upscale done here with the host model (engine/luma_scale_host.h, the arithmetic
   // the GPU kernels run), for readers that want the scored size, chroma and all; the picture must
@@ -103,6 +112,7 @@ class Picture {
   // chroma (with_chroma_), or else a spare buffer. The luma of a device picture is device_.
   std::string host_;
   std::shared_ptr<const DevicePlane> device_;
+  std::shared_ptr<const DevicePlane> device_chroma_;  // a device picture's chroma kept there
   bool with_chroma_ = false;
   std::shared_ptr<const LumaScalePlan> upscale_;
 };

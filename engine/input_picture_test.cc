@@ -179,7 +179,7 @@ TEST(InputPictureTest, DevicePictureWithChromaHoldsOnlyItsChromaOnTheHost) {
   const std::string chroma = frame.substr(luma.size());
   auto plane = std::make_shared<FakeDevicePlane>(luma, kOdd10.width, kOdd10.height, 10);
   Picture picture;
-  *picture.ResetOnDeviceWithChroma(plane, kOdd10) = chroma;
+  *picture.ResetOnDeviceWithHostChroma(plane, kOdd10) = chroma;
   EXPECT_TRUE(picture.on_device());
   EXPECT_TRUE(picture.has_chroma());
   EXPECT_TRUE(picture.host_luma().empty());
@@ -194,7 +194,7 @@ TEST(InputPictureTest, BringToHostPutsADevicePicturesLumaBeforeItsChroma) {
   const std::string luma = frame.substr(0, LumaBytes(kOdd10));
   auto plane = std::make_shared<FakeDevicePlane>(luma, kOdd10.width, kOdd10.height, 10);
   Picture picture;
-  *picture.ResetOnDeviceWithChroma(plane, kOdd10) = frame.substr(luma.size());
+  *picture.ResetOnDeviceWithHostChroma(plane, kOdd10) = frame.substr(luma.size());
   ASSERT_TRUE(picture.BringToHost().ok());
   EXPECT_FALSE(picture.on_device());
   EXPECT_TRUE(picture.has_chroma());
@@ -210,10 +210,55 @@ TEST(InputPictureTest, AFailedCopyLeavesADevicePictureWithItsChroma) {
   auto plane = std::make_shared<FakeDevicePlane>(luma, kOdd10.width, kOdd10.height, 10,
                                                  absl::UnavailableError("copy failed"));
   Picture picture;
-  *picture.ResetOnDeviceWithChroma(plane, kOdd10) = frame.substr(luma.size());
+  *picture.ResetOnDeviceWithHostChroma(plane, kOdd10) = frame.substr(luma.size());
   EXPECT_EQ(picture.BringToHost().code(), absl::StatusCode::kUnavailable);
   EXPECT_TRUE(picture.on_device());
   EXPECT_EQ(AsString(picture.host_chroma()), frame.substr(luma.size()));
+}
+
+// NVDEC's semi-planar pictures keep their chroma beside the luma on the device; a reader of host
+// bytes gets both in the raw .yuv layout, the chroma planes as the plane's host copy gives them.
+TEST(InputPictureTest, ChromaOnTheDeviceComesToTheHostAfterTheLuma) {
+  const std::string frame = Ramp(FrameBytes(kOdd10));
+  const std::string luma = frame.substr(0, LumaBytes(kOdd10));
+  const PlaneSize stored = StoredChromaSize(kOdd10);
+  auto luma_plane = std::make_shared<FakeDevicePlane>(luma, kOdd10.width, kOdd10.height, 10);
+  auto chroma_plane =
+      std::make_shared<FakeDevicePlane>(frame.substr(luma.size()), stored.width, stored.height, 10);
+  chroma_plane->set_interleaved_planes(2);
+  EXPECT_EQ(chroma_plane->packed_bytes(), frame.size() - luma.size());
+  Picture picture;
+  picture.ResetOnDeviceWithChroma(luma_plane, chroma_plane, kOdd10);
+  EXPECT_TRUE(picture.on_device());
+  EXPECT_TRUE(picture.has_chroma());
+  EXPECT_TRUE(picture.host_chroma().empty());
+  EXPECT_EQ(picture.device_chroma(), chroma_plane.get());
+  ASSERT_TRUE(picture.BringToHost().ok());
+  EXPECT_EQ(luma_plane->copies, 1);
+  EXPECT_EQ(chroma_plane->copies, 1);
+  EXPECT_EQ(picture.device_chroma(), nullptr);
+  EXPECT_EQ(AsString(picture.host_chroma()), frame.substr(luma.size()));
+  EXPECT_EQ(picture.TakeBuffer(), frame);
+}
+
+TEST(InputPictureTest, AFailedChromaCopyLeavesBothPlanesOnTheDevice) {
+  const std::string frame = Ramp(FrameBytes(kOdd10));
+  const std::string luma = frame.substr(0, LumaBytes(kOdd10));
+  const PlaneSize stored = StoredChromaSize(kOdd10);
+  auto luma_plane = std::make_shared<FakeDevicePlane>(luma, kOdd10.width, kOdd10.height, 10);
+  auto chroma_plane = std::make_shared<FakeDevicePlane>(
+      frame.substr(luma.size()), stored.width, stored.height, 10,
+      absl::UnavailableError("copy failed"));
+  chroma_plane->set_interleaved_planes(2);
+  Picture picture;
+  picture.ResetOnDeviceWithChroma(luma_plane, chroma_plane, kOdd10);
+  EXPECT_EQ(picture.BringToHost().code(), absl::StatusCode::kUnavailable);
+  EXPECT_TRUE(picture.on_device());
+  EXPECT_EQ(picture.device_chroma(), chroma_plane.get());
+  // Reset without chroma, the picture forgets the device chroma.
+  picture.ResetOnDevice(luma_plane, kOdd10);
+  EXPECT_FALSE(picture.has_chroma());
+  EXPECT_EQ(picture.device_chroma(), nullptr);
 }
 
 TEST(InputPictureTest, MonochromePicturesHaveNoChromaToCarry) {
@@ -225,7 +270,7 @@ TEST(InputPictureTest, MonochromePicturesHaveNoChromaToCarry) {
   EXPECT_EQ(AsString(picture.host_luma()), luma);
   EXPECT_TRUE(picture.host_chroma().empty());
   auto plane = std::make_shared<FakeDevicePlane>(luma, mono.width, mono.height, 8);
-  picture.ResetOnDeviceWithChroma(plane, mono);
+  picture.ResetOnDeviceWithHostChroma(plane, mono);
   EXPECT_FALSE(picture.has_chroma());
   ASSERT_TRUE(picture.BringToHost().ok());
   EXPECT_EQ(picture.TakeBuffer(), luma);
@@ -243,7 +288,7 @@ TEST(InputPictureTest, ResettingWithoutChromaForgetsTheChroma) {
   EXPECT_TRUE(picture.host_chroma().empty());
   EXPECT_EQ(AsString(picture.host_luma()), luma);
 
-  picture.ResetOnDeviceWithChroma(
+  picture.ResetOnDeviceWithHostChroma(
       std::make_shared<FakeDevicePlane>(luma, kSmall.width, kSmall.height, 8), kSmall);
   ASSERT_TRUE(picture.has_chroma());
   picture.ResetOnDevice(
@@ -270,7 +315,7 @@ TEST(InputPictureTest, ADevicePictureWithChromaIsUpscaledWholeOnTheHost) {
   const std::string luma = frame.substr(0, LumaBytes(small));
   auto plane = std::make_shared<FakeDevicePlane>(luma, small.width, small.height, 8);
   Picture picture;
-  *picture.ResetOnDeviceWithChroma(plane, small, plan) = frame.substr(luma.size());
+  *picture.ResetOnDeviceWithHostChroma(plane, small, plan) = frame.substr(luma.size());
   EXPECT_TRUE(picture.needs_upscale());
   EXPECT_EQ(picture.host_chroma().size(), frame.size() - luma.size());
   ASSERT_TRUE(picture.BringToHost().ok());

@@ -85,11 +85,17 @@ struct LumaView {
   }
 };
 
+class DevicePlane;  // engine/device_plane.h
+
 // The chroma planes of a frame pair, Cb then Cr of each picture, at the sizes libvmaf reads
-// (PsnrPlaneSize: subsampled sides halved rounding down), in host memory.
+// (PsnrPlaneSize: subsampled sides halved rounding down), in host memory; or, for a side whose
+// chroma a video engine left in a GPU's memory, that plane (Cb and Cr interleaved at their stored
+// size), with views that give the sizes but no data (ChromaOnHost brings it to the host).
 struct FrameChroma {
   std::array<LumaView, 2> reference;
   std::array<LumaView, 2> distorted;
+  const DevicePlane* reference_on_device = nullptr;
+  const DevicePlane* distorted_on_device = nullptr;
 };
 
 // OK if `bytes` is exactly LumaBytes(geometry) for a valid geometry, else INVALID_ARGUMENT saying

@@ -1,9 +1,11 @@
 #include "engine/psnr_scores.h"
 
 #include <tuple>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "engine/device_plane.h"
 #include "kernels/psnr_math.h"
 
 namespace ssimd {
@@ -58,6 +60,29 @@ absl::StatusOr<std::array<LumaView, 2>> ViewsOfStoredChroma(const Geometry& geom
   return views;
 }
 
+// The views of a side whose chroma lies on a device: the sizes ViewsOfStoredChroma gives, no data.
+absl::StatusOr<std::array<LumaView, 2>> ViewsOfDeviceChroma(const Geometry& geometry,
+                                                            const DevicePlane& plane,
+                                                            absl::string_view what, bool whole) {
+  const PlaneSize stored = StoredChromaSize(geometry);
+  const DevicePlaneLayout& l = plane.layout();
+  if (l.interleaved_planes != 2 || l.width != stored.width || l.height != stored.height ||
+      l.bit_depth != geometry.bit_depth) {
+    return absl::InternalError(absl::StrFormat(
+        "%s on the device is %d plane(s) of %dx%d at %d bits; expected Cb and Cr of %dx%d at %d",
+        what, l.interleaved_planes, l.width, l.height, l.bit_depth, stored.width, stored.height,
+        geometry.bit_depth));
+  }
+  std::array<LumaView, 2> views;
+  for (int p = 0; p < 2; ++p) {
+    const PlaneSize size = whole ? stored : PsnrPlaneSize(geometry, p + 1);
+    views[p].width = size.width;
+    views[p].height = size.height;
+    views[p].bit_depth = geometry.bit_depth;
+  }
+  return views;
+}
+
 }  // namespace
 
 absl::StatusOr<std::array<LumaView, 2>> ChromaViews(const Geometry& geometry,
@@ -69,7 +94,8 @@ absl::StatusOr<std::array<LumaView, 2>> ChromaViews(const Geometry& geometry,
 absl::StatusOr<std::optional<FrameChroma>> PairChromaToScore(
     const Geometry& geometry, const FeatureSet& features, absl::Span<const uint8_t> reference,
     absl::Span<const uint8_t> distorted, absl::string_view reference_what,
-    absl::string_view distorted_what, const LumaScalePlan* distorted_upscale) {
+    absl::string_view distorted_what, const LumaScalePlan* distorted_upscale,
+    const ChromaOnDevice& on_device) {
   if (!FeaturesReadChroma(features, geometry.chroma)) return std::nullopt;
   Geometry distorted_geometry = geometry;
   if (distorted_upscale != nullptr) {
@@ -82,12 +108,22 @@ absl::StatusOr<std::optional<FrameChroma>> PairChromaToScore(
     distorted_geometry = *input;
   }
   FrameChroma chroma;
-  const std::tuple<absl::Span<const uint8_t>, absl::string_view, std::array<LumaView, 2>*,
-                   const Geometry*, bool>
-      sides[] = {{reference, reference_what, &chroma.reference, &geometry, false},
-                 {distorted, distorted_what, &chroma.distorted, &distorted_geometry,
-                  distorted_upscale != nullptr}};
-  for (const auto& [bytes, what, views, side_geometry, whole] : sides) {
+  chroma.reference_on_device = on_device.reference;
+  chroma.distorted_on_device = on_device.distorted;
+  const std::tuple<absl::Span<const uint8_t>, const DevicePlane*, absl::string_view,
+                   std::array<LumaView, 2>*, const Geometry*, bool>
+      sides[] = {{reference, on_device.reference, reference_what, &chroma.reference, &geometry,
+                  false},
+                 {distorted, on_device.distorted, distorted_what, &chroma.distorted,
+                  &distorted_geometry, distorted_upscale != nullptr}};
+  for (const auto& [bytes, device, what, views, side_geometry, whole] : sides) {
+    if (device != nullptr) {
+      absl::StatusOr<std::array<LumaView, 2>> sized =
+          ViewsOfDeviceChroma(*side_geometry, *device, what, whole);
+      if (!sized.ok()) return sized.status();
+      *views = *sized;
+      continue;
+    }
     absl::StatusOr<std::array<LumaView, 2>> parsed =
         ViewsOfStoredChroma(*side_geometry, bytes, what, whole);
     if (!parsed.ok()) {
@@ -97,6 +133,33 @@ absl::StatusOr<std::optional<FrameChroma>> PairChromaToScore(
     *views = *parsed;
   }
   return chroma;
+}
+
+absl::StatusOr<FrameChroma> ChromaOnHost(const FrameChroma& chroma,
+                                         std::vector<uint8_t>& scratch) {
+  FrameChroma host = chroma;
+  const std::pair<const DevicePlane*, std::array<LumaView, 2>*> sides[] = {
+      {chroma.reference_on_device, &host.reference},
+      {chroma.distorted_on_device, &host.distorted}};
+  size_t bytes = 0;
+  for (const auto& [device, views] : sides) bytes += device != nullptr ? device->packed_bytes() : 0;
+  if (bytes == 0) return host;
+  scratch.resize(bytes);
+  uint8_t* at = scratch.data();
+  for (const auto& [device, views] : sides) {
+    if (device == nullptr) continue;
+    if (absl::Status copied = device->CopyToHost(at); !copied.ok()) return copied;
+    const DevicePlaneLayout& l = device->layout();
+    const size_t row_bytes = static_cast<size_t>(l.width) * BytesPerSample(l.bit_depth);
+    for (LumaView& view : *views) {
+      view.data = at;
+      view.stride_bytes = row_bytes;
+      at += row_bytes * l.height;
+    }
+  }
+  host.reference_on_device = nullptr;
+  host.distorted_on_device = nullptr;
+  return host;
 }
 
 uint64_t ViewSquaredError(const LumaView& reference, const LumaView& distorted) {

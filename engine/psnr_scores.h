@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -38,10 +39,21 @@ absl::StatusOr<std::array<LumaView, 2>> ChromaViews(const Geometry& geometry,
 // source size and their views are the whole planes, as the plan reads them
 // (PiecewiseFramePair::chroma). INVALID_ARGUMENT naming `reference_what` or `distorted_what` when
 // its planes are missing or of another size.
+// A side's chroma in a GPU's memory (`on_device`, interleaved: FrameChroma) takes the place of its
+// host bytes, which are then empty; INTERNAL when the plane does not have the side's stored size.
+struct ChromaOnDevice {
+  const DevicePlane* reference = nullptr;
+  const DevicePlane* distorted = nullptr;
+};
 absl::StatusOr<std::optional<FrameChroma>> PairChromaToScore(
     const Geometry& geometry, const FeatureSet& features, absl::Span<const uint8_t> reference,
     absl::Span<const uint8_t> distorted, absl::string_view reference_what,
-    absl::string_view distorted_what, const LumaScalePlan* distorted_upscale = nullptr);
+    absl::string_view distorted_what, const LumaScalePlan* distorted_upscale = nullptr,
+    const ChromaOnDevice& on_device = {});
+
+// `chroma` with every side that lies on a device copied into `scratch` (kept by the caller while
+// the result is read): host views only, for backends that read host memory.
+absl::StatusOr<FrameChroma> ChromaOnHost(const FrameChroma& chroma, std::vector<uint8_t>& scratch);
 
 // The exact sum of squared errors of two views of one size and bit depth (on the host).
 uint64_t ViewSquaredError(const LumaView& reference, const LumaView& distorted);

@@ -72,6 +72,7 @@ absl::StatusOr<ScoreResult> Scorer::ScorePieces(const Geometry& geometry,
   thread_local std::vector<uint8_t> upscaled_scratch;
   thread_local std::vector<uint8_t> previous_scratch;
   thread_local std::vector<uint8_t> chroma_scratch;
+  thread_local std::vector<uint8_t> device_chroma_scratch;
   // Planes in a GPU's memory are copied here: this backend reads host memory.
   absl::StatusOr<absl::Span<const uint8_t>> reference_bytes =
       pair.reference->HostBytes(reference_scratch);
@@ -83,6 +84,17 @@ absl::StatusOr<ScoreResult> Scorer::ScorePieces(const Geometry& geometry,
       MakeLumaView(geometry, *reference_bytes, "reference luma");
   absl::Span<const uint8_t> distorted_bytes = *distorted_host;
   const FrameChroma* chroma = pair.chroma;
+  // Chroma a video engine left on a device is copied here, as the luma is.
+  absl::StatusOr<FrameChroma> host_chroma;
+  if (reference.ok() && chroma != nullptr &&
+      (chroma->reference_on_device != nullptr || chroma->distorted_on_device != nullptr)) {
+    host_chroma = ChromaOnHost(*chroma, device_chroma_scratch);
+    if (host_chroma.ok()) {
+      chroma = &*host_chroma;
+    } else {
+      reference = host_chroma.status();
+    }
+  }
   absl::StatusOr<FrameChroma> upscaled_chroma;
   if (reference.ok() && pair.distorted_upscale != nullptr) {
     absl::Status scaled = UpscaleOnHost(geometry, *pair.distorted_upscale, distorted_bytes,
@@ -115,7 +127,7 @@ absl::StatusOr<ScoreResult> Scorer::ScorePieces(const Geometry& geometry,
           : absl::StatusOr<ScoreResult>(distorted.status());
   for (std::vector<uint8_t>* scratch :
        {&reference_scratch, &distorted_scratch, &upscaled_scratch, &previous_scratch,
-        &chroma_scratch}) {
+        &chroma_scratch, &device_chroma_scratch}) {
     if (BytesOf(*scratch) > kKeptScratchBytes) *scratch = std::vector<uint8_t>();
   }
   return result;

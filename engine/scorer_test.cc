@@ -182,6 +182,31 @@ TEST(ScorerTest, ScorePiecesUpscalesTheDistortedChromaWithItsChromaPlan) {
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_EQ(scorer.distorted_chroma, expected);
 
+  // The same chroma left on a device (an engine's interleaved plane) is copied here first.
+  auto ref_chroma_on_device = std::make_shared<FakeDevicePlane>(
+      ref.substr(LumaBytes(big)), big.width, big.height, 8);
+  auto small_chroma_on_device = std::make_shared<FakeDevicePlane>(
+      small_frame.substr(LumaBytes(small)), small.width, small.height, 8);
+  ref_chroma_on_device->set_interleaved_planes(2);
+  small_chroma_on_device->set_interleaved_planes(2);
+  absl::StatusOr<std::optional<FrameChroma>> on_device = PairChromaToScore(
+      big, features, {}, {}, "reference chroma", "distorted chroma", &plan,
+      ChromaOnDevice{ref_chroma_on_device.get(), small_chroma_on_device.get()});
+  ASSERT_TRUE(on_device.ok() && on_device->has_value()) << on_device.status();
+  EXPECT_EQ((*on_device)->distorted[0].data, nullptr);
+  scorer.distorted_chroma.clear();
+  result = scorer.ScorePieces(big, features, {&ref_pieces, &small_pieces, &plan, &**on_device});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(scorer.distorted_chroma, expected);
+  EXPECT_EQ(ref_chroma_on_device->copies, 1);
+  EXPECT_EQ(small_chroma_on_device->copies, 1);
+  // A device plane of another size is not the picture's chroma.
+  EXPECT_EQ(PairChromaToScore(big, features, {}, {}, "r", "d", &plan,
+                              ChromaOnDevice{small_chroma_on_device.get(), nullptr})
+                .status()
+                .code(),
+            absl::StatusCode::kInternal);
+
   // The luma's plan alone cannot scale the chroma.
   result = scorer.ScorePieces(big, features, {&ref_pieces, &small_pieces, &*luma, &**chroma});
   EXPECT_EQ(result.status().code(), absl::StatusCode::kInternal) << result.status();

@@ -2,6 +2,7 @@
 
 #include <ucontext.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -102,6 +103,14 @@ hipError_t hipMemcpy(void* to, const void* from, size_t bytes, hipMemcpyKind) {
 hipError_t hipMemcpyAsync(void* to, const void* from, size_t bytes, hipMemcpyKind kind,
                           hipStream_t) {
   return hipMemcpy(to, from, bytes, kind);
+}
+hipError_t hipMemcpy2DAsync(void* to, size_t to_pitch, const void* from, size_t from_pitch,
+                            size_t row_bytes, size_t rows, hipMemcpyKind, hipStream_t) {
+  for (size_t y = 0; y < rows && row_bytes > 0; ++y) {
+    std::memmove(static_cast<uint8_t*>(to) + y * to_pitch,
+                 static_cast<const uint8_t*>(from) + y * from_pitch, row_bytes);
+  }
+  return hipSuccess;
 }
 hipError_t hipMemset(void* to, int value, size_t bytes) {
   if (bytes > 0) std::memset(to, value, bytes);

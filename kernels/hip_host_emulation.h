@@ -75,6 +75,8 @@ hipError_t hipHostFree(void* pointer);
 hipError_t hipMemcpy(void* to, const void* from, size_t bytes, hipMemcpyKind kind);
 hipError_t hipMemcpyAsync(void* to, const void* from, size_t bytes, hipMemcpyKind kind,
                           hipStream_t stream);
+hipError_t hipMemcpy2DAsync(void* to, size_t to_pitch, const void* from, size_t from_pitch,
+                            size_t row_bytes, size_t rows, hipMemcpyKind kind, hipStream_t stream);
 hipError_t hipMemset(void* to, int value, size_t bytes);
 hipError_t hipMemsetAsync(void* to, int value, size_t bytes, hipStream_t stream);
 hipError_t hipSetDevice(int device);

@@ -448,7 +448,8 @@ void LadderReactor::ScoreWork(RungWork& work, const Round& round) {
   absl::StatusOr<std::optional<FrameChroma>> chroma = PairChromaToScore(
       rung.settings.geometry, rung.settings.features, round.source.host_chroma(),
       work.picture.host_chroma(), "the source's chroma", "the rendition's chroma",
-      work.picture.upscale());
+      work.picture.upscale(),
+      ChromaOnDevice{round.source.device_chroma(), work.picture.device_chroma()});
   if (!chroma.ok()) {
     work.status = PrefixedStatus(chroma.status(), absl::StrFormat("rendition %s: frame %d: ",
                                                                   QuoteClientText(rung.name), index));

@@ -17,18 +17,18 @@ size_t PlaneBytes(const PlaneSize& size, int bit_depth) {
 constexpr const char* kReferenceNames[] = {"reference Cb", "reference Cr"};
 constexpr const char* kDistortedNames[] = {"distorted Cb", "distorted Cr"};
 
-// `view` as packed rows into `staging`, once it has the expected size; chroma samples are not
-// range-checked (CopyPackedRows).
+// `view` as packed rows into `staging` (null: a plane on the device, only checked), once it has
+// the expected size; chroma samples are not range-checked (CopyPackedRows).
 absl::Status StageView(const LumaView& view, const PlaneSize& size, int bit_depth,
                        const char* what, uint8_t* staging) {
   if (view.width != size.width || view.height != size.height || view.bit_depth != bit_depth ||
-      (view.data == nullptr && size.width > 0 && size.height > 0)) {
+      (staging != nullptr && view.data == nullptr && size.width > 0 && size.height > 0)) {
     return absl::InvalidArgumentError(
         absl::StrFormat("psnr: the %s plane is %dx%d at %d bits; expected %dx%d at %d", what,
                         view.width, view.height, view.bit_depth, size.width, size.height,
                         bit_depth));
   }
-  CopyPackedRows(view, staging);
+  if (staging != nullptr) CopyPackedRows(view, staging);
   return absl::OkStatus();
 }
 
@@ -56,11 +56,15 @@ absl::Status StageChroma(const Geometry& geometry, const FrameChroma& chroma,
                               : layout.scored;
   const size_t distorted_step = upscale != nullptr ? layout.upscale.plane : layout.distorted_plane;
   uint8_t* distorted = staging + layout.distorted_at;
+  const bool reference_staged = chroma.reference_on_device == nullptr;
+  const bool distorted_staged = chroma.distorted_on_device == nullptr;
   for (int p = 0; p < 2; ++p) {
-    SSIMD_RETURN_IF_ERROR(StageView(chroma.reference[p], layout.scored, geometry.bit_depth,
-                                    kReferenceNames[p], staging + p * layout.reference_plane));
-    SSIMD_RETURN_IF_ERROR(StageView(chroma.distorted[p], small, geometry.bit_depth,
-                                    kDistortedNames[p], distorted + p * distorted_step));
+    SSIMD_RETURN_IF_ERROR(
+        StageView(chroma.reference[p], layout.scored, geometry.bit_depth, kReferenceNames[p],
+                  reference_staged ? staging + p * layout.reference_plane : nullptr));
+    SSIMD_RETURN_IF_ERROR(
+        StageView(chroma.distorted[p], small, geometry.bit_depth, kDistortedNames[p],
+                  distorted_staged ? distorted + p * distorted_step : nullptr));
   }
   if (upscale != nullptr) StageUpscaleFilters(*upscale, layout.upscale, distorted);
   return absl::OkStatus();

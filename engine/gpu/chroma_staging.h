@@ -35,9 +35,10 @@ struct ChromaLayout {
 ChromaLayout LayOutChroma(const Geometry& geometry, const LumaScalePlan* upscale);
 
 // Stages `chroma` (PiecewiseFramePair::chroma: with `upscale`, the distorted views are the whole
-// planes before it) into `staging` (layout.staged_bytes). Chroma samples are not range-checked,
-// as the CPU's psnr does not check them. INVALID_ARGUMENT naming the plane when a view has
-// another size than the layout's.
+// planes before it) into `staging` (layout.staged_bytes), but for a side that lies on the device
+// (FrameChroma::*_on_device), which is left out, its views only checked for size; an upscale's
+// filters are staged either way. Chroma samples are not range-checked, as the CPU's psnr does not
+// check them. INVALID_ARGUMENT naming the plane when a view has another size than the layout's.
 absl::Status StageChroma(const Geometry& geometry, const FrameChroma& chroma,
                          const LumaScalePlan* upscale, const ChromaLayout& layout,
                          uint8_t* staging);

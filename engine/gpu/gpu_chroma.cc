@@ -2,11 +2,17 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
+
+#include "absl/strings/str_format.h"
 
 #include "base/status_macros.h"
+#include "engine/device_plane.h"
 #include "engine/gpu/chroma_staging.h"
 #include "engine/gpu/hip_status.h"
 #include "engine/gpu/upscale_on_device.h"
+#include "engine/psnr_scores.h"
+#include "kernels/luma_pack_kernels.h"
 #include "kernels/psnr_kernels.h"
 
 namespace ssimd {
@@ -14,10 +20,57 @@ namespace {
 
 constexpr const char* kPlaneNames[] = {"Cb", "Cr"};
 
+// Whether a side's chroma is staged from the host or lies on the slot's device.
+bool OnSlotDevice(const DevicePlane* plane, const StreamSlot& slot) {
+  return plane == nullptr || plane->layout().device == slot.device;
+}
+
+// A side's interleaved chroma plane on the slot's device, its Cb and Cr top-left `size` packed
+// into `dst` and `dst` + `plane_step`. The decoder finished writing it before handing it over
+// (DevicePlane's contract), so no wait on its stream is needed.
+absl::Status EnqueueChromaPack(StreamSlot& slot, const DevicePlane& plane, const PlaneSize& size,
+                               uint8_t* dst, size_t plane_step, const char* side) {
+  const DevicePlaneLayout& l = plane.layout();
+  if (l.interleaved_planes != 2 || l.width < size.width || l.height < size.height) {
+    return absl::InternalError(absl::StrFormat(
+        "the %s chroma on the device is %d plane(s) of %dx%d where Cb and Cr of at least %dx%d "
+        "were expected",
+        side, l.interleaved_planes, l.width, l.height, size.width, size.height));
+  }
+  for (int p = 0; p < 2; ++p) {
+    LumaPackLaunch launch;
+    launch.src = l.data;
+    launch.src_pitch = l.pitch_bytes;
+    launch.width = size.width;
+    launch.height = size.height;
+    launch.bit_depth = l.bit_depth;
+    launch.sample_shift = l.sample_shift;
+    launch.src_step = 2;
+    launch.src_first = p;
+    launch.dst = dst + p * plane_step;
+    if (size.width == 0 || size.height == 0) continue;
+    SSIMD_HIP_RETURN_IF_ERROR(
+        LaunchLumaPack(launch, slot.stream),
+        absl::StrFormat("packing the %s %s decoded on the device", side, kPlaneNames[p]));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
-absl::Status UploadChroma(StreamSlot& slot, const Geometry& geometry, const FrameChroma& chroma,
+absl::Status UploadChroma(StreamSlot& slot, const Geometry& geometry, const FrameChroma& given,
                           const LumaScalePlan* upscale) {
+  // Chroma left on another device comes through the host, both sides then (a rare layout: the
+  // decoding GPU is not the scoring one).
+  std::vector<uint8_t> host_scratch;
+  absl::StatusOr<FrameChroma> host;
+  const FrameChroma* chroma = &given;
+  if (!OnSlotDevice(given.reference_on_device, slot) ||
+      !OnSlotDevice(given.distorted_on_device, slot)) {
+    host = ChromaOnHost(given, host_scratch);
+    if (!host.ok()) return host.status();
+    chroma = &*host;
+  }
   const ChromaLayout layout = LayOutChroma(geometry, upscale);
   SSIMD_RETURN_IF_ERROR(slot.chroma_upload.Reserve(layout.staged_bytes, "chroma staging"));
   SSIMD_RETURN_IF_ERROR(slot.chroma.Reserve(layout.device_bytes, "chroma"));
@@ -26,18 +79,36 @@ absl::Status UploadChroma(StreamSlot& slot, const Geometry& geometry, const Fram
         slot.chroma_upscale.Reserve(layout.upscale.device_bytes, "chroma upscale"));
   }
   uint8_t* staging = slot.chroma_upload.as<uint8_t>();
-  SSIMD_RETURN_IF_ERROR(StageChroma(geometry, chroma, upscale, layout, staging));
-  // The distorted planes go where they are scored, or with an upscale into its block.
-  uint8_t* distorted_target = upscale != nullptr ? slot.chroma_upscale.as<uint8_t>()
-                                                 : slot.chroma.as<uint8_t>() + layout.distorted_at;
-  SSIMD_HIP_RETURN_IF_ERROR(hipMemcpyAsync(slot.chroma.as<uint8_t>(), staging,
-                                           layout.distorted_at, hipMemcpyHostToDevice,
-                                           slot.stream),
-                            "uploading the reference chroma");
-  SSIMD_HIP_RETURN_IF_ERROR(hipMemcpyAsync(distorted_target, staging + layout.distorted_at,
-                                           layout.staged_bytes - layout.distorted_at,
-                                           hipMemcpyHostToDevice, slot.stream),
-                            "uploading the distorted chroma");
+  SSIMD_RETURN_IF_ERROR(StageChroma(geometry, *chroma, upscale, layout, staging));
+  uint8_t* device = slot.chroma.as<uint8_t>();
+  if (chroma->reference_on_device != nullptr) {
+    SSIMD_RETURN_IF_ERROR(EnqueueChromaPack(slot, *chroma->reference_on_device, layout.scored,
+                                            device, layout.reference_plane, "reference"));
+  } else {
+    SSIMD_HIP_RETURN_IF_ERROR(hipMemcpyAsync(device, staging, layout.distorted_at,
+                                             hipMemcpyHostToDevice, slot.stream),
+                              "uploading the reference chroma");
+  }
+  // The distorted planes go where they are scored, or with an upscale into its block, whose
+  // filters are uploaded however the planes come.
+  uint8_t* distorted_target =
+      upscale != nullptr ? slot.chroma_upscale.as<uint8_t>() : device + layout.distorted_at;
+  const size_t distorted_staged = layout.staged_bytes - layout.distorted_at;
+  size_t upload_from = 0;
+  if (chroma->distorted_on_device != nullptr) {
+    const PlaneSize small = upscale != nullptr ? PlaneSize{upscale->src_width, upscale->src_height}
+                                               : layout.scored;
+    const size_t step = upscale != nullptr ? layout.upscale.plane : layout.distorted_plane;
+    SSIMD_RETURN_IF_ERROR(EnqueueChromaPack(slot, *chroma->distorted_on_device, small,
+                                            distorted_target, step, "distorted"));
+    upload_from = upscale != nullptr ? layout.upscale.h_first : distorted_staged;
+  }
+  if (upload_from < distorted_staged) {
+    SSIMD_HIP_RETURN_IF_ERROR(
+        hipMemcpyAsync(distorted_target + upload_from, staging + layout.distorted_at + upload_from,
+                       distorted_staged - upload_from, hipMemcpyHostToDevice, slot.stream),
+        "uploading the distorted chroma");
+  }
   return absl::OkStatus();
 }
 

@@ -1,7 +1,8 @@
-// psnr's chroma on the GPU: each side's Cb and Cr staged and uploaded beside the luma, a
-// rendition's chroma upscaled on the device with its plan's chroma plan (the luma's kernels,
-// docs/adr/0080), and each plane's squared errors summed there as the luma's are. The sums are
-// integers, so the scores are the CPU's bits. GPU builds only.
+// psnr's chroma on the GPU: each side's Cb and Cr staged and uploaded beside the luma (or packed
+// from a video engine's interleaved plane on the device), a rendition's chroma upscaled on the
+// device with its plan's chroma plan (the luma's kernels, docs/adr/0080), and each plane's squared
+// errors summed there as the luma's are. The sums are integers, so the scores are the CPU's bits.
+// GPU builds only.
 #ifndef SSIMD_ENGINE_GPU_GPU_CHROMA_H_
 #define SSIMD_ENGINE_GPU_GPU_CHROMA_H_
 
@@ -12,10 +13,11 @@
 
 namespace ssimd {
 
-// Stages and uploads `chroma` on the slot's stream. Without `upscale` every view has libvmaf's
-// plane size (PsnrPlaneSize); with it (a chroma plan), the distorted views are the whole planes
-// before the upscale, at the plan's source size (PiecewiseFramePair::chroma). INVALID_ARGUMENT
-// when a view has another size.
+// Stages and uploads `chroma` on the slot's stream, or packs a side that a video engine left on
+// the slot's device where it lies (a side on another device comes through the host). Without
+// `upscale` every view has libvmaf's plane size (PsnrPlaneSize); with it (a chroma plan), the
+// distorted views are the whole planes before the upscale, at the plan's source size
+// (PiecewiseFramePair::chroma). INVALID_ARGUMENT when a view has another size.
 absl::Status UploadChroma(StreamSlot& slot, const Geometry& geometry, const FrameChroma& chroma,
                           const LumaScalePlan* upscale);
 

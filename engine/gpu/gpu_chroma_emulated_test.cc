@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "engine/device_plane.h"
 #include "engine/gpu/gpu_chroma.h"
 #include "engine/gpu/stream_slot.h"
 #include "engine/gpu/upscale_layout.h"
@@ -119,6 +120,116 @@ TEST(GpuChromaEmulatedTest, SumsAndUpscalesGiveTheCpusSquaredErrors) {
     const std::vector<uint64_t> expected = HostSums(g, **upscaled, plan.chroma.get());
     EXPECT_EQ(EmulatedSums(g, **upscaled, plan.chroma.get()), expected);
     EXPECT_GT(expected[0], 0u);
+  }
+}
+
+// A semi-planar picture's chroma as a video engine leaves it on the device (the emulation's device
+// memory is the host's): Cb and Cr interleaved in rows `pitch` bytes apart, 16-bit samples stored
+// `shift` bits high, made from packed Cb then Cr planes, which CopyToHost gives back.
+class InterleavedChroma final : public DevicePlane {
+ public:
+  InterleavedChroma(const std::vector<uint8_t>& packed, const PlaneSize& size, int bit_depth,
+                    int shift)
+      : packed_(packed) {
+    const size_t sample = BytesPerSample(bit_depth);
+    layout_.device = 0;
+    layout_.pitch_bytes = 2 * size.width * sample + 64;
+    layout_.width = size.width;
+    layout_.height = size.height;
+    layout_.bit_depth = bit_depth;
+    layout_.sample_shift = shift;
+    layout_.interleaved_planes = 2;
+    stored_.assign(layout_.pitch_bytes * size.height, 0xee);
+    const size_t plane = static_cast<size_t>(size.width) * size.height;
+    for (int y = 0; y < size.height; ++y) {
+      uint8_t* row = stored_.data() + y * layout_.pitch_bytes;
+      for (int x = 0; x < size.width; ++x) {
+        for (int p = 0; p < 2; ++p) {
+          const uint32_t value =
+              LoadSample(packed.data() + p * plane * sample, y * size.width + x, bit_depth);
+          StoreSample(row, 2 * x + p, bit_depth, value << shift);
+        }
+      }
+    }
+    layout_.data = stored_.data();
+  }
+  const DevicePlaneLayout& layout() const override { return layout_; }
+  absl::Status CopyToHost(uint8_t* out) const override {
+    std::copy(packed_.begin(), packed_.end(), out);
+    return absl::OkStatus();
+  }
+
+ private:
+  const std::vector<uint8_t> packed_;
+  std::vector<uint8_t> stored_;
+  DevicePlaneLayout layout_;
+};
+
+// NVDEC's chroma read where it lies: each side's interleaved plane packed on the device (crop to
+// libvmaf's sizes, 10-bit samples shifted down) gives the sums of the same chroma staged from the
+// host, with and without the rendition's upscale, either side or both on the device.
+TEST(GpuChromaEmulatedTest, ChromaOnTheDeviceSumsAsStagedChroma) {
+  struct Case {
+    int src_width, src_height, dst_width, dst_height, bit_depth, shift;
+  };
+  const Case cases[] = {
+      {86, 48, 214, 120, 8, 0},
+      {85, 49, 193, 109, 8, 0},
+      {96, 54, 192, 108, 10, 6},
+      {97, 55, 193, 109, 12, 4},
+  };
+  int k = 0;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(absl::StrFormat("%dx%d -> %dx%d, %d-bit", c.src_width, c.src_height,
+                                 c.dst_width, c.dst_height, c.bit_depth));
+    const Geometry g{c.dst_width, c.dst_height, c.bit_depth, ChromaFormat::k420};
+    const Geometry small{c.src_width, c.src_height, c.bit_depth, ChromaFormat::k420};
+    const ScalerChoice bicubic{ScalerKind::kBicubic, false};
+    absl::StatusOr<LumaScalePlan> luma =
+        PlanLumaScale(c.src_width, c.src_height, c.dst_width, c.dst_height, c.bit_depth, bicubic,
+                      c.bit_depth == 8 ? VerticalRounding::kPackedWords : VerticalRounding::kWide);
+    ASSERT_TRUE(luma.ok()) << luma.status();
+    absl::StatusOr<LumaScalePlan> chroma_plan = PlanChromaScale(*luma, g.chroma, bicubic);
+    ASSERT_TRUE(chroma_plan.ok()) << chroma_plan.status();
+    LumaScalePlan plan = *luma;
+    plan.chroma = std::make_shared<const LumaScalePlan>(*chroma_plan);
+    const std::vector<uint8_t> ref = Planes(StoredChromaSize(g), c.bit_depth, 50 + k);
+    const std::vector<uint8_t> same_size = Planes(StoredChromaSize(g), c.bit_depth, 60 + k);
+    const std::vector<uint8_t> small_planes = Planes(StoredChromaSize(small), c.bit_depth, 70 + k);
+    ++k;
+    const InterleavedChroma ref_on_device(ref, StoredChromaSize(g), c.bit_depth, c.shift);
+    const InterleavedChroma same_on_device(same_size, StoredChromaSize(g), c.bit_depth, c.shift);
+    const InterleavedChroma small_on_device(small_planes, StoredChromaSize(small), c.bit_depth,
+                                            c.shift);
+    FeatureSet features;
+    features.psnr = PsnrOptions{};
+    const LumaScalePlan* upscales[] = {nullptr, &plan};
+    for (const LumaScalePlan* upscale : upscales) {
+      const std::vector<uint8_t>& dist = upscale != nullptr ? small_planes : same_size;
+      const InterleavedChroma& dist_on_device =
+          upscale != nullptr ? small_on_device : same_on_device;
+      absl::StatusOr<std::optional<FrameChroma>> staged =
+          PairChromaToScore(g, features, absl::MakeConstSpan(ref), absl::MakeConstSpan(dist),
+                            "ref", "dist", upscale);
+      ASSERT_TRUE(staged.ok() && staged->has_value()) << staged.status();
+      const LumaScalePlan* chroma_upscale = upscale != nullptr ? upscale->chroma.get() : nullptr;
+      const std::vector<uint64_t> expected = HostSums(g, **staged, chroma_upscale);
+      EXPECT_GT(expected[1], 0u);
+      const ChromaOnDevice sides[] = {{&ref_on_device, &dist_on_device},
+                                      {&ref_on_device, nullptr},
+                                      {nullptr, &dist_on_device}};
+      for (const ChromaOnDevice& on_device : sides) {
+        absl::StatusOr<std::optional<FrameChroma>> chroma = PairChromaToScore(
+            g, features,
+            on_device.reference != nullptr ? absl::Span<const uint8_t>() : absl::MakeConstSpan(ref),
+            on_device.distorted != nullptr ? absl::Span<const uint8_t>() : absl::MakeConstSpan(dist),
+            "ref", "dist", upscale, on_device);
+        ASSERT_TRUE(chroma.ok() && chroma->has_value()) << chroma.status();
+        EXPECT_EQ(EmulatedSums(g, **chroma, chroma_upscale), expected)
+            << (on_device.reference != nullptr) << (on_device.distorted != nullptr)
+            << (upscale != nullptr);
+      }
+    }
   }
 }
 

@@ -16,6 +16,7 @@
 #include "engine/media/test_media.h"
 #include "engine/media/video_input.h"
 #include "engine/plane_pieces.h"
+#include "engine/psnr_scores.h"
 #include "gtest/gtest.h"
 
 namespace ssimd {
@@ -42,9 +43,14 @@ struct Pair {
   std::unique_ptr<DecodedInput> distorted;
 };
 
-Pair OpenPair(const Case& c, const std::shared_ptr<HwDecodeDevice>& device) {
+Pair OpenPair(const Case& c, const std::shared_ptr<HwDecodeDevice>& device,
+              bool with_chroma = false) {
   Pair pair{Open(c.reference, device), Open(c.distorted, device)};
   if (pair.reference == nullptr || pair.distorted == nullptr) return Pair();
+  if (with_chroma) {
+    pair.reference->KeepChroma();
+    pair.distorted->KeepChroma();
+  }
   EXPECT_TRUE(FitToReference(*pair.reference, "reference", *pair.distorted, "distorted",
                              ScalerChoice())
                   .ok());
@@ -109,6 +115,66 @@ TEST(GpuDecodedPlanesTest, PlanesReadWhereTheEngineLeftThemScoreAsUploadedCpuPic
   int64_t counted = 0;
   for (const GpuDeviceStats& stats : (*gpu)->Stats()) counted += stats.planes_read_on_device;
   EXPECT_EQ(counted, planes_on_device);
+}
+
+// psnr's chroma read where the engine left it: each picture's interleaved Cb and Cr plane packed
+// on the device (and a rendition's upscaled there), every score equal to the CPU-decoded
+// pictures' uploaded chroma.
+TEST(GpuDecodedPlanesTest, ChromaReadWhereTheEngineLeftItScoresAsUploadedCpuChroma) {
+  absl::StatusOr<std::shared_ptr<HwDecodeDevice>> device = HwDecodeDevice::Open({"cuda", "", 8});
+  if (!device.ok()) GTEST_SKIP() << "no NVDEC device here: " << device.status().message();
+  absl::StatusOr<std::unique_ptr<GpuScorer>> gpu = MakeGpuScorer();
+  if (!gpu.ok()) GTEST_SKIP() << "no GPU scorer here: " << gpu.status().message();
+  absl::StatusOr<FeatureSet> features = ParseFeatureArgs({"psnr=enable_mse=true", "float_ssim"});
+  ASSERT_TRUE(features.ok()) << features.status();
+
+  const Case cases[] = {
+      {"h264_1920x1080.mp4", "h264_1920x1080.mp4", 1},
+      {"h264_1920x1080.mp4", "h264_426x240.mp4", 0},    // odd chroma upscale from 213x120
+      {"hevc10_1920x1080.mkv", "hevc10_960x540.mkv", 0},  // 10-bit, samples stored high
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(absl::StrCat(c.reference, " against ", c.distorted));
+    Pair kept = OpenPair(c, *device, true);
+    Pair cpu = OpenPair(c, nullptr, true);
+    ASSERT_NE(kept.reference, nullptr);
+    ASSERT_NE(cpu.reference, nullptr);
+    const Geometry geometry = kept.reference->geometry();
+    int frames = 0;
+    for (;; ++frames) {
+      Picture kept_ref, kept_dis, cpu_ref, cpu_dis;
+      auto a = kept.reference->Read(&kept_ref);
+      auto b = kept.distorted->Read(&kept_dis);
+      auto c_ref = cpu.reference->Read(&cpu_ref);
+      auto c_dis = cpu.distorted->Read(&cpu_dis);
+      ASSERT_TRUE(a.ok() && b.ok() && c_ref.ok() && c_dis.ok());
+      if (!*a || !*b) break;
+      ASSERT_NE(kept_ref.device_chroma(), nullptr) << "frame " << frames;
+      ASSERT_NE(kept_dis.device_chroma(), nullptr) << "frame " << frames;
+      ASSERT_FALSE(cpu_ref.host_chroma().empty());
+      auto kept_chroma = PairChromaToScore(
+          geometry, *features, {}, {}, "reference", "distorted", kept_dis.upscale(),
+          ChromaOnDevice{kept_ref.device_chroma(), kept_dis.device_chroma()});
+      auto cpu_chroma = PairChromaToScore(geometry, *features, cpu_ref.host_chroma(),
+                                          cpu_dis.host_chroma(), "reference", "distorted",
+                                          cpu_dis.upscale());
+      ASSERT_TRUE(kept_chroma.ok() && kept_chroma->has_value()) << kept_chroma.status();
+      ASSERT_TRUE(cpu_chroma.ok() && cpu_chroma->has_value()) << cpu_chroma.status();
+      const PlanePieces kr = kept_ref.LumaPieces(), kd = kept_dis.LumaPieces();
+      const PlanePieces cr = cpu_ref.LumaPieces(), cd = cpu_dis.LumaPieces();
+      auto on_device = (*gpu)->ScorePieces(geometry, *features,
+                                           {&kr, &kd, kept_dis.upscale(), &**kept_chroma});
+      auto uploaded = (*gpu)->ScorePieces(geometry, *features,
+                                          {&cr, &cd, cpu_dis.upscale(), &**cpu_chroma});
+      ASSERT_TRUE(on_device.ok()) << on_device.status();
+      ASSERT_TRUE(uploaded.ok()) << uploaded.status();
+      ASSERT_EQ(on_device->scores, uploaded->scores) << "frame " << frames;
+      ASSERT_EQ(on_device->scores.count("psnr_cr"), 1u);
+    }
+    EXPECT_GT(frames, 0);
+    std::cout << c.reference << " against " << c.distorted << ": " << frames
+              << " frames, psnr's chroma equal from device planes and from uploads\n";
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
-// A picture NVDEC decoded, kept in device memory for the GPU scorer (docs/adr/0083): its luma as
-// a DevicePlane (engine/device_plane.h), holding a reference to the frame (a copy out of the
-// engine's surface, in libavcodec's frame pool) until the last reader lets go.
+// A picture NVDEC decoded, kept in device memory for the GPU scorer (docs/adr/0083): its luma, and
+// its interleaved chroma where a metric reads it, as DevicePlanes (engine/device_plane.h), each
+// holding a reference to the frame (a copy out of the engine's surface, in libavcodec's frame
+// pool) until the last reader lets go.
 #ifndef SSIMD_ENGINE_MEDIA_DEVICE_PICTURE_H_
 #define SSIMD_ENGINE_MEDIA_DEVICE_PICTURE_H_
 
@@ -23,6 +24,12 @@ bool IsDeviceFrame(const AVFrame& frame);
 // `device_index`, for a stream that decodes to `software` in software. INTERNAL when the frame
 // is not a CUDA frame of a layout the engines produce for `software`.
 absl::StatusOr<std::shared_ptr<const DevicePlane>> MakeDevicePictureLuma(
+    const AVFrame& frame, AVPixelFormat software, int device_index);
+
+// The chroma of the same frame as one plane of interleaved Cb and Cr samples (NV12, P010, P016),
+// or null where the engine stores the chroma planes apart (4:4:4), which are brought to the host
+// instead. INTERNAL as MakeDevicePictureLuma.
+absl::StatusOr<std::shared_ptr<const DevicePlane>> MakeDevicePictureChroma(
     const AVFrame& frame, AVPixelFormat software, int device_index);
 
 }  // namespace ssimd

@@ -102,6 +102,12 @@ absl::StatusOr<int> HardwareSampleShift(AVPixelFormat software, AVPixelFormat st
   return layout->shift;
 }
 
+absl::StatusOr<bool> HardwareChromaInterleaved(AVPixelFormat software, AVPixelFormat stored) {
+  const Layout* layout = FindLayout(software, stored);
+  if (layout == nullptr) return UnexpectedPair(stored, software);
+  return layout->interleaved;
+}
+
 absl::Status DownloadHardwarePicture(const AVFrame& on_device, AVPixelFormat software,
                                      AVFrame* downloaded, AVFrame* out) {
   if (absl::Status s = Download(on_device, downloaded); !s.ok()) return s;

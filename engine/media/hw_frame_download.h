@@ -34,6 +34,10 @@ absl::Status ConvertHardwareOutput(const AVFrame& downloaded, AVPixelFormat soft
 // engines do not produce.
 absl::StatusOr<int> HardwareSampleShift(AVPixelFormat software, AVPixelFormat stored);
 
+// Whether the engine stores `software`'s chroma as `stored` does, Cb and Cr interleaved in one
+// plane (NV12, P010, P016); INTERNAL for a pair the engines do not produce.
+absl::StatusOr<bool> HardwareChromaInterleaved(AVPixelFormat software, AVPixelFormat stored);
+
 // The chroma of `downloaded` (as ConvertHardwareOutput takes it) as the software decoder's Cb then
 // Cr planes, each tightly packed at its stored size (frame_planes.h's CopyChroma of the converted
 // picture), into *chroma; the luma is not converted. INTERNAL as ConvertHardwareOutput.

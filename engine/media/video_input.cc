@@ -379,14 +379,23 @@ absl::StatusOr<bool> DecodedInput::Read(Picture* out) {
       out->ResetOnDevice(*std::move(plane), geometry, std::move(upscale));
       return true;
     }
-    // The chroma comes to the host (the picture is copied whole, at its decoded size, and its
-    // chroma rearranged), and the luma is still read where it lies.
+    // Interleaved chroma stays beside the luma; planar chroma (4:4:4) comes to the host (the
+    // picture is copied whole, at its decoded size, and its chroma rearranged), and the luma is
+    // still read where it lies.
+    absl::StatusOr<std::shared_ptr<const DevicePlane>> chroma_plane =
+        MakeDevicePictureChroma(*picture, info_.pixel_format, *picture_device_);
+    if (!chroma_plane.ok()) return chroma_plane.status();
+    if (*chroma_plane != nullptr) {
+      out->ResetOnDeviceWithChroma(*std::move(plane), *std::move(chroma_plane), geometry,
+                                   std::move(upscale));
+      return true;
+    }
     if (downloaded_ == nullptr) downloaded_.reset(av_frame_alloc());
     if (downloaded_ == nullptr) {
       return absl::ResourceExhaustedError("out of memory for a decoded picture");
     }
     std::string* chroma =
-        out->ResetOnDeviceWithChroma(*std::move(plane), geometry, std::move(upscale));
+        out->ResetOnDeviceWithHostChroma(*std::move(plane), geometry, std::move(upscale));
     if (absl::Status s =
             DownloadHardwareChroma(*picture, info_.pixel_format, downloaded_.get(), chroma);
         !s.ok()) {
