@@ -33,6 +33,19 @@ PlaneSize PsnrPlaneSize(const Geometry& geometry, int plane) {
 
 namespace {
 
+// The sizes of a picture's Cb and Cr views: libvmaf's (PsnrPlaneSize), or with `whole` the stored
+// planes'; no data yet.
+std::array<LumaView, 2> SizedChromaViews(const Geometry& geometry, bool whole) {
+  std::array<LumaView, 2> views;
+  for (int p = 0; p < 2; ++p) {
+    const PlaneSize size = whole ? StoredChromaSize(geometry) : PsnrPlaneSize(geometry, p + 1);
+    views[p].width = size.width;
+    views[p].height = size.height;
+    views[p].bit_depth = geometry.bit_depth;
+  }
+  return views;
+}
+
 // ChromaViews, or with `whole` views of the whole stored planes.
 absl::StatusOr<std::array<LumaView, 2>> ViewsOfStoredChroma(const Geometry& geometry,
                                                             absl::Span<const uint8_t> stored,
@@ -48,12 +61,8 @@ absl::StatusOr<std::array<LumaView, 2>> ViewsOfStoredChroma(const Geometry& geom
         what, 2 * plane_bytes, plane.width, plane.height, sample_bytes, geometry.width,
         geometry.height, ChromaFormatName(geometry.chroma), stored.size()));
   }
-  std::array<LumaView, 2> views;
+  std::array<LumaView, 2> views = SizedChromaViews(geometry, whole);
   for (int p = 0; p < 2; ++p) {
-    const PlaneSize size = whole ? plane : PsnrPlaneSize(geometry, p + 1);
-    views[p].width = size.width;
-    views[p].height = size.height;
-    views[p].bit_depth = geometry.bit_depth;
     views[p].stride_bytes = static_cast<size_t>(plane.width) * sample_bytes;
     views[p].data = stored.data() + static_cast<size_t>(p) * plane_bytes;
   }
@@ -73,14 +82,7 @@ absl::StatusOr<std::array<LumaView, 2>> ViewsOfDeviceChroma(const Geometry& geom
         what, l.interleaved_planes, l.width, l.height, l.bit_depth, stored.width, stored.height,
         geometry.bit_depth));
   }
-  std::array<LumaView, 2> views;
-  for (int p = 0; p < 2; ++p) {
-    const PlaneSize size = whole ? stored : PsnrPlaneSize(geometry, p + 1);
-    views[p].width = size.width;
-    views[p].height = size.height;
-    views[p].bit_depth = geometry.bit_depth;
-  }
-  return views;
+  return SizedChromaViews(geometry, whole);
 }
 
 }  // namespace

@@ -4,15 +4,13 @@
 #include <cstdint>
 #include <vector>
 
-#include "absl/strings/str_format.h"
-
 #include "base/status_macros.h"
 #include "engine/device_plane.h"
 #include "engine/gpu/chroma_staging.h"
 #include "engine/gpu/hip_status.h"
+#include "engine/gpu/pack_on_device.h"
 #include "engine/gpu/upscale_on_device.h"
 #include "engine/psnr_scores.h"
-#include "kernels/luma_pack_kernels.h"
 #include "kernels/psnr_kernels.h"
 
 namespace ssimd {
@@ -23,37 +21,6 @@ constexpr const char* kPlaneNames[] = {"Cb", "Cr"};
 // Whether a side's chroma is staged from the host or lies on the slot's device.
 bool OnSlotDevice(const DevicePlane* plane, const StreamSlot& slot) {
   return plane == nullptr || plane->layout().device == slot.device;
-}
-
-// A side's interleaved chroma plane on the slot's device, its Cb and Cr top-left `size` packed
-// into `dst` and `dst` + `plane_step`. The decoder finished writing it before handing it over
-// (DevicePlane's contract), so no wait on its stream is needed.
-absl::Status EnqueueChromaPack(StreamSlot& slot, const DevicePlane& plane, const PlaneSize& size,
-                               uint8_t* dst, size_t plane_step, const char* side) {
-  const DevicePlaneLayout& l = plane.layout();
-  if (l.interleaved_planes != 2 || l.width < size.width || l.height < size.height) {
-    return absl::InternalError(absl::StrFormat(
-        "the %s chroma on the device is %d plane(s) of %dx%d where Cb and Cr of at least %dx%d "
-        "were expected",
-        side, l.interleaved_planes, l.width, l.height, size.width, size.height));
-  }
-  for (int p = 0; p < 2; ++p) {
-    LumaPackLaunch launch;
-    launch.src = l.data;
-    launch.src_pitch = l.pitch_bytes;
-    launch.width = size.width;
-    launch.height = size.height;
-    launch.bit_depth = l.bit_depth;
-    launch.sample_shift = l.sample_shift;
-    launch.src_step = 2;
-    launch.src_first = p;
-    launch.dst = dst + p * plane_step;
-    if (size.width == 0 || size.height == 0) continue;
-    SSIMD_HIP_RETURN_IF_ERROR(
-        LaunchLumaPack(launch, slot.stream),
-        absl::StrFormat("packing the %s %s decoded on the device", side, kPlaneNames[p]));
-  }
-  return absl::OkStatus();
 }
 
 }  // namespace
@@ -82,7 +49,7 @@ absl::Status UploadChroma(StreamSlot& slot, const Geometry& geometry, const Fram
   SSIMD_RETURN_IF_ERROR(StageChroma(geometry, *chroma, upscale, layout, staging));
   uint8_t* device = slot.chroma.as<uint8_t>();
   if (chroma->reference_on_device != nullptr) {
-    SSIMD_RETURN_IF_ERROR(EnqueueChromaPack(slot, *chroma->reference_on_device, layout.scored,
+    SSIMD_RETURN_IF_ERROR(EnqueueChromaPack(slot.stream, *chroma->reference_on_device, layout.scored,
                                             device, layout.reference_plane, "reference"));
   } else {
     SSIMD_HIP_RETURN_IF_ERROR(hipMemcpyAsync(device, staging, layout.distorted_at,
@@ -99,7 +66,7 @@ absl::Status UploadChroma(StreamSlot& slot, const Geometry& geometry, const Fram
     const PlaneSize small = upscale != nullptr ? PlaneSize{upscale->src_width, upscale->src_height}
                                                : layout.scored;
     const size_t step = upscale != nullptr ? layout.upscale.plane : layout.distorted_plane;
-    SSIMD_RETURN_IF_ERROR(EnqueueChromaPack(slot, *chroma->distorted_on_device, small,
+    SSIMD_RETURN_IF_ERROR(EnqueueChromaPack(slot.stream, *chroma->distorted_on_device, small,
                                             distorted_target, step, "distorted"));
     upload_from = upscale != nullptr ? layout.upscale.h_first : distorted_staged;
   }

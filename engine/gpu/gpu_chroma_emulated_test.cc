@@ -61,6 +61,19 @@ std::vector<uint64_t> HostSums(const Geometry& g, const FrameChroma& chroma,
   return sums;
 }
 
+// libswscale's bicubic from `small` to `big`, luma and chroma plans.
+absl::StatusOr<LumaScalePlan> PlanWithChroma(const Geometry& small, const Geometry& big,
+                                             VerticalRounding rounding) {
+  const ScalerChoice bicubic{ScalerKind::kBicubic, false};
+  absl::StatusOr<LumaScalePlan> plan = PlanLumaScale(
+      small.width, small.height, big.width, big.height, big.bit_depth, bicubic, rounding);
+  if (!plan.ok()) return plan.status();
+  absl::StatusOr<LumaScalePlan> chroma = PlanChromaScale(*plan, big.chroma, bicubic);
+  if (!chroma.ok()) return chroma.status();
+  plan->chroma = std::make_shared<const LumaScalePlan>(*chroma);
+  return plan;
+}
+
 std::vector<uint64_t> EmulatedSums(const Geometry& g, const FrameChroma& chroma,
                                    const LumaScalePlan* upscale) {
   std::atomic<int64_t> device_bytes{0};
@@ -92,15 +105,9 @@ TEST(GpuChromaEmulatedTest, SumsAndUpscalesGiveTheCpusSquaredErrors) {
                                  c.dst_width, c.dst_height, c.bit_depth));
     const Geometry g{c.dst_width, c.dst_height, c.bit_depth, ChromaFormat::k420};
     const Geometry small{c.src_width, c.src_height, c.bit_depth, ChromaFormat::k420};
-    const ScalerChoice bicubic{ScalerKind::kBicubic, false};
-    absl::StatusOr<LumaScalePlan> luma = PlanLumaScale(c.src_width, c.src_height, c.dst_width,
-                                                       c.dst_height, c.bit_depth, bicubic,
-                                                       c.rounding);
-    ASSERT_TRUE(luma.ok()) << luma.status();
-    absl::StatusOr<LumaScalePlan> chroma_plan = PlanChromaScale(*luma, g.chroma, bicubic);
-    ASSERT_TRUE(chroma_plan.ok()) << chroma_plan.status();
-    LumaScalePlan plan = *luma;
-    plan.chroma = std::make_shared<const LumaScalePlan>(*chroma_plan);
+    absl::StatusOr<LumaScalePlan> planned = PlanWithChroma(small, g, c.rounding);
+    ASSERT_TRUE(planned.ok()) << planned.status();
+    const LumaScalePlan& plan = *planned;
     const std::vector<uint8_t> ref = Planes(StoredChromaSize(g), c.bit_depth, 10 + k);
     const std::vector<uint8_t> same_size = Planes(StoredChromaSize(g), c.bit_depth, 20 + k);
     const std::vector<uint8_t> small_planes = Planes(StoredChromaSize(small), c.bit_depth, 30 + k);
@@ -184,15 +191,10 @@ TEST(GpuChromaEmulatedTest, ChromaOnTheDeviceSumsAsStagedChroma) {
                                  c.dst_width, c.dst_height, c.bit_depth));
     const Geometry g{c.dst_width, c.dst_height, c.bit_depth, ChromaFormat::k420};
     const Geometry small{c.src_width, c.src_height, c.bit_depth, ChromaFormat::k420};
-    const ScalerChoice bicubic{ScalerKind::kBicubic, false};
-    absl::StatusOr<LumaScalePlan> luma =
-        PlanLumaScale(c.src_width, c.src_height, c.dst_width, c.dst_height, c.bit_depth, bicubic,
-                      c.bit_depth == 8 ? VerticalRounding::kPackedWords : VerticalRounding::kWide);
-    ASSERT_TRUE(luma.ok()) << luma.status();
-    absl::StatusOr<LumaScalePlan> chroma_plan = PlanChromaScale(*luma, g.chroma, bicubic);
-    ASSERT_TRUE(chroma_plan.ok()) << chroma_plan.status();
-    LumaScalePlan plan = *luma;
-    plan.chroma = std::make_shared<const LumaScalePlan>(*chroma_plan);
+    absl::StatusOr<LumaScalePlan> planned = PlanWithChroma(
+        small, g, c.bit_depth == 8 ? VerticalRounding::kPackedWords : VerticalRounding::kWide);
+    ASSERT_TRUE(planned.ok()) << planned.status();
+    const LumaScalePlan& plan = *planned;
     const std::vector<uint8_t> ref = Planes(StoredChromaSize(g), c.bit_depth, 50 + k);
     const std::vector<uint8_t> same_size = Planes(StoredChromaSize(g), c.bit_depth, 60 + k);
     const std::vector<uint8_t> small_planes = Planes(StoredChromaSize(small), c.bit_depth, 70 + k);

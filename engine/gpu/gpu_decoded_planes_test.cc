@@ -5,6 +5,7 @@
 #include <fcntl.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,60 @@ Pair OpenPair(const Case& c, const std::shared_ptr<HwDecodeDevice>& device,
   return pair;
 }
 
+// Every frame of `c`, decoded on the engine with pictures kept on the device and on the CPU,
+// scored both ways with `features` by `gpu`: every score must be equal. With `with_chroma`, both
+// sides keep their chroma and the features' chroma is scored too. Counts the frames.
+void CompareFrames(const Case& c, const std::shared_ptr<HwDecodeDevice>& device, GpuScorer& gpu,
+                   const FeatureSet& features, bool with_chroma, int* frames) {
+  Pair kept = OpenPair(c, device, with_chroma);
+  Pair cpu = OpenPair(c, nullptr, with_chroma);
+  ASSERT_NE(kept.reference, nullptr);
+  ASSERT_NE(cpu.reference, nullptr);
+  const Geometry geometry = kept.reference->geometry();
+  for (*frames = 0;; ++*frames) {
+    SCOPED_TRACE(absl::StrCat("frame ", *frames));
+    Picture kept_ref, kept_dis, cpu_ref, cpu_dis;
+    auto a = kept.reference->Read(&kept_ref);
+    auto b = kept.distorted->Read(&kept_dis);
+    auto c_ref = cpu.reference->Read(&cpu_ref);
+    auto c_dis = cpu.distorted->Read(&cpu_dis);
+    ASSERT_TRUE(a.ok() && b.ok() && c_ref.ok() && c_dis.ok());
+    if (!*a || !*b) return;
+    ASSERT_TRUE(kept_ref.on_device());
+    ASSERT_TRUE(kept_dis.on_device());
+    ASSERT_FALSE(cpu_ref.on_device());
+    ASSERT_EQ(kept_dis.needs_upscale(), cpu_dis.needs_upscale());
+    std::optional<FrameChroma> kept_chroma, cpu_chroma;
+    if (with_chroma) {
+      ASSERT_NE(kept_ref.device_chroma(), nullptr);
+      ASSERT_NE(kept_dis.device_chroma(), nullptr);
+      ASSERT_FALSE(cpu_ref.host_chroma().empty());
+      auto on_device = PairChromaToScore(
+          geometry, features, {}, {}, "reference", "distorted", kept_dis.upscale(),
+          ChromaOnDevice{kept_ref.device_chroma(), kept_dis.device_chroma()});
+      auto on_host = PairChromaToScore(geometry, features, cpu_ref.host_chroma(),
+                                       cpu_dis.host_chroma(), "reference", "distorted",
+                                       cpu_dis.upscale());
+      ASSERT_TRUE(on_device.ok() && on_device->has_value()) << on_device.status();
+      ASSERT_TRUE(on_host.ok() && on_host->has_value()) << on_host.status();
+      kept_chroma = **on_device;
+      cpu_chroma = **on_host;
+    }
+    const PlanePieces kr = kept_ref.LumaPieces(), kd = kept_dis.LumaPieces();
+    const PlanePieces cr = cpu_ref.LumaPieces(), cd = cpu_dis.LumaPieces();
+    auto on_device = gpu.ScorePieces(
+        geometry, features,
+        {&kr, &kd, kept_dis.upscale(), kept_chroma.has_value() ? &*kept_chroma : nullptr});
+    auto uploaded = gpu.ScorePieces(
+        geometry, features,
+        {&cr, &cd, cpu_dis.upscale(), cpu_chroma.has_value() ? &*cpu_chroma : nullptr});
+    ASSERT_TRUE(on_device.ok()) << on_device.status();
+    ASSERT_TRUE(uploaded.ok()) << uploaded.status();
+    ASSERT_EQ(on_device->scores, uploaded->scores);
+    if (with_chroma) ASSERT_EQ(on_device->scores.count("psnr_cr"), 1u);
+  }
+}
+
 TEST(GpuDecodedPlanesTest, PlanesReadWhereTheEngineLeftThemScoreAsUploadedCpuPictures) {
   absl::StatusOr<std::shared_ptr<HwDecodeDevice>> device = HwDecodeDevice::Open({"cuda", "", 8});
   if (!device.ok()) GTEST_SKIP() << "no NVDEC device here: " << device.status().message();
@@ -81,34 +136,10 @@ TEST(GpuDecodedPlanesTest, PlanesReadWhereTheEngineLeftThemScoreAsUploadedCpuPic
   int64_t planes_on_device = 0;
   for (const Case& c : cases) {
     SCOPED_TRACE(absl::StrCat(c.reference, " against ", c.distorted));
-    Pair kept = OpenPair(c, *device);
-    Pair cpu = OpenPair(c, nullptr);
-    ASSERT_NE(kept.reference, nullptr);
-    ASSERT_NE(cpu.reference, nullptr);
-    const Geometry geometry = kept.reference->geometry();
     int frames = 0;
-    for (;; ++frames) {
-      Picture kept_ref, kept_dis, cpu_ref, cpu_dis;
-      auto a = kept.reference->Read(&kept_ref);
-      auto b = kept.distorted->Read(&kept_dis);
-      auto c_ref = cpu.reference->Read(&cpu_ref);
-      auto c_dis = cpu.distorted->Read(&cpu_dis);
-      ASSERT_TRUE(a.ok() && b.ok() && c_ref.ok() && c_dis.ok());
-      if (!*a || !*b) break;
-      ASSERT_TRUE(kept_ref.on_device()) << "frame " << frames;
-      ASSERT_TRUE(kept_dis.on_device()) << "frame " << frames;
-      ASSERT_FALSE(cpu_ref.on_device());
-      ASSERT_EQ(kept_dis.needs_upscale(), cpu_dis.needs_upscale()) << "frame " << frames;
-      const PlanePieces kr = kept_ref.LumaPieces(), kd = kept_dis.LumaPieces();
-      const PlanePieces cr = cpu_ref.LumaPieces(), cd = cpu_dis.LumaPieces();
-      auto on_device = (*gpu)->ScorePieces(geometry, *features, {&kr, &kd, kept_dis.upscale()});
-      auto uploaded = (*gpu)->ScorePieces(geometry, *features, {&cr, &cd, cpu_dis.upscale()});
-      ASSERT_TRUE(on_device.ok()) << on_device.status();
-      ASSERT_TRUE(uploaded.ok()) << uploaded.status();
-      ASSERT_EQ(on_device->scores, uploaded->scores) << "frame " << frames;
-      planes_on_device += 2;
-    }
+    CompareFrames(c, *device, **gpu, *features, false, &frames);
     EXPECT_GT(frames, 0);
+    planes_on_device += 2 * frames;
     std::cout << c.reference << " against " << c.distorted << ": " << frames
               << " frames, every score equal from device planes and from uploads\n";
   }
@@ -135,42 +166,8 @@ TEST(GpuDecodedPlanesTest, ChromaReadWhereTheEngineLeftItScoresAsUploadedCpuChro
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(absl::StrCat(c.reference, " against ", c.distorted));
-    Pair kept = OpenPair(c, *device, true);
-    Pair cpu = OpenPair(c, nullptr, true);
-    ASSERT_NE(kept.reference, nullptr);
-    ASSERT_NE(cpu.reference, nullptr);
-    const Geometry geometry = kept.reference->geometry();
     int frames = 0;
-    for (;; ++frames) {
-      Picture kept_ref, kept_dis, cpu_ref, cpu_dis;
-      auto a = kept.reference->Read(&kept_ref);
-      auto b = kept.distorted->Read(&kept_dis);
-      auto c_ref = cpu.reference->Read(&cpu_ref);
-      auto c_dis = cpu.distorted->Read(&cpu_dis);
-      ASSERT_TRUE(a.ok() && b.ok() && c_ref.ok() && c_dis.ok());
-      if (!*a || !*b) break;
-      ASSERT_NE(kept_ref.device_chroma(), nullptr) << "frame " << frames;
-      ASSERT_NE(kept_dis.device_chroma(), nullptr) << "frame " << frames;
-      ASSERT_FALSE(cpu_ref.host_chroma().empty());
-      auto kept_chroma = PairChromaToScore(
-          geometry, *features, {}, {}, "reference", "distorted", kept_dis.upscale(),
-          ChromaOnDevice{kept_ref.device_chroma(), kept_dis.device_chroma()});
-      auto cpu_chroma = PairChromaToScore(geometry, *features, cpu_ref.host_chroma(),
-                                          cpu_dis.host_chroma(), "reference", "distorted",
-                                          cpu_dis.upscale());
-      ASSERT_TRUE(kept_chroma.ok() && kept_chroma->has_value()) << kept_chroma.status();
-      ASSERT_TRUE(cpu_chroma.ok() && cpu_chroma->has_value()) << cpu_chroma.status();
-      const PlanePieces kr = kept_ref.LumaPieces(), kd = kept_dis.LumaPieces();
-      const PlanePieces cr = cpu_ref.LumaPieces(), cd = cpu_dis.LumaPieces();
-      auto on_device = (*gpu)->ScorePieces(geometry, *features,
-                                           {&kr, &kd, kept_dis.upscale(), &**kept_chroma});
-      auto uploaded = (*gpu)->ScorePieces(geometry, *features,
-                                          {&cr, &cd, cpu_dis.upscale(), &**cpu_chroma});
-      ASSERT_TRUE(on_device.ok()) << on_device.status();
-      ASSERT_TRUE(uploaded.ok()) << uploaded.status();
-      ASSERT_EQ(on_device->scores, uploaded->scores) << "frame " << frames;
-      ASSERT_EQ(on_device->scores.count("psnr_cr"), 1u);
-    }
+    CompareFrames(c, *device, **gpu, *features, true, &frames);
     EXPECT_GT(frames, 0);
     std::cout << c.reference << " against " << c.distorted << ": " << frames
               << " frames, psnr's chroma equal from device planes and from uploads\n";

@@ -15,6 +15,7 @@
 #include "engine/gpu/exact_sum.h"
 #include "engine/gpu/gpu_chroma.h"
 #include "engine/gpu/hip_status.h"
+#include "engine/gpu/pack_on_device.h"
 #include "engine/gpu/upscale_on_device.h"
 #include "engine/cpu/vmaf/adm.h"
 #include "engine/cpu/vmaf/motion.h"
@@ -31,7 +32,6 @@
 #include "kernels/float_ssim_math.h"
 #include "kernels/integer_ssim_kernels.h"
 #include "kernels/integer_ssim_math.h"
-#include "kernels/luma_pack_kernels.h"
 #include "kernels/ms_ssim_kernels.h"
 #include "kernels/ms_ssim_math.h"
 #include "kernels/psnr_kernels.h"
@@ -570,30 +570,6 @@ struct ReadbackLayout {
   size_t vmaf_offset() const { return ms_ssim_offset() + ms_ssim_doubles; }
 };
 
-// A plane of the slot's device, packed into `dst` on the slot's stream. The decoder finished
-// writing it before handing it over (DevicePlane's contract), so no wait on its stream is needed.
-absl::Status EnqueuePack(StreamSlot& slot, const DevicePlane& plane, const Geometry& expected,
-                         void* dst, const char* what) {
-  const DevicePlaneLayout& l = plane.layout();
-  if (l.width != expected.width || l.height != expected.height ||
-      l.bit_depth != expected.bit_depth) {
-    return absl::InternalError(absl::StrFormat(
-        "the %s luma on the device is %dx%d %d-bit where %dx%d %d-bit was expected", what,
-        l.width, l.height, l.bit_depth, expected.width, expected.height, expected.bit_depth));
-  }
-  LumaPackLaunch launch;
-  launch.src = l.data;
-  launch.src_pitch = l.pitch_bytes;
-  launch.width = l.width;
-  launch.height = l.height;
-  launch.bit_depth = l.bit_depth;
-  launch.sample_shift = l.sample_shift;
-  launch.dst = dst;
-  SSIMD_HIP_RETURN_IF_ERROR(LaunchLumaPack(launch, slot.stream),
-                            absl::StrFormat("packing the %s luma decoded on the device", what));
-  return absl::OkStatus();
-}
-
 // Both planes packed into pinned staging, each copied to the device as soon as it is staged, or,
 // for a plane decoded on this device, packed there. A distorted plane with an upscale goes, with
 // the plan's filters, into the slot's upscale buffer; the scaling itself is enqueued by
@@ -619,7 +595,7 @@ absl::Status UploadPlanes(StreamSlot& slot, const Geometry& geometry, StagePlane
   SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[0], slot.stream), "recording an event");
   if (on_device.reference != nullptr) {
     SSIMD_RETURN_IF_ERROR(
-        EnqueuePack(slot, *on_device.reference, geometry, plans.ref, "reference"));
+        EnqueueLumaPack(slot.stream, *on_device.reference, geometry, plans.ref, "reference"));
   } else {
     SSIMD_RETURN_IF_ERROR(stage(0, staging));
     SSIMD_HIP_RETURN_IF_ERROR(
@@ -636,7 +612,7 @@ absl::Status UploadPlanes(StreamSlot& slot, const Geometry& geometry, StagePlane
       before_upscale.width = upscale->src_width;
       before_upscale.height = upscale->src_height;
     }
-    SSIMD_RETURN_IF_ERROR(EnqueuePack(slot, *on_device.distorted, before_upscale,
+    SSIMD_RETURN_IF_ERROR(EnqueueLumaPack(slot.stream, *on_device.distorted, before_upscale,
                                       distorted_target, "distorted"));
     upload_from = upscale != nullptr ? layout.h_first : distorted_staging;
   } else {
@@ -650,7 +626,7 @@ absl::Status UploadPlanes(StreamSlot& slot, const Geometry& geometry, StagePlane
         "uploading the distorted luma");
   }
   if (on_device.previous_reference != nullptr) {
-    SSIMD_RETURN_IF_ERROR(EnqueuePack(slot, *on_device.previous_reference, geometry,
+    SSIMD_RETURN_IF_ERROR(EnqueueLumaPack(slot.stream, *on_device.previous_reference, geometry,
                                       plans.previous_ref, "previous reference"));
   } else if (previous) {
     uint8_t* previous_staged = staging + plane_bytes + distorted_staging;
