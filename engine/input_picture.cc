@@ -130,7 +130,9 @@ absl::Status Picture::BringToHost() {
   }
   uint8_t* bytes = reinterpret_cast<uint8_t*>(host_.data());
   absl::Status copied = device_->CopyToHost(bytes);
-  if (copied.ok() && device_chroma_ != nullptr) copied = device_chroma_->CopyToHost(bytes + luma_bytes);
+  if (copied.ok() && device_chroma_ != nullptr) {
+    copied = device_chroma_->CopyToHost(bytes + luma_bytes);
+  }
   if (!copied.ok()) {
     if (host_chroma) host_.erase(0, luma_bytes);  // still a device picture with its chroma
     return copied;

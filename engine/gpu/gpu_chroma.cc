@@ -49,8 +49,9 @@ absl::Status UploadChroma(StreamSlot& slot, const Geometry& geometry, const Fram
   SSIMD_RETURN_IF_ERROR(StageChroma(geometry, *chroma, upscale, layout, staging));
   uint8_t* device = slot.chroma.as<uint8_t>();
   if (chroma->reference_on_device != nullptr) {
-    SSIMD_RETURN_IF_ERROR(EnqueueChromaPack(slot.stream, *chroma->reference_on_device, layout.scored,
-                                            device, layout.reference_plane, "reference"));
+    SSIMD_RETURN_IF_ERROR(EnqueueChromaPack(slot.stream, *chroma->reference_on_device,
+                                            layout.scored, device, layout.reference_plane,
+                                            "reference"));
   } else {
     SSIMD_HIP_RETURN_IF_ERROR(hipMemcpyAsync(device, staging, layout.distorted_at,
                                              hipMemcpyHostToDevice, slot.stream),

@@ -221,11 +221,11 @@ TEST(GpuChromaEmulatedTest, ChromaOnTheDeviceSumsAsStagedChroma) {
                                       {&ref_on_device, nullptr},
                                       {nullptr, &dist_on_device}};
       for (const ChromaOnDevice& on_device : sides) {
+        const absl::Span<const uint8_t> none;
         absl::StatusOr<std::optional<FrameChroma>> chroma = PairChromaToScore(
-            g, features,
-            on_device.reference != nullptr ? absl::Span<const uint8_t>() : absl::MakeConstSpan(ref),
-            on_device.distorted != nullptr ? absl::Span<const uint8_t>() : absl::MakeConstSpan(dist),
-            "ref", "dist", upscale, on_device);
+            g, features, on_device.reference != nullptr ? none : absl::MakeConstSpan(ref),
+            on_device.distorted != nullptr ? none : absl::MakeConstSpan(dist), "ref", "dist",
+            upscale, on_device);
         ASSERT_TRUE(chroma.ok() && chroma->has_value()) << chroma.status();
         EXPECT_EQ(EmulatedSums(g, **chroma, chroma_upscale), expected)
             << (on_device.reference != nullptr) << (on_device.distorted != nullptr)
