@@ -25,18 +25,25 @@ bool OnSlotDevice(const DevicePlane* plane, const StreamSlot& slot) {
 
 }  // namespace
 
-absl::Status UploadChroma(StreamSlot& slot, const Geometry& geometry, const FrameChroma& given,
-                          const LumaScalePlan* upscale) {
+absl::StatusOr<ChromaPlanesRead> UploadChroma(StreamSlot& slot, const Geometry& geometry,
+                                              const FrameChroma& given,
+                                              const LumaScalePlan* upscale) {
   // Chroma left on another device comes through the host, both sides then (a rare layout: the
   // decoding GPU is not the scoring one).
   std::vector<uint8_t> host_scratch;
   absl::StatusOr<FrameChroma> host;
   const FrameChroma* chroma = &given;
+  ChromaPlanesRead read;
+  const int device_planes =
+      (given.reference_on_device != nullptr) + (given.distorted_on_device != nullptr);
   if (!OnSlotDevice(given.reference_on_device, slot) ||
       !OnSlotDevice(given.distorted_on_device, slot)) {
     host = ChromaOnHost(given, host_scratch);
     if (!host.ok()) return host.status();
     chroma = &*host;
+    read.through_host = device_planes;
+  } else {
+    read.on_device = device_planes;
   }
   const ChromaLayout layout = LayOutChroma(geometry, upscale);
   SSIMD_RETURN_IF_ERROR(slot.chroma_upload.Reserve(layout.staged_bytes, "chroma staging"));
@@ -77,7 +84,7 @@ absl::Status UploadChroma(StreamSlot& slot, const Geometry& geometry, const Fram
                        distorted_staged - upload_from, hipMemcpyHostToDevice, slot.stream),
         "uploading the distorted chroma");
   }
-  return absl::OkStatus();
+  return read;
 }
 
 absl::Status EnqueueChromaSums(StreamSlot& slot, const Geometry& geometry,

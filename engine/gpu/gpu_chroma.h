@@ -7,6 +7,7 @@
 #define SSIMD_ENGINE_GPU_GPU_CHROMA_H_
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "engine/gpu/stream_slot.h"
 #include "engine/luma_scale_plan.h"
 #include "engine/picture.h"
@@ -18,8 +19,15 @@ namespace ssimd {
 // `upscale` every view has libvmaf's plane size (PsnrPlaneSize); with it (a chroma plan), the
 // distorted views are the whole planes before the upscale, at the plan's source size
 // (PiecewiseFramePair::chroma). INVALID_ARGUMENT when a view has another size.
-absl::Status UploadChroma(StreamSlot& slot, const Geometry& geometry, const FrameChroma& chroma,
-                          const LumaScalePlan* upscale);
+// Says how many device planes (one per side: Cb and Cr interleaved) were read where they lay and
+// how many came through the host.
+struct ChromaPlanesRead {
+  int on_device = 0;
+  int through_host = 0;
+};
+absl::StatusOr<ChromaPlanesRead> UploadChroma(StreamSlot& slot, const Geometry& geometry,
+                                              const FrameChroma& chroma,
+                                              const LumaScalePlan* upscale);
 
 // After UploadChroma, on the same stream: the upscale where there is one, then the squared-error
 // sums of Cb and Cr into sse[0] and sse[1] (device words).

@@ -82,8 +82,13 @@ std::vector<uint64_t> EmulatedSums(const Geometry& g, const FrameChroma& chroma,
   if (!slot.ok()) return {};
   EXPECT_TRUE((*slot)->psnr_sse.Reserve(2 * sizeof(uint64_t), "sums").ok());
   auto* sse = (*slot)->psnr_sse.as<unsigned long long>();  // NOLINT(runtime/int)
-  absl::Status uploaded = UploadChroma(**slot, g, chroma, upscale);
-  EXPECT_TRUE(uploaded.ok()) << uploaded;
+  absl::StatusOr<ChromaPlanesRead> uploaded = UploadChroma(**slot, g, chroma, upscale);
+  EXPECT_TRUE(uploaded.ok()) << uploaded.status();
+  if (uploaded.ok()) {
+    EXPECT_EQ(uploaded->on_device, (chroma.reference_on_device != nullptr) +
+                                       (chroma.distorted_on_device != nullptr));
+    EXPECT_EQ(uploaded->through_host, 0);
+  }
   absl::Status summed = EnqueueChromaSums(**slot, g, upscale, sse);
   EXPECT_TRUE(summed.ok()) << summed;
   return {sse[0], sse[1]};

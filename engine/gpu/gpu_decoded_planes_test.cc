@@ -164,14 +164,19 @@ TEST(GpuDecodedPlanesTest, ChromaReadWhereTheEngineLeftItScoresAsUploadedCpuChro
       {"h264_1920x1080.mp4", "h264_426x240.mp4", 0},    // odd chroma upscale from 213x120
       {"hevc10_1920x1080.mkv", "hevc10_960x540.mkv", 0},  // 10-bit, samples stored high
   };
+  int64_t planes_on_device = 0;
   for (const Case& c : cases) {
     SCOPED_TRACE(absl::StrCat(c.reference, " against ", c.distorted));
     int frames = 0;
     CompareFrames(c, *device, **gpu, *features, true, &frames);
     EXPECT_GT(frames, 0);
+    planes_on_device += 4 * frames;  // both sides' luma and interleaved chroma
     std::cout << c.reference << " against " << c.distorted << ": " << frames
               << " frames, psnr's chroma equal from device planes and from uploads\n";
   }
+  int64_t counted = 0;
+  for (const GpuDeviceStats& stats : (*gpu)->Stats()) counted += stats.planes_read_on_device;
+  EXPECT_EQ(counted, planes_on_device);
 }
 
 }  // namespace

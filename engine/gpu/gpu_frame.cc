@@ -837,7 +837,10 @@ absl::Status ScoreFrameOnSlot(StreamSlot& slot, const Geometry& geometry,
   if (chroma != nullptr) {
     plans.chroma = true;
     plans.chroma_upscale = chroma_upscale;
-    SSIMD_RETURN_IF_ERROR(UploadChroma(slot, geometry, *chroma, chroma_upscale));
+    absl::StatusOr<ChromaPlanesRead> read = UploadChroma(slot, geometry, *chroma, chroma_upscale);
+    if (!read.ok()) return read.status();
+    report.planes_read_on_device += read->on_device;
+    report.device_planes_through_host += read->through_host;
   }
   SSIMD_HIP_RETURN_IF_ERROR(hipEventRecord(slot.events[1], slot.stream), "recording an event");
   if (distorted_upscale != nullptr) {
