@@ -18,6 +18,7 @@
 #             float_ms_ssim")
 #   SETS      NAME=FEATURES;NAME=FEATURES... timed against each other (default float_ssim alone,
 #             the four metrics with psnr of the luma, the four with psnr's chroma)
+#   SERVER_FLAGS  more flags for every server of the ladders stage (e.g. --gpu_streams_per_device)
 #   FEATURES, VMAF_FEATURES, SSIMD_VARIANTS, VMAF_MODEL, VMAF_MODEL_DIR  for the pipeline stage,
 #             passed to bench/ladder_vs_pipeline.sh (defaults: CHECKED; CHECKED without ssim,
 #             which upstream libvmaf lacks; NVDEC decoding)
@@ -58,7 +59,7 @@ if [[ $stage == ladders ]]; then
   ten="hevc10_1920x1080=hevc10_1920x1080.mkv,hevc10_960x540=hevc10_960x540.mkv"
   export LADDERS="src_h264.mp4:$eight src10_hevc.mkv:$ten"
   export ONE_ROUNDS=0 TESTS="" CLIENT_BACKEND=auto
-  export COMMON_SERVER_FLAGS="--hw_decode_sessions=64"
+  export COMMON_SERVER_FLAGS="--hw_decode_sessions=64 ${SERVER_FLAGS:-}"
   run() {  # NAME FEATURES LADDER_RUNS CONFIG...
     local name=$1 features=$2 runs=$3; shift 3
     FEATURES="$features" LADDER_RUNS="$runs" \
