@@ -1,7 +1,9 @@
-// psnr's chroma through the GPU backend's own code (gpu_chroma.cc, upscale_on_device.cc and the
-// psnr and upscale kernels), run on the host by the HIP emulation (kernels/hip_host_emulation.h):
-// the staging, the upload offsets, the upscale's launch and the pitched sums must give the CPU's
-// squared errors, exactly. A device run (gpu_scorer_test) checks the same on real hardware.
+// psnr's chroma through the GPU backend's own code (gpu_chroma.cc, pack_on_device.cc,
+// upscale_on_device.cc and the pack, psnr and upscale kernels), run on the host by the HIP
+// emulation (kernels/hip_host_emulation.h): the staging, the upload offsets, the packing of
+// interleaved device chroma, the upscale's launch and the pitched sums must give the CPU's squared
+// errors, exactly. Device runs (gpu_scorer_test, gpu_decoded_planes_test) check the same on real
+// hardware.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -94,47 +96,6 @@ std::vector<uint64_t> EmulatedSums(const Geometry& g, const FrameChroma& chroma,
   return {sse[0], sse[1]};
 }
 
-TEST(GpuChromaEmulatedTest, SumsAndUpscalesGiveTheCpusSquaredErrors) {
-  struct Case {
-    int src_width, src_height, dst_width, dst_height, bit_depth;
-    VerticalRounding rounding;
-  };
-  const Case cases[] = {
-      {86, 48, 214, 120, 8, VerticalRounding::kPackedWords},
-      {85, 49, 193, 109, 8, VerticalRounding::kWide},  // odd sides: psnr reads part of a plane
-      {96, 54, 192, 108, 10, VerticalRounding::kWide},
-  };
-  int k = 0;
-  for (const Case& c : cases) {
-    SCOPED_TRACE(absl::StrFormat("%dx%d -> %dx%d, %d-bit", c.src_width, c.src_height,
-                                 c.dst_width, c.dst_height, c.bit_depth));
-    const Geometry g{c.dst_width, c.dst_height, c.bit_depth, ChromaFormat::k420};
-    const Geometry small{c.src_width, c.src_height, c.bit_depth, ChromaFormat::k420};
-    absl::StatusOr<LumaScalePlan> planned = PlanWithChroma(small, g, c.rounding);
-    ASSERT_TRUE(planned.ok()) << planned.status();
-    const LumaScalePlan& plan = *planned;
-    const std::vector<uint8_t> ref = Planes(StoredChromaSize(g), c.bit_depth, 10 + k);
-    const std::vector<uint8_t> same_size = Planes(StoredChromaSize(g), c.bit_depth, 20 + k);
-    const std::vector<uint8_t> small_planes = Planes(StoredChromaSize(small), c.bit_depth, 30 + k);
-    ++k;
-    FeatureSet features;
-    features.psnr = PsnrOptions{};
-    // At the pair's size: summed on the device as they are.
-    absl::StatusOr<std::optional<FrameChroma>> plain = PairChromaToScore(
-        g, features, absl::MakeConstSpan(ref), absl::MakeConstSpan(same_size), "ref", "dist");
-    ASSERT_TRUE(plain.ok() && plain->has_value()) << plain.status();
-    EXPECT_EQ(EmulatedSums(g, **plain, nullptr), HostSums(g, **plain, nullptr));
-    // Before their upscale: scaled on the device with the chroma plan, then summed.
-    absl::StatusOr<std::optional<FrameChroma>> upscaled =
-        PairChromaToScore(g, features, absl::MakeConstSpan(ref),
-                          absl::MakeConstSpan(small_planes), "ref", "dist", &plan);
-    ASSERT_TRUE(upscaled.ok() && upscaled->has_value()) << upscaled.status();
-    const std::vector<uint64_t> expected = HostSums(g, **upscaled, plan.chroma.get());
-    EXPECT_EQ(EmulatedSums(g, **upscaled, plan.chroma.get()), expected);
-    EXPECT_GT(expected[0], 0u);
-  }
-}
-
 // A semi-planar picture's chroma as a video engine leaves it on the device (the emulation's device
 // memory is the host's): Cb and Cr interleaved in rows `pitch` bytes apart, 16-bit samples stored
 // `shift` bits high, made from packed Cb then Cr planes, which CopyToHost gives back.
@@ -177,18 +138,19 @@ class InterleavedChroma final : public DevicePlane {
   DevicePlaneLayout layout_;
 };
 
-// NVDEC's chroma read where it lies: each side's interleaved plane packed on the device (crop to
-// libvmaf's sizes, 10-bit samples shifted down) gives the sums of the same chroma staged from the
-// host, with and without the rendition's upscale, either side or both on the device.
-TEST(GpuChromaEmulatedTest, ChromaOnTheDeviceSumsAsStagedChroma) {
+// Chroma staged from the host, or read where NVDEC left it (each side's interleaved plane packed
+// on the device, cut to libvmaf's sizes, 10- and 12-bit samples shifted down), either side or
+// both, with and without the rendition's upscale: the CPU's squared errors, exactly.
+TEST(GpuChromaEmulatedTest, StagedOrOnTheDeviceChromaGivesTheCpusSquaredErrors) {
   struct Case {
     int src_width, src_height, dst_width, dst_height, bit_depth, shift;
+    VerticalRounding rounding;
   };
   const Case cases[] = {
-      {86, 48, 214, 120, 8, 0},
-      {85, 49, 193, 109, 8, 0},
-      {96, 54, 192, 108, 10, 6},
-      {97, 55, 193, 109, 12, 4},
+      {86, 48, 214, 120, 8, 0, VerticalRounding::kPackedWords},
+      {85, 49, 193, 109, 8, 0, VerticalRounding::kWide},  // odd sides: psnr reads part of a plane
+      {96, 54, 192, 108, 10, 6, VerticalRounding::kWide},
+      {97, 55, 193, 109, 12, 4, VerticalRounding::kWide},
   };
   int k = 0;
   for (const Case& c : cases) {
@@ -196,8 +158,7 @@ TEST(GpuChromaEmulatedTest, ChromaOnTheDeviceSumsAsStagedChroma) {
                                  c.dst_width, c.dst_height, c.bit_depth));
     const Geometry g{c.dst_width, c.dst_height, c.bit_depth, ChromaFormat::k420};
     const Geometry small{c.src_width, c.src_height, c.bit_depth, ChromaFormat::k420};
-    absl::StatusOr<LumaScalePlan> planned = PlanWithChroma(
-        small, g, c.bit_depth == 8 ? VerticalRounding::kPackedWords : VerticalRounding::kWide);
+    absl::StatusOr<LumaScalePlan> planned = PlanWithChroma(small, g, c.rounding);
     ASSERT_TRUE(planned.ok()) << planned.status();
     const LumaScalePlan& plan = *planned;
     const std::vector<uint8_t> ref = Planes(StoredChromaSize(g), c.bit_depth, 50 + k);
@@ -222,7 +183,8 @@ TEST(GpuChromaEmulatedTest, ChromaOnTheDeviceSumsAsStagedChroma) {
       const LumaScalePlan* chroma_upscale = upscale != nullptr ? upscale->chroma.get() : nullptr;
       const std::vector<uint64_t> expected = HostSums(g, **staged, chroma_upscale);
       EXPECT_GT(expected[1], 0u);
-      const ChromaOnDevice sides[] = {{&ref_on_device, &dist_on_device},
+      const ChromaOnDevice sides[] = {{nullptr, nullptr},
+                                      {&ref_on_device, &dist_on_device},
                                       {&ref_on_device, nullptr},
                                       {nullptr, &dist_on_device}};
       for (const ChromaOnDevice& on_device : sides) {
