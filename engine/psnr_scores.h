@@ -33,18 +33,19 @@ absl::StatusOr<std::array<LumaView, 2>> ChromaViews(const Geometry& geometry,
                                                     absl::Span<const uint8_t> stored,
                                                     absl::string_view what);
 
+// The sides of a pair whose chroma lies in a GPU's memory (interleaved: FrameChroma).
+struct ChromaOnDevice {
+  const DevicePlane* reference = nullptr;
+  const DevicePlane* distorted = nullptr;
+};
+
 // The chroma views of a pair of pictures where `features` read chroma (FeaturesReadChroma of the
 // geometry's layout), else none: ChromaViews of each picture's stored planes. With
 // `distorted_upscale` (which must carry a chroma plan), the distorted planes lie at the plan's
 // source size and their views are the whole planes, as the plan reads them
 // (PiecewiseFramePair::chroma). INVALID_ARGUMENT naming `reference_what` or `distorted_what` when
-// its planes are missing or of another size.
-// A side's chroma in a GPU's memory (`on_device`, interleaved: FrameChroma) takes the place of its
-// host bytes, which are then empty; INTERNAL when the plane does not have the side's stored size.
-struct ChromaOnDevice {
-  const DevicePlane* reference = nullptr;
-  const DevicePlane* distorted = nullptr;
-};
+// its planes are missing or of another size. A side in `on_device` takes its plane there instead
+// of host bytes (then empty); INTERNAL when that plane does not have the side's stored size.
 absl::StatusOr<std::optional<FrameChroma>> PairChromaToScore(
     const Geometry& geometry, const FeatureSet& features, absl::Span<const uint8_t> reference,
     absl::Span<const uint8_t> distorted, absl::string_view reference_what,

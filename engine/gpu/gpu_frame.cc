@@ -613,7 +613,7 @@ absl::Status UploadPlanes(StreamSlot& slot, const Geometry& geometry, StagePlane
       before_upscale.height = upscale->src_height;
     }
     SSIMD_RETURN_IF_ERROR(EnqueueLumaPack(slot.stream, *on_device.distorted, before_upscale,
-                                      distorted_target, "distorted"));
+                                          distorted_target, "distorted"));
     upload_from = upscale != nullptr ? layout.h_first : distorted_staging;
   } else {
     SSIMD_RETURN_IF_ERROR(stage(1, distorted));
@@ -627,7 +627,7 @@ absl::Status UploadPlanes(StreamSlot& slot, const Geometry& geometry, StagePlane
   }
   if (on_device.previous_reference != nullptr) {
     SSIMD_RETURN_IF_ERROR(EnqueueLumaPack(slot.stream, *on_device.previous_reference, geometry,
-                                      plans.previous_ref, "previous reference"));
+                                          plans.previous_ref, "previous reference"));
   } else if (previous) {
     uint8_t* previous_staged = staging + plane_bytes + distorted_staging;
     SSIMD_RETURN_IF_ERROR(stage(2, previous_staged));
