@@ -129,6 +129,12 @@ TEST(HwFrameDownloadTest, EngineLayoutsComeBackAsTheSoftwareDecodersBytes) {
                         Case{AV_PIX_FMT_YUV444P12LE, AV_PIX_FMT_YUV444P16LE, 4}}) {
     SCOPED_TRACE(av_get_pix_fmt_name(c.software));
     EXPECT_TRUE(HardwareOutputConvertible(c.software));
+    EXPECT_EQ(HardwareSampleShift(c.software, c.engine).value_or(-1), c.shift);
+    // Semi-planar layouts keep Cb and Cr in one plane, which a device picture hands out whole.
+    const bool semi_planar = c.engine == AV_PIX_FMT_NV12 || c.engine == AV_PIX_FMT_P010LE ||
+                             c.engine == AV_PIX_FMT_P016LE;
+    EXPECT_EQ(HardwareChromaInterleaved(c.software, c.engine).value_or(!semi_planar),
+              semi_planar);
     for (auto [w, h] : {std::pair{64, 36}, std::pair{427, 241}}) {
       AvFramePtr original = RandomPicture(c.software, w, h, static_cast<uint32_t>(w * h));
       AvFramePtr engine = EngineLayout(*original, c.engine, c.shift);
@@ -156,6 +162,8 @@ TEST(HwFrameDownloadTest, EngineLayoutsComeBackAsTheSoftwareDecodersBytes) {
   AvFramePtr nv12 = Converted(*RandomPicture(AV_PIX_FMT_YUV420P, 32, 32, 1), AV_PIX_FMT_NV12);
   AvFramePtr out(av_frame_alloc());
   EXPECT_EQ(ConvertHardwareOutput(*nv12, AV_PIX_FMT_YUV420P10LE, out.get()).code(),
+            absl::StatusCode::kInternal);
+  EXPECT_EQ(HardwareChromaInterleaved(AV_PIX_FMT_YUV420P10LE, AV_PIX_FMT_NV12).status().code(),
             absl::StatusCode::kInternal);
 }
 
