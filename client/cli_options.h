@@ -15,7 +15,7 @@
 #include "absl/time/time.h"
 #include "client/json_report.h"
 #include "client/ssimd_client.h"
-#include "engine/media/picture_scaler.h"
+#include "engine/scaler_choice.h"
 #include "engine/picture.h"
 #include "proto/ssimd/v1/ssimd.pb.h"
 

@@ -75,6 +75,8 @@ std::optional<uint64_t> ExpectedFrames(const CliOptions& o, const LocalPair& pai
 
 }  // namespace
 
+bool DecodesLocalFiles() { return true; }
+
 absl::StatusOr<ClipReport> ScoreLocalFrames(SsimdClient& client, const CliOptions& o,
                                             const std::string& reference,
                                             const std::string& distorted,

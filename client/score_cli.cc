@@ -18,6 +18,7 @@
 #include "client/frames_transport.h"
 #include "client/json_report.h"
 #include "client/ladder_cli.h"
+#include "client/local_decoding_program.h"
 #include "client/progress_bar.h"
 #include "client/ssimd_client.h"
 #include "client/transport.h"
@@ -108,6 +109,9 @@ int RunScoreCli(int argc, char** argv, std::FILE* out, std::FILE* err) {
   const absl::Time start = absl::Now();
   absl::StatusOr<ServerInputs> inputs = PrepareServerInputs(**client, o, files, err);
   if (!inputs.ok()) return Fail(err, inputs.status());
+  if (inputs->transport == Transport::kFrames && !DecodesLocalFiles()) {
+    return RunLocalDecodingProgram(argc, argv, err);
+  }
   if (o.ladder) {
     return RunLadderCli(**client, o, *inputs, *flag_geometry, config, MetricNames(*features), out,
                         err);

@@ -4,7 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "engine/media/video_input.h"
+#include "engine/io/input_kind.h"
 
 namespace ssimd {
 

@@ -11,7 +11,7 @@
 #include "absl/time/time.h"
 #include "client/cli_options.h"
 #include "client/ssimd_client.h"
-#include "engine/media/picture_scaler.h"
+#include "engine/scaler_choice.h"
 #include "proto/ssimd/v1/ssimd.pb.h"
 
 namespace ssimd {

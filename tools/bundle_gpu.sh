@@ -55,7 +55,8 @@ done
 
 if ((ladder)); then
   out=bundle_ladder
-  targets=(//server:ssimd_server //client:ssimd-score //engine/media:hw_decode_test
+  targets=(//server:ssimd_server //client:ssimd-score //client:ssimd-score-frames
+           //engine/media:hw_decode_test
            //engine/gpu:gpu_decoded_planes_test //bench:decode_split_bench)
 elif ((bench)); then
   out=bundle_bench

@@ -114,7 +114,9 @@ void CompareFrames(const Case& c, const std::shared_ptr<HwDecodeDevice>& device,
     ASSERT_TRUE(on_device.ok()) << on_device.status();
     ASSERT_TRUE(uploaded.ok()) << uploaded.status();
     ASSERT_EQ(on_device->scores, uploaded->scores);
-    if (with_chroma) ASSERT_EQ(on_device->scores.count("psnr_cr"), 1u);
+    if (with_chroma) {
+      ASSERT_EQ(on_device->scores.count("psnr_cr"), 1u);
+    }
   }
 }
 

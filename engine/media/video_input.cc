@@ -6,8 +6,6 @@
 #include <chrono>
 #include <utility>
 
-#include "absl/strings/ascii.h"
-#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
@@ -77,13 +75,6 @@ uint64_t RegularFileSize(int fd) {
 
 std::string GeometryText(const Geometry& g) {
   return absl::StrFormat("%dx%d %d-bit", g.width, g.height, g.bit_depth);
-}
-
-InputKind InputKindForPath(absl::string_view path) {
-  const std::string lower = absl::AsciiStrToLower(path);
-  if (absl::EndsWith(lower, ".y4m")) return InputKind::kY4m;
-  if (absl::EndsWith(lower, ".yuv") || absl::EndsWith(lower, ".raw")) return InputKind::kRawYuv;
-  return InputKind::kEncoded;
 }
 
 absl::StatusOr<bool> VideoInput::ReadPlanes(std::string* planes) {

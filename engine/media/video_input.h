@@ -14,6 +14,7 @@
 #include "absl/strings/string_view.h"
 #include "engine/input_picture.h"
 #include "engine/io/frame_reader.h"
+#include "engine/io/input_kind.h"
 #include "engine/luma_scale_plan.h"
 #include "engine/media/luma_scale_check.h"
 #include "engine/media/media_info.h"
@@ -24,15 +25,6 @@
 #include "engine/picture.h"
 
 namespace ssimd {
-
-enum class InputKind {
-  kRawYuv,   // ".yuv" or ".raw": geometry from the caller
-  kY4m,      // ".y4m"
-  kEncoded,  // anything else: a container FFmpeg reads
-};
-
-// By the name's extension, in any case.
-InputKind InputKindForPath(absl::string_view path);
 
 // Where one Read's time went, for the decode and scale stages of the server's metrics; a stage
 // that did not happen is unset (raw files are only read, pictures of the target size not scaled).

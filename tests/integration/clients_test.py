@@ -145,6 +145,21 @@ class ClientsTest(unittest.TestCase):
         self.assertIn("INVALID_ARGUMENT", outside.stderr)
         self.assertIn("\"..\" is not allowed", outside.stderr)
 
+    def test_cli_says_so_when_its_decoding_program_is_missing(self):
+        # ssimd-score leaves local decoding (the frames transport) to ssimd-score-frames beside it.
+        lonely = tempfile.mkdtemp(dir=os.environ.get("TEST_TMPDIR"))
+        cli = os.path.join(lonely, "ssimd-score")
+        with open(os.path.realpath(CLI), "rb") as src, open(cli, "wb") as dst:
+            dst.write(src.read())
+        os.chmod(cli, 0o755)
+        result = subprocess.run(
+            [cli, "--no_progress", "-r", self.path("ts_ref.yuv"), "-d", self.path("ts_dis.yuv"),
+             "-w", "576", "-h", "324", "-p", "420", "-b", "8", "--transport", "frames",
+             "--server", self.server.address], capture_output=True, text=True, timeout=60)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn(os.path.join(lonely, "ssimd-score-frames"), result.stderr)
+        self.assertIn("install it beside ssimd-score", result.stderr)
+
     def test_python_example_scores_two_y4m_files(self):
         result = subprocess.run(
             [sys.executable, EXAMPLE, self.path("ts_ref.y4m"), self.path("ts_dis.y4m"),
