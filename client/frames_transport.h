@@ -20,13 +20,13 @@
 
 namespace ssimd {
 
-// Scores `distorted` against `reference` (local files) with `config`, skipping and counting
-// frames as --frame_skip_ref/--frame_skip_dist/--frame_cnt say. Progress goes to `err` when
-// `show_progress`.
 // Whether this program decodes local files itself (ScoreLocalFrames works), or leaves them to
 // ssimd-score-frames (client/local_decoding_program.h).
 bool DecodesLocalFiles();
 
+// Scores `distorted` against `reference` (local files) with `config`, skipping and counting
+// frames as --frame_skip_ref/--frame_skip_dist/--frame_cnt say. Progress goes to `err` when
+// `show_progress`.
 absl::StatusOr<ClipReport> ScoreLocalFrames(SsimdClient& client, const CliOptions& options,
                                             const std::string& reference,
                                             const std::string& distorted,

@@ -14,7 +14,8 @@
 #     bundle_bench/measure.sh OUT_DIR        the committed measurement (tools/bundle/measure.sh)
 #     bundle_bench/scaleout.sh OUT_DIR       three CPU replicas against one (16 cores, taskset)
 #
-#   tools/bundle_gpu.sh --ladder             ./bundle_ladder.tar.xz: the server, ssimd-score,
+#   tools/bundle_gpu.sh --ladder             ./bundle_ladder.tar.xz: the server, ssimd-score
+#                                            (and ssimd-score-frames, docs/adr/0089),
 #                                            decode_split_bench and the GPU decoding test
 #                                            (hw_decode_test) with their FFmpeg libraries,
 #                                            the ladder test set
