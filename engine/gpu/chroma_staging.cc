@@ -2,13 +2,12 @@
 
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
+#include "engine/gpu/device_alignment.h"
 #include "engine/gpu/staging.h"
 #include "engine/psnr_scores.h"
 
 namespace ssimd {
 namespace {
-
-size_t AlignUp(size_t bytes) { return (bytes + 255) & ~size_t{255}; }
 
 size_t PlaneBytes(const PlaneSize& size, int bit_depth) {
   return static_cast<size_t>(size.width) * size.height * BytesPerSample(bit_depth);
@@ -39,8 +38,8 @@ ChromaLayout LayOutChroma(const Geometry& geometry, const LumaScalePlan* upscale
   l.scored = PsnrPlaneSize(geometry, 1);
   l.upscaled = upscale != nullptr;
   l.distorted = l.upscaled ? PlaneSize{upscale->dst_width, upscale->dst_height} : l.scored;
-  l.reference_plane = AlignUp(PlaneBytes(l.scored, geometry.bit_depth));
-  l.distorted_plane = AlignUp(PlaneBytes(l.distorted, geometry.bit_depth));
+  l.reference_plane = DeviceAligned(PlaneBytes(l.scored, geometry.bit_depth));
+  l.distorted_plane = DeviceAligned(PlaneBytes(l.distorted, geometry.bit_depth));
   l.distorted_at = 2 * l.reference_plane;
   l.device_bytes = l.distorted_at + 2 * l.distorted_plane;
   if (l.upscaled) l.upscale = LayOutUpscale(*upscale, 2);

@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
 #include "engine/gpu/context_gate.h"
+#include "engine/gpu/device_alignment.h"
 #include "engine/gpu/exact_sum.h"
 #include "engine/gpu/gpu_chroma.h"
 #include "engine/gpu/hip_status.h"
@@ -259,8 +260,6 @@ struct SsimPlan {
   void* exact_workspace = nullptr;
 };
 
-size_t AlignedBytes(size_t bytes) { return (bytes + 255) / 256 * 256; }
-
 // Doubles of read-back the ssim result needs: the block sums, or the exact sum's outcome.
 size_t SsimReadbackDoubles(const SsimPlan& plan) {
   if (plan.host_serial) return static_cast<size_t>(plan.pixels);
@@ -280,7 +279,8 @@ absl::Status EnqueueIntegerSsim(StreamSlot& slot, const Geometry& geometry,
   const size_t pixels = static_cast<size_t>(plan.pixels);
   SSIMD_RETURN_IF_ERROR(slot.moments.Reserve(5 * pixels * sizeof(int64_t), "ssim"));
   // The block sums, then (exact sums only) the exact sum's workspace, in one buffer.
-  const size_t partial_bytes = AlignedBytes(static_cast<size_t>(plan.blocks) * 2 * sizeof(double));
+  const size_t partial_bytes =
+      DeviceAligned(static_cast<size_t>(plan.blocks) * 2 * sizeof(double));
   const size_t workspace_bytes = plan.exact ? ExactSumWorkspaceBytes(plan.pixels) : 0;
   SSIMD_RETURN_IF_ERROR(slot.ssim_partials.Reserve(partial_bytes + workspace_bytes,
                                                    "ssim block sums"));

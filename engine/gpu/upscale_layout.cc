@@ -3,10 +3,10 @@
 #include <cstring>
 #include <vector>
 
+#include "engine/gpu/device_alignment.h"
+
 namespace ssimd {
 namespace {
-
-size_t AlignUp(size_t bytes) { return (bytes + 255) & ~size_t{255}; }
 
 template <typename T>
 void CopyArray(const std::vector<T>& from, uint8_t* to) {
@@ -18,13 +18,15 @@ void CopyArray(const std::vector<T>& from, uint8_t* to) {
 UpscaleLayout LayOutUpscale(const LumaScalePlan& plan, int planes) {
   UpscaleLayout l;
   l.plane = PlanInputBytes(plan);
-  l.h_first = AlignUp(l.plane * planes);
-  l.h_coefficients = AlignUp(l.h_first + sizeof(int32_t) * plan.horizontal.first_input.size());
+  l.h_first = DeviceAligned(l.plane * planes);
+  l.h_coefficients =
+      DeviceAligned(l.h_first + sizeof(int32_t) * plan.horizontal.first_input.size());
   l.v_first =
-      AlignUp(l.h_coefficients + sizeof(int16_t) * plan.horizontal.coefficients.size());
-  l.v_coefficients = AlignUp(l.v_first + sizeof(int32_t) * plan.vertical.first_input.size());
+      DeviceAligned(l.h_coefficients + sizeof(int16_t) * plan.horizontal.coefficients.size());
+  l.v_coefficients =
+      DeviceAligned(l.v_first + sizeof(int32_t) * plan.vertical.first_input.size());
   l.filters_end = l.v_coefficients + sizeof(int16_t) * plan.vertical.coefficients.size();
-  l.intermediate = AlignUp(l.filters_end);
+  l.intermediate = DeviceAligned(l.filters_end);
   l.device_bytes =
       l.intermediate + sizeof(int16_t) * static_cast<size_t>(plan.src_height) * plan.dst_width;
   return l;
