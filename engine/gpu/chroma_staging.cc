@@ -42,7 +42,16 @@ ChromaLayout LayOutChroma(const Geometry& geometry, const LumaScalePlan* upscale
   l.distorted_plane = DeviceAligned(PlaneBytes(l.distorted, geometry.bit_depth));
   l.distorted_at = 2 * l.reference_plane;
   l.device_bytes = l.distorted_at + 2 * l.distorted_plane;
-  if (l.upscaled) l.upscale = LayOutUpscale(*upscale, 2);
+  if (l.upscaled) {
+    l.upscale = LayOutUpscale(*upscale, 2);
+    l.distorted_input = PlaneSize{upscale->src_width, upscale->src_height};
+    l.distorted_input_plane = l.upscale.plane;
+    l.distorted_input_bytes = l.upscale.h_first;
+  } else {
+    l.distorted_input = l.scored;
+    l.distorted_input_plane = l.distorted_plane;
+    l.distorted_input_bytes = 2 * l.distorted_plane;
+  }
   l.staged_bytes = l.distorted_at + (l.upscaled ? l.upscale.filters_end : 2 * l.distorted_plane);
   return l;
 }
@@ -50,10 +59,6 @@ ChromaLayout LayOutChroma(const Geometry& geometry, const LumaScalePlan* upscale
 absl::Status StageChroma(const Geometry& geometry, const FrameChroma& chroma,
                          const LumaScalePlan* upscale, const ChromaLayout& layout,
                          uint8_t* staging) {
-  const PlaneSize small = upscale != nullptr
-                              ? PlaneSize{upscale->src_width, upscale->src_height}
-                              : layout.scored;
-  const size_t distorted_step = upscale != nullptr ? layout.upscale.plane : layout.distorted_plane;
   uint8_t* distorted = staging + layout.distorted_at;
   const bool reference_staged = chroma.reference_on_device == nullptr;
   const bool distorted_staged = chroma.distorted_on_device == nullptr;
@@ -62,8 +67,9 @@ absl::Status StageChroma(const Geometry& geometry, const FrameChroma& chroma,
         StageView(chroma.reference[p], layout.scored, geometry.bit_depth, kReferenceNames[p],
                   reference_staged ? staging + p * layout.reference_plane : nullptr));
     SSIMD_RETURN_IF_ERROR(
-        StageView(chroma.distorted[p], small, geometry.bit_depth, kDistortedNames[p],
-                  distorted_staged ? distorted + p * distorted_step : nullptr));
+        StageView(chroma.distorted[p], layout.distorted_input, geometry.bit_depth,
+                  kDistortedNames[p],
+                  distorted_staged ? distorted + p * layout.distorted_input_plane : nullptr));
   }
   if (upscale != nullptr) StageUpscaleFilters(*upscale, layout.upscale, distorted);
   return absl::OkStatus();

@@ -24,6 +24,11 @@ struct ChromaLayout {
   PlaneSize distorted;  // the distorted planes as they lie on the device
   size_t reference_plane = 0;  // bytes from one reference plane to the next
   size_t distorted_plane = 0;  // the same for the distorted planes on the device
+  // The distorted planes as they arrive (staged, or packed from a device plane): before the
+  // upscale, in its block, with one; else as scored. Where they start, one plane to the next.
+  PlaneSize distorted_input;
+  size_t distorted_input_plane = 0;
+  size_t distorted_input_bytes = 0;  // both planes: where an upscale's filters start
   size_t distorted_at = 0;     // offset of distorted Cb, on the device and in staging
   size_t device_bytes = 0;
   bool upscaled = false;

@@ -63,6 +63,9 @@ TEST(ChromaStaging, PlanesAtLibvmafsSizesArePackedInOrder) {
     EXPECT_GE(layout.reference_plane, plane);
     EXPECT_EQ(layout.reference_plane % 256, 0u);
     EXPECT_EQ(layout.staged_bytes, layout.device_bytes);
+    EXPECT_EQ(layout.distorted_input.width, 960);
+    EXPECT_EQ(layout.distorted_input_plane, layout.distorted_plane);
+    EXPECT_EQ(layout.distorted_at + layout.distorted_input_bytes, layout.staged_bytes);
     std::vector<uint8_t> staging(layout.staged_bytes);
     ASSERT_TRUE(StageChroma(g, chroma, nullptr, layout, staging.data()).ok());
     for (int p = 0; p < 2; ++p) {
@@ -94,6 +97,10 @@ TEST(ChromaStaging, ChromaBeforeItsUpscaleIsStagedWithItsFilters) {
   EXPECT_EQ(layout.distorted.width, 961);
   EXPECT_EQ(layout.distorted.height, 541);
   EXPECT_EQ(layout.upscale.plane, 427u * 241);
+  EXPECT_EQ(layout.distorted_input.width, 427);
+  EXPECT_EQ(layout.distorted_input.height, 241);
+  EXPECT_EQ(layout.distorted_input_plane, layout.upscale.plane);
+  EXPECT_EQ(layout.distorted_input_bytes, layout.upscale.h_first);
   EXPECT_EQ(layout.staged_bytes, layout.distorted_at + layout.upscale.filters_end);
   std::vector<uint8_t> staging(layout.staged_bytes);
   ASSERT_TRUE(StageChroma(g, chroma, &*plan, layout, staging.data()).ok());

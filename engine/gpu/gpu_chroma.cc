@@ -71,12 +71,10 @@ absl::StatusOr<ChromaPlanesRead> UploadChroma(StreamSlot& slot, const Geometry& 
   const size_t distorted_staged = layout.staged_bytes - layout.distorted_at;
   size_t upload_from = 0;
   if (chroma->distorted_on_device != nullptr) {
-    const PlaneSize small = upscale != nullptr ? PlaneSize{upscale->src_width, upscale->src_height}
-                                               : layout.scored;
-    const size_t step = upscale != nullptr ? layout.upscale.plane : layout.distorted_plane;
-    SSIMD_RETURN_IF_ERROR(EnqueueChromaPack(slot.stream, *chroma->distorted_on_device, small,
-                                            distorted_target, step, "distorted"));
-    upload_from = upscale != nullptr ? layout.upscale.h_first : distorted_staged;
+    SSIMD_RETURN_IF_ERROR(EnqueueChromaPack(slot.stream, *chroma->distorted_on_device,
+                                            layout.distorted_input, distorted_target,
+                                            layout.distorted_input_plane, "distorted"));
+    upload_from = layout.distorted_input_bytes;
   }
   if (upload_from < distorted_staged) {
     SSIMD_HIP_RETURN_IF_ERROR(
