@@ -60,14 +60,14 @@ absl::StatusOr<AVPixelFormat> StoredFormat(const AVFrame& frame) {
   return frames->sw_format;
 }
 
-// Plane `plane` of `frame` (one sample per position, or `interleaved_planes` alternating).
+// Plane `plane` of `frame`, stored as `stored` (one sample per position, or
+// `interleaved_planes` alternating).
 absl::StatusOr<std::shared_ptr<const DevicePlane>> MakePlane(const AVFrame& frame,
                                                              AVPixelFormat software,
+                                                             AVPixelFormat stored,
                                                              int device_index, int plane,
                                                              int interleaved_planes) {
-  absl::StatusOr<AVPixelFormat> stored = StoredFormat(frame);
-  if (!stored.ok()) return stored.status();
-  absl::StatusOr<int> shift = HardwareSampleShift(software, *stored);
+  absl::StatusOr<int> shift = HardwareSampleShift(software, stored);
   if (!shift.ok()) return shift.status();
   AvFramePtr reference(av_frame_clone(&frame));
   if (reference == nullptr) return absl::ResourceExhaustedError("out of memory for a picture");
@@ -92,7 +92,9 @@ bool IsDeviceFrame(const AVFrame& frame) { return frame.hw_frames_ctx != nullptr
 
 absl::StatusOr<std::shared_ptr<const DevicePlane>> MakeDevicePictureLuma(
     const AVFrame& frame, AVPixelFormat software, int device_index) {
-  return MakePlane(frame, software, device_index, 0, 1);
+  absl::StatusOr<AVPixelFormat> stored = StoredFormat(frame);
+  if (!stored.ok()) return stored.status();
+  return MakePlane(frame, software, *stored, device_index, 0, 1);
 }
 
 absl::StatusOr<std::shared_ptr<const DevicePlane>> MakeDevicePictureChroma(
@@ -102,7 +104,7 @@ absl::StatusOr<std::shared_ptr<const DevicePlane>> MakeDevicePictureChroma(
   absl::StatusOr<bool> interleaved = HardwareChromaInterleaved(software, *stored);
   if (!interleaved.ok()) return interleaved.status();
   if (!*interleaved) return std::shared_ptr<const DevicePlane>();
-  return MakePlane(frame, software, device_index, 1, 2);
+  return MakePlane(frame, software, *stored, device_index, 1, 2);
 }
 
 }  // namespace ssimd
